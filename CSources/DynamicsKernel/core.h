@@ -1,0 +1,80 @@
+// Internal: the world struct and the constants every kernel file shares. Never included by Swift.
+#ifndef DK_CORE_H
+#define DK_CORE_H
+
+#include "dk_world.h"
+
+#include <time.h>
+
+#define DK_ALIGN 64		  // bytes: column alignment (one cache line, one AVX-512 vector)
+#define DK_PAD 16		  // floats: capacities are multiples of the widest SIMD width
+#define DK_BLOCK 4096	  // items per block of work; fixed, so results never depend on the worker count
+#define DK_MAX_WORKERS 64
+
+// Scratch columns after the public ones: per-substep accelerations of the BLAS path.
+enum { dkColumnAccelX = dkColumnPublicCount, dkColumnAccelY, dkColumnAlpha, dkColumnMomentum, dkColumnTotal };
+
+// A slot maps an id to its dense row. `dense` is -1 while the slot is free.
+typedef struct dkSlot {
+	int32_t dense;
+	uint32_t generation;
+} dkSlot; // 8 bytes
+_Static_assert(sizeof(dkSlot) == 8, "dkSlot is 8 bytes");
+
+typedef struct dkKernels dkKernels;
+
+struct dkWorld {
+	dkWorldDef def;
+	const dkKernels* kernels; // chosen from def.simdLimit and the CPU
+	int32_t count;			  // items
+	int32_t awake;			  // rows [0, awake) are awake, [awake, count) rest
+	int32_t capacity;		  // rows allocated in every column (multiple of DK_PAD)
+	float* col[dkColumnTotal];
+	uint32_t* flags;  // dense row → dkItem* flags
+	uint32_t* slotOf; // dense row → slot
+	dkSlot* slots;
+	int32_t slotCount, slotCapacity;
+	int32_t* freeSlots; // stack of free slot indices
+	int32_t freeCount;
+	bool hasSnaps;		// some row has snapOmega > 0
+	dkProfile profile;
+};
+
+// Allocation helpers (item_store.c).
+float* dkAllocColumn(int32_t capacity);
+void dkFreeColumn(void* column);
+
+// Shapes (shape.c): mass and rotational inertia for a definition, SEMANTICS.md §1.
+void dkShapeMass(const dkItemDef* def, float* mass, float* inertia);
+
+// Item store (item_store.c).
+void dkStore_Destroy(dkWorld* world);
+void dkStore_MoveRow(dkWorld* world, int32_t dst, int32_t src);
+void dkStore_SwapRows(dkWorld* world, int32_t a, int32_t b);
+void dkStore_WakeRow(dkWorld* world, int32_t row);
+int32_t dkStore_Resolve(const dkWorld* world, dkItemId id); // dense row or -1
+
+// Solver (solver.c): the order of stages in a step.
+void dkSolver_Step(dkWorld* world, float dt, int32_t substeps);
+
+// Rest partition (rest.c).
+void dkRest_Partition(dkWorld* world);
+
+static inline double dkNowNs(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static inline void dkSetError(dkError* error, dkResult code, int32_t index, const char* field, double value)
+{
+	if (error) {
+		error->code = code;
+		error->index = index;
+		error->field = field;
+		error->value = value;
+	}
+}
+
+#endif

@@ -1,0 +1,6 @@
+// Umbrella header of the Dynamics C kernel: the only header Swift imports.
+#ifndef DYNAMICS_KERNEL_H
+#define DYNAMICS_KERNEL_H
+#include "dk_types.h"
+#include "dk_world.h"
+#endif

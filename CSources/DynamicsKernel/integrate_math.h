@@ -1,0 +1,28 @@
+// Internal: the per-item laws of integration (SEMANTICS.md §1–3), written once for scalar and wide code.
+// Both call these in the same order, so every path rounds identically.
+#ifndef DK_INTEGRATE_MATH_H
+#define DK_INTEGRATE_MATH_H
+
+#include <math.h>
+
+#pragma clang fp contract(off)
+
+// 1 N on mass 1 gives 100 pt/s² (SEMANTICS.md §1).
+#define DK_FORCE_SCALE 100.0f
+
+// Angular acceleration of a push torque. The torque coefficients are sums over pushes of
+// cross(o, F) and dot(o, F) in item coordinates; rotated by the item's angle θ the torque is
+// τ = cos θ · cross − sin θ · dot (N·pt), and α = 100 τ / I.
+static inline float dkPushAlpha(float angle, float torqueCross, float torqueDot, float invInertia)
+{
+	float c = cosf(angle), s = sinf(angle);
+	return DK_FORCE_SCALE * invInertia * (c * torqueCross - s * torqueDot);
+}
+
+// Implicit (backward Euler) spring of angular frequency ω and damping ratio ζ: the denominator.
+static inline float dkSnapDenominator(float h, float omega, float zeta)
+{
+	return 1.0f + h * (2.0f * zeta * omega) + h * h * (omega * omega);
+}
+
+#endif

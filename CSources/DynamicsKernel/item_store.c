@@ -1,0 +1,488 @@
+// Entity storage: items as SoA float columns (64-byte aligned, capacity a multiple of DK_PAD), ids with
+// generations, swap-remove, and the awake/resting partition: rows [0, awake) are awake, the rest rest.
+// Every bulk call validates all of its input before it changes anything.
+#include "core.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+float* dkAllocColumn(int32_t capacity)
+{
+	size_t bytes = (size_t)capacity * sizeof(float);
+	bytes = (bytes + DK_ALIGN - 1) / DK_ALIGN * DK_ALIGN;
+	float* p = aligned_alloc(DK_ALIGN, bytes ? bytes : DK_ALIGN);
+	if (p) memset(p, 0, bytes ? bytes : DK_ALIGN);
+	return p;
+}
+
+void dkFreeColumn(void* column) { free(column); }
+
+void dkStore_Destroy(dkWorld* world)
+{
+	for (int c = 0; c < dkColumnTotal; ++c) dkFreeColumn(world->col[c]);
+	dkFreeColumn(world->flags);
+	dkFreeColumn(world->slotOf);
+	free(world->slots);
+	free(world->freeSlots);
+}
+
+// Grows every column to hold `needed` rows; on failure nothing changes.
+static bool growRows(dkWorld* world, int32_t needed)
+{
+	if (needed <= world->capacity) return true;
+	int64_t cap = world->capacity > 0 ? world->capacity : DK_PAD;
+	while (cap < needed) cap *= 2;
+	if (cap > INT32_MAX - DK_PAD) return false;
+	cap = (cap + DK_PAD - 1) / DK_PAD * DK_PAD;
+	float* fresh[dkColumnTotal + 2] = {0};
+	bool ok = true;
+	for (int c = 0; c < dkColumnTotal + 2 && ok; ++c) ok = (fresh[c] = dkAllocColumn((int32_t)cap)) != NULL;
+	if (!ok) {
+		for (int c = 0; c < dkColumnTotal + 2; ++c) dkFreeColumn(fresh[c]);
+		return false;
+	}
+	size_t used = (size_t)world->count * sizeof(float);
+	for (int c = 0; c < dkColumnTotal; ++c) {
+		if (world->col[c]) memcpy(fresh[c], world->col[c], used);
+		dkFreeColumn(world->col[c]);
+		world->col[c] = fresh[c];
+	}
+	if (world->flags) memcpy(fresh[dkColumnTotal], world->flags, used);
+	if (world->slotOf) memcpy(fresh[dkColumnTotal + 1], world->slotOf, used);
+	dkFreeColumn(world->flags);
+	dkFreeColumn(world->slotOf);
+	world->flags = (uint32_t*)fresh[dkColumnTotal];
+	world->slotOf = (uint32_t*)fresh[dkColumnTotal + 1];
+	world->capacity = (int32_t)cap;
+	return true;
+}
+
+// Makes room for `extra` new slots; on failure nothing changes.
+static bool growSlots(dkWorld* world, int32_t extra)
+{
+	int64_t reusable = world->freeCount;
+	int64_t needed = (int64_t)world->slotCount + (extra > reusable ? extra - reusable : 0);
+	if (needed <= world->slotCapacity) return true;
+	if (needed > INT32_MAX / 2) return false;
+	int64_t cap = world->slotCapacity > 0 ? world->slotCapacity : 64;
+	while (cap < needed) cap *= 2;
+	dkSlot* slots = realloc(world->slots, (size_t)cap * sizeof(dkSlot));
+	if (!slots) return false;
+	world->slots = slots;
+	int32_t* freeSlots = realloc(world->freeSlots, (size_t)cap * sizeof(int32_t));
+	if (!freeSlots) return false; // slots grew, which is harmless: capacity stays as it was
+	world->freeSlots = freeSlots;
+	world->slotCapacity = (int32_t)cap;
+	return true;
+}
+
+int32_t dkStore_Resolve(const dkWorld* world, dkItemId id)
+{
+	if (id.index1 == 0 || id.index1 > (uint32_t)world->slotCount) return -1;
+	const dkSlot* s = &world->slots[id.index1 - 1];
+	if (s->dense < 0 || s->generation != id.generation) return -1;
+	return s->dense;
+}
+
+void dkStore_MoveRow(dkWorld* world, int32_t dst, int32_t src)
+{
+	if (dst == src) return;
+	for (int c = 0; c < dkColumnTotal; ++c) world->col[c][dst] = world->col[c][src];
+	world->flags[dst] = world->flags[src];
+	world->slotOf[dst] = world->slotOf[src];
+	world->slots[world->slotOf[dst]].dense = dst;
+}
+
+void dkStore_SwapRows(dkWorld* world, int32_t a, int32_t b)
+{
+	if (a == b) return;
+	for (int c = 0; c < dkColumnTotal; ++c) {
+		float t = world->col[c][a];
+		world->col[c][a] = world->col[c][b];
+		world->col[c][b] = t;
+	}
+	uint32_t f = world->flags[a];
+	world->flags[a] = world->flags[b];
+	world->flags[b] = f;
+	uint32_t s = world->slotOf[a];
+	world->slotOf[a] = world->slotOf[b];
+	world->slotOf[b] = s;
+	world->slots[world->slotOf[a]].dense = a;
+	world->slots[world->slotOf[b]].dense = b;
+}
+
+void dkStore_WakeRow(dkWorld* world, int32_t row)
+{
+	world->col[dkColumnSleepTime][row] = 0.0f;
+	if (row >= world->awake) {
+		dkStore_SwapRows(world, row, world->awake);
+		row = world->awake++;
+	}
+	world->flags[row] &= ~(uint32_t)dkItemResting;
+}
+
+static bool finite(double v) { return isfinite(v); }
+
+static dkResult validateDef(const dkItemDef* def, dkError* error)
+{
+	if (def->shape != dkShapeRectangle && def->shape != dkShapeEllipse && def->shape != dkShapeCompound) {
+		dkSetError(error, dkResultInvalidValue, -1, "shape", def->shape);
+		return dkResultInvalidValue;
+	}
+	struct {
+		const char* name;
+		float v;
+		bool ok;
+	} checks[] = {
+		{"width", def->width, finite(def->width) && def->width > 0},
+		{"height", def->height, finite(def->height) && def->height > 0},
+		{"density", def->density, finite(def->density) && def->density > 0},
+		{"resistance", def->linearDamping, finite(def->linearDamping) && def->linearDamping >= 0},
+		{"angularResistance", def->angularDamping, finite(def->angularDamping) && def->angularDamping >= 0},
+		{"elasticity", def->elasticity, finite(def->elasticity) && def->elasticity >= 0 && def->elasticity <= 1},
+		{"friction", def->friction, finite(def->friction) && def->friction >= 0},
+		{"charge", def->charge, finite(def->charge)},
+		{"mass", def->mass, def->shape != dkShapeCompound || (finite(def->mass) && def->mass > 0)},
+		{"inertia", def->inertia, def->shape != dkShapeCompound || (finite(def->inertia) && def->inertia > 0)},
+	};
+	for (size_t k = 0; k < sizeof checks / sizeof checks[0]; ++k) {
+		if (!checks[k].ok) {
+			dkSetError(error, dkResultInvalidValue, -1, checks[k].name, checks[k].v);
+			return dkResultInvalidValue;
+		}
+	}
+	return dkResultOK;
+}
+
+// Writes the shape, mass and flag columns of a row from a definition.
+static void writeMassRow(dkWorld* world, int32_t row, const dkItemDef* def)
+{
+	float m, inertia;
+	dkShapeMass(def, &m, &inertia);
+	float** c = world->col;
+	bool anchored = (def->flags & dkItemAnchored) != 0;
+	bool fixedRotation = anchored || (def->flags & dkItemFixedRotation) != 0;
+	c[dkColumnWidth][row] = def->width;
+	c[dkColumnHeight][row] = def->height;
+	c[dkColumnDensity][row] = def->density;
+	c[dkColumnMass][row] = m;
+	c[dkColumnInertia][row] = inertia;
+	c[dkColumnInverseMass][row] = anchored ? 0.0f : 1.0f / m;
+	c[dkColumnInverseInertia][row] = fixedRotation ? 0.0f : 1.0f / inertia;
+	if (anchored) {
+		c[dkColumnVelocityX][row] = 0.0f;
+		c[dkColumnVelocityY][row] = 0.0f;
+	}
+	if (fixedRotation) c[dkColumnAngularVelocity][row] = 0.0f;
+	world->flags[row] = (world->flags[row] & dkItemResting) | (def->flags & (dkItemAnchored | dkItemFixedRotation));
+}
+
+dkResult dkWorld_CreateItems(dkWorld* world, const dkItemDef* def, const float* x, const float* y,
+							 const float* angle, int32_t count, dkItemId* outIds, dkError* error)
+{
+	if (count < 0 || (count > 0 && (!x || !y || !outIds))) {
+		dkSetError(error, dkResultInvalidValue, -1, "count", count);
+		return dkResultInvalidValue;
+	}
+	dkResult r = validateDef(def, error);
+	if (r != dkResultOK) return r;
+	for (int32_t i = 0; i < count; ++i) {
+		const char* bad = !finite(x[i]) ? "position.x" : !finite(y[i]) ? "position.y"
+				  : (angle && !finite(angle[i])) ? "angle" : NULL;
+		if (bad) {
+			double v = bad[0] == 'a' ? angle[i] : bad[9] == 'x' ? x[i] : y[i];
+			dkSetError(error, dkResultInvalidValue, i, bad, v);
+			return dkResultInvalidValue;
+		}
+	}
+	if ((int64_t)world->count + count > INT32_MAX - 2 * DK_PAD || !growRows(world, world->count + count) ||
+		!growSlots(world, count)) {
+		dkSetError(error, dkResultOutOfMemory, -1, "count", count);
+		return dkResultOutOfMemory;
+	}
+	for (int32_t i = 0; i < count; ++i) {
+		// The new row joins the awake range: the first resting row moves to the end to make room.
+		int32_t row = world->awake;
+		if (world->count > world->awake) dkStore_MoveRow(world, world->count, world->awake);
+		world->count++;
+		world->awake++;
+		int32_t slot;
+		if (world->freeCount > 0) {
+			slot = world->freeSlots[--world->freeCount];
+		} else {
+			slot = world->slotCount++;
+			world->slots[slot].generation = 1;
+		}
+		world->slots[slot].dense = row;
+		world->slotOf[row] = (uint32_t)slot;
+		for (int c = 0; c < dkColumnTotal; ++c) world->col[c][row] = 0.0f;
+		world->flags[row] = 0;
+		float** c = world->col;
+		c[dkColumnPositionX][row] = x[i];
+		c[dkColumnPositionY][row] = y[i];
+		c[dkColumnAngle][row] = angle ? angle[i] : 0.0f;
+		c[dkColumnLinearDamping][row] = def->linearDamping;
+		c[dkColumnAngularDamping][row] = def->angularDamping;
+		c[dkColumnElasticity][row] = def->elasticity;
+		c[dkColumnFriction][row] = def->friction;
+		c[dkColumnCharge][row] = def->charge;
+		writeMassRow(world, row, def);
+		outIds[i] = (dkItemId){(uint32_t)slot + 1, world->slots[slot].generation};
+	}
+	return dkResultOK;
+}
+
+// Resolves every id to a row, rejecting stale and repeated ids. `rows` has room for count entries.
+static dkResult resolveAll(const dkWorld* world, const dkItemId* ids, int32_t count, int32_t* rows, dkError* error)
+{
+	if (count < 0 || (count > 0 && !ids)) {
+		dkSetError(error, dkResultInvalidValue, -1, "count", count);
+		return dkResultInvalidValue;
+	}
+	for (int32_t i = 0; i < count; ++i) {
+		rows[i] = dkStore_Resolve(world, ids[i]);
+		if (rows[i] < 0) {
+			dkSetError(error, dkResultStaleId, i, "id", ids[i].index1);
+			return dkResultStaleId;
+		}
+	}
+	return dkResultOK;
+}
+
+static dkResult withRows(const dkWorld* world, const dkItemId* ids, int32_t count, int32_t** rows, dkError* error)
+{
+	*rows = malloc((size_t)(count > 0 ? count : 1) * sizeof(int32_t));
+	if (!*rows) {
+		dkSetError(error, dkResultOutOfMemory, -1, "count", count);
+		return dkResultOutOfMemory;
+	}
+	dkResult r = resolveAll(world, ids, count, *rows, error);
+	if (r != dkResultOK) {
+		free(*rows);
+		*rows = NULL;
+	}
+	return r;
+}
+
+dkResult dkWorld_RemoveItems(dkWorld* world, const dkItemId* ids, int32_t count, dkError* error)
+{
+	int32_t* rows;
+	dkResult r = withRows(world, ids, count, &rows, error);
+	if (r != dkResultOK) return r;
+	// Repeated ids: mark each row once in a scratch bitmap.
+	uint8_t* seen = calloc((size_t)world->count + 1, 1);
+	if (!seen) {
+		free(rows);
+		dkSetError(error, dkResultOutOfMemory, -1, "count", count);
+		return dkResultOutOfMemory;
+	}
+	for (int32_t i = 0; i < count; ++i) {
+		if (seen[rows[i]]++) {
+			free(seen);
+			free(rows);
+			dkSetError(error, dkResultDuplicateId, i, "id", ids[i].index1);
+			return dkResultDuplicateId;
+		}
+	}
+	free(seen);
+	free(rows);
+	for (int32_t i = 0; i < count; ++i) {
+		int32_t row = dkStore_Resolve(world, ids[i]);
+		uint32_t slot = world->slotOf[row];
+		if (row < world->awake) {
+			dkStore_MoveRow(world, row, world->awake - 1);
+			dkStore_MoveRow(world, world->awake - 1, world->count - 1);
+			world->awake--;
+		} else {
+			dkStore_MoveRow(world, row, world->count - 1);
+		}
+		world->count--;
+		world->slots[slot].dense = -1;
+		world->slots[slot].generation++;
+		world->freeSlots[world->freeCount++] = (int32_t)slot;
+	}
+	return dkResultOK;
+}
+
+bool dkWorld_IsValid(const dkWorld* world, dkItemId id) { return dkStore_Resolve(world, id) >= 0; }
+int32_t dkWorld_ItemCount(const dkWorld* world) { return world->count; }
+int32_t dkWorld_AwakeCount(const dkWorld* world) { return world->awake; }
+
+void dkWorld_DenseIndices(const dkWorld* world, const dkItemId* ids, int32_t count, int32_t* outIndices)
+{
+	for (int32_t i = 0; i < count; ++i) outIndices[i] = dkStore_Resolve(world, ids[i]);
+}
+
+void dkWorld_ItemIds(const dkWorld* world, dkItemId* outIds)
+{
+	for (int32_t i = 0; i < world->count; ++i) {
+		uint32_t slot = world->slotOf[i];
+		outIds[i] = (dkItemId){slot + 1, world->slots[slot].generation};
+	}
+}
+
+const float* dkWorld_Column(const dkWorld* world, dkColumn column)
+{
+	return (column >= 0 && column < dkColumnPublicCount) ? world->col[column] : NULL;
+}
+
+const uint32_t* dkWorld_Flags(const dkWorld* world) { return world->flags; }
+
+// The range a writable column accepts; read-only columns answer false.
+static bool columnAccepts(dkColumn column, float v, bool* writable)
+{
+	*writable = column >= 0 && column < dkColumnMass;
+	if (!*writable || !isfinite(v)) return false;
+	switch (column) {
+	case dkColumnLinearDamping:
+	case dkColumnAngularDamping:
+	case dkColumnSnapOmega:
+	case dkColumnSnapZeta:
+	case dkColumnFriction: return v >= 0;
+	case dkColumnElasticity: return v >= 0 && v <= 1;
+	default: return true;
+	}
+}
+
+static const char* columnName(dkColumn column)
+{
+	static const char* const names[dkColumnPublicCount] = {
+		"position.x", "position.y", "angle", "velocity.x", "velocity.y", "angularVelocity", "gravity.x",
+		"gravity.y", "force.x", "force.y", "torqueCross", "torqueDot", "resistance", "angularResistance",
+		"snapPoint.x", "snapPoint.y", "snapOmega", "damping", "elasticity", "friction", "charge", "mass",
+		"inertia", "inverseMass", "inverseInertia", "width", "height", "density", "sleepTime"};
+	return (column >= 0 && column < dkColumnPublicCount) ? names[column] : "column";
+}
+
+static void writeRow(dkWorld* world, dkColumn column, int32_t row, float v)
+{
+	uint32_t f = world->flags[row];
+	bool anchored = (f & dkItemAnchored) != 0, noTurn = (f & (dkItemAnchored | dkItemFixedRotation)) != 0;
+	if ((column == dkColumnVelocityX || column == dkColumnVelocityY) && anchored) v = 0.0f;
+	if (column == dkColumnAngularVelocity && noTurn) v = 0.0f;
+	world->col[column][row] = v;
+	if (column == dkColumnSnapOmega && v > 0.0f) world->hasSnaps = true;
+	dkStore_WakeRow(world, row);
+}
+
+static dkResult setFloats(dkWorld* world, dkColumn column, const dkItemId* ids, const float* values, float fill,
+						  int32_t count, dkError* error)
+{
+	bool writable;
+	for (int32_t i = 0; i < count; ++i) {
+		float v = values ? values[i] : fill;
+		if (!columnAccepts(column, v, &writable)) {
+			dkResult code = writable ? dkResultInvalidValue : dkResultReadOnly;
+			dkSetError(error, code, i, columnName(column), v);
+			return code;
+		}
+	}
+	int32_t* rows;
+	dkResult r = withRows(world, ids, count, &rows, error);
+	if (r != dkResultOK) return r;
+	for (int32_t i = 0; i < count; ++i) writeRow(world, column, dkStore_Resolve(world, ids[i]), values ? values[i] : fill);
+	free(rows);
+	return dkResultOK;
+}
+
+dkResult dkWorld_SetFloats(dkWorld* world, dkColumn column, const dkItemId* ids, const float* values, int32_t count,
+						   dkError* error)
+{
+	return setFloats(world, column, ids, values, 0.0f, count, error);
+}
+
+dkResult dkWorld_FillFloats(dkWorld* world, dkColumn column, const dkItemId* ids, float value, int32_t count,
+							dkError* error)
+{
+	return setFloats(world, column, ids, NULL, value, count, error);
+}
+
+static dkResult checkFinite(const float* v, int32_t count, const char* field, dkError* error)
+{
+	for (int32_t i = 0; v && i < count; ++i) {
+		if (!isfinite(v[i])) {
+			dkSetError(error, dkResultInvalidValue, i, field, v[i]);
+			return dkResultInvalidValue;
+		}
+	}
+	return dkResultOK;
+}
+
+dkResult dkWorld_AddVelocities(dkWorld* world, const dkItemId* ids, const float* dvx, const float* dvy,
+							   const float* dw, int32_t count, dkError* error)
+{
+	dkResult r;
+	if ((r = checkFinite(dvx, count, "velocity.x", error)) || (r = checkFinite(dvy, count, "velocity.y", error)) ||
+		(r = checkFinite(dw, count, "angularVelocity", error)))
+		return r;
+	int32_t* rows;
+	if ((r = withRows(world, ids, count, &rows, error)) != dkResultOK) return r;
+	free(rows);
+	float** c = world->col;
+	for (int32_t i = 0; i < count; ++i) {
+		int32_t row = dkStore_Resolve(world, ids[i]);
+		if (dvx) writeRow(world, dkColumnVelocityX, row, c[dkColumnVelocityX][row] + dvx[i]);
+		row = dkStore_Resolve(world, ids[i]);
+		if (dvy) writeRow(world, dkColumnVelocityY, row, c[dkColumnVelocityY][row] + dvy[i]);
+		row = dkStore_Resolve(world, ids[i]);
+		if (dw) writeRow(world, dkColumnAngularVelocity, row, c[dkColumnAngularVelocity][row] + dw[i]);
+		dkStore_WakeRow(world, dkStore_Resolve(world, ids[i]));
+	}
+	return dkResultOK;
+}
+
+dkResult dkWorld_ApplyImpulses(dkWorld* world, const dkItemId* ids, const float* px, const float* py,
+							   const float* offsetX, const float* offsetY, int32_t count, dkError* error)
+{
+	dkResult r;
+	if ((r = checkFinite(px, count, "impulse.x", error)) || (r = checkFinite(py, count, "impulse.y", error)) ||
+		(r = checkFinite(offsetX, count, "offset.x", error)) || (r = checkFinite(offsetY, count, "offset.y", error)))
+		return r;
+	int32_t* rows;
+	if ((r = withRows(world, ids, count, &rows, error)) != dkResultOK) return r;
+	free(rows);
+	float** c = world->col;
+	for (int32_t i = 0; i < count; ++i) {
+		int32_t row = dkStore_Resolve(world, ids[i]);
+		dkStore_WakeRow(world, row);
+		row = dkStore_Resolve(world, ids[i]);
+		float im = c[dkColumnInverseMass][row], ii = c[dkColumnInverseInertia][row];
+		float a = c[dkColumnAngle][row], co = cosf(a), si = sinf(a);
+		float ox = offsetX ? offsetX[i] : 0.0f, oy = offsetY ? offsetY[i] : 0.0f;
+		float rx = co * ox - si * oy, ry = si * ox + co * oy; // offset rotated into the world
+		c[dkColumnVelocityX][row] += 100.0f * im * px[i];
+		c[dkColumnVelocityY][row] += 100.0f * im * py[i];
+		c[dkColumnAngularVelocity][row] += 100.0f * ii * (rx * py[i] - ry * px[i]);
+	}
+	return dkResultOK;
+}
+
+dkResult dkWorld_SetMassProperties(dkWorld* world, const dkItemId* ids, int32_t count, const dkItemDef* def,
+								   dkError* error)
+{
+	dkResult r = validateDef(def, error);
+	if (r != dkResultOK) return r;
+	int32_t* rows;
+	if ((r = withRows(world, ids, count, &rows, error)) != dkResultOK) return r;
+	free(rows);
+	for (int32_t i = 0; i < count; ++i) {
+		int32_t row = dkStore_Resolve(world, ids[i]);
+		dkStore_WakeRow(world, row);
+		writeMassRow(world, dkStore_Resolve(world, ids[i]), def);
+	}
+	return dkResultOK;
+}
+
+void dkWorld_Wake(dkWorld* world, const dkItemId* ids, int32_t count)
+{
+	if (!ids) {
+		while (world->awake < world->count) dkStore_WakeRow(world, world->awake);
+		for (int32_t i = 0; i < world->count; ++i) world->col[dkColumnSleepTime][i] = 0.0f;
+		return;
+	}
+	for (int32_t i = 0; i < count; ++i) {
+		int32_t row = dkStore_Resolve(world, ids[i]);
+		if (row >= 0) dkStore_WakeRow(world, row);
+	}
+}

@@ -1,0 +1,44 @@
+// Internal: the table of stage kernels for one SIMD level, and the scalar reference kernels.
+// Every wide table computes bit-for-bit what the scalar kernels compute (no FP contraction anywhere).
+#ifndef DK_KERNELS_H
+#define DK_KERNELS_H
+
+#include "core.h"
+
+// Columns are passed as the world's column array (indexed by dkColumn).
+typedef float* const* dkCols;
+
+struct dkKernels {
+	dkSimdLevel level;
+	// forces, velocity, damping, snap springs and position for `substeps` substeps of h, rows [begin, end)
+	void (*integrateFused)(dkCols c, int32_t begin, int32_t end, float h, int32_t substeps, bool snaps);
+	// BLAS path, before v += h a: accelerations into the scratch columns
+	void (*accumulateForces)(dkCols c, int32_t begin, int32_t end);
+	// BLAS path, after v += h a: damping, then snap springs
+	void (*dampAndSnap)(dkCols c, int32_t begin, int32_t end, float h, bool snaps);
+	// rest timers over [begin, end); returns how many rows reached restTime
+	int32_t (*detectRest)(dkCols c, int32_t begin, int32_t end, float dt, float restSpeed, float restAngularSpeed,
+						  float restTime);
+	// (x, y, angle) of rows [begin, end) to out[3 (row - begin) ...]
+	void (*packPoses)(dkCols c, int32_t begin, int32_t end, float* out);
+};
+
+const dkKernels* dkKernelsFor(dkSimdLevel limit);
+
+// Scalar reference kernels (also the tails of the wide ones).
+void dkIntegrateFused_scalar(dkCols c, int32_t begin, int32_t end, float h, int32_t substeps, bool snaps);
+void dkAccumulateForces_scalar(dkCols c, int32_t begin, int32_t end);
+void dkDampAndSnap_scalar(dkCols c, int32_t begin, int32_t end, float h, bool snaps);
+int32_t dkDetectRest_scalar(dkCols c, int32_t begin, int32_t end, float dt, float restSpeed, float restAngularSpeed,
+							float restTime);
+void dkPackPoses_scalar(dkCols c, int32_t begin, int32_t end, float* out);
+
+// The wide tables, present when compiled for this architecture.
+#if defined(__x86_64__) || defined(__i386__)
+extern const dkKernels dkKernels_sse2, dkKernels_avx2, dkKernels_avx512;
+#endif
+#if defined(__aarch64__)
+extern const dkKernels dkKernels_neon;
+#endif
+
+#endif

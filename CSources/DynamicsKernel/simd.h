@@ -1,0 +1,47 @@
+// Internal: the one place that knows vector widths. A file that includes this defines DK_W (floats per
+// vector) and DK_ISA (a suffix) first, inside a `#pragma clang attribute push(target(...))` region, then
+// includes the stage templates (stage_*_wide.h), which are written against these helpers only.
+#ifndef DK_SIMD_H
+#define DK_SIMD_H
+
+#if !defined(DK_W) || !defined(DK_ISA)
+#error "define DK_W and DK_ISA before including simd.h"
+#endif
+
+#include <stdint.h>
+#include <string.h>
+
+#pragma clang fp contract(off)
+
+typedef float dkVf __attribute__((vector_size(DK_W * sizeof(float))));
+typedef int32_t dkVm __attribute__((vector_size(DK_W * sizeof(float))));
+
+#define DK_CAT2(a, b) a##_##b
+#define DK_CAT(a, b) DK_CAT2(a, b)
+#define DK_FN(name) DK_CAT(name, DK_ISA)
+
+static inline dkVf dkV_load(const float* p)
+{
+	dkVf v;
+	memcpy(&v, p, sizeof v);
+	return v;
+}
+static inline void dkV_store(float* p, dkVf v) { memcpy(p, &v, sizeof v); }
+static inline dkVf dkV_splat(float x) { return (dkVf){0} + x; }
+static inline dkVf dkV_select(dkVm m, dkVf a, dkVf b) { return (dkVf)(((dkVm)a & m) | ((dkVm)b & ~m)); }
+static inline dkVf dkV_abs(dkVf v) { return (dkVf)((dkVm)v & 0x7fffffff); }
+static inline int dkV_count(dkVm m)
+{
+	int n = 0;
+	for (int l = 0; l < DK_W; ++l) n += m[l] != 0;
+	return n;
+}
+static inline int dkV_any(dkVm m)
+{
+	dkVm acc = m;
+	int32_t r = 0;
+	for (int l = 0; l < DK_W; ++l) r |= acc[l];
+	return r != 0;
+}
+
+#endif

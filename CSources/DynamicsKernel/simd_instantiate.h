@@ -1,0 +1,18 @@
+// Internal: instantiates every wide stage template and the kernel table for the SIMD level of the
+// including file (which defines DK_W, DK_ISA and DK_LEVEL inside its target region).
+#include "integrate_math.h"
+#include "kernels.h"
+#include "simd.h"
+
+#include "stage_integrate_wide.h"
+#include "stage_pack_wide.h"
+#include "stage_rest_wide.h"
+
+const dkKernels DK_CAT(dkKernels, DK_ISA) = {
+	.level = DK_LEVEL,
+	.integrateFused = DK_FN(dkIntegrateFused),
+	.accumulateForces = DK_FN(dkAccumulateForces),
+	.dampAndSnap = DK_FN(dkDampAndSnap),
+	.detectRest = DK_FN(dkDetectRest),
+	.packPoses = DK_FN(dkPackPoses),
+};

@@ -1,0 +1,109 @@
+// The solver owns the order of stages within a step. Today every stage is local to an item, so a block
+// of DK_BLOCK awake rows runs the whole sequence for all substeps while it is in cache:
+//   for each substep:  forces → velocity (+ damping) → snap springs → position
+//   then, once per step: rest detection
+// Blocks have a fixed size and each row's arithmetic is independent of the block boundaries, so the
+// result is bit-identical for any worker count. Workers claim blocks with an atomic counter; the host
+// runs them (dkWorldDef.runTasks), entering its thread pool once per step.
+// Coupling stages (contacts, joints) will run between the velocity and position stages with a barrier.
+#include "kernels.h"
+
+#include <math.h>
+#include <stdatomic.h>
+
+typedef struct dkStepContext {
+	dkWorld* world;
+	float dt, h;
+	int32_t substeps, blockCount;
+	atomic_int next;
+	atomic_int resting;
+} dkStepContext;
+
+// The BLAS path for one block: SIMD accumulation, saxpy, SIMD damping and snaps, saxpy.
+static void integrateBlas(dkWorld* world, int32_t begin, int32_t end, float h, int32_t substeps)
+{
+	float** c = world->col;
+	const dkKernels* k = world->kernels;
+	int32_t n = end - begin;
+	for (int32_t s = 0; s < substeps; ++s) {
+		k->accumulateForces(c, begin, end);
+		dkBlasAxpy(n, h, c[dkColumnAccelX] + begin, c[dkColumnVelocityX] + begin, false);
+		dkBlasAxpy(n, h, c[dkColumnAccelY] + begin, c[dkColumnVelocityY] + begin, false);
+		dkBlasAxpy(n, h, c[dkColumnAlpha] + begin, c[dkColumnAngularVelocity] + begin, false);
+		k->dampAndSnap(c, begin, end, h, world->hasSnaps);
+		dkBlasAxpy(n, h, c[dkColumnVelocityX] + begin, c[dkColumnPositionX] + begin, false);
+		dkBlasAxpy(n, h, c[dkColumnVelocityY] + begin, c[dkColumnPositionY] + begin, false);
+		dkBlasAxpy(n, h, c[dkColumnAngularVelocity] + begin, c[dkColumnAngle] + begin, false);
+	}
+}
+
+// Rest detection for one block. When the largest speed components (isamax) are all below the thresholds,
+// every row is still and the timers just advance; otherwise each row is tested. Both give the same bits.
+static int32_t detectRestBlock(dkWorld* world, int32_t begin, int32_t end, float dt)
+{
+	float** c = world->col;
+	const dkWorldDef* d = &world->def;
+	int32_t n = end - begin;
+	float limit = d->restSpeed * 0.70710678f; // |vx|, |vy| below this ⇒ speed below restSpeed
+	float mx = fabsf(c[dkColumnVelocityX][begin + dkBlasMaxAbsIndex(n, c[dkColumnVelocityX] + begin, false)]);
+	float my = fabsf(c[dkColumnVelocityY][begin + dkBlasMaxAbsIndex(n, c[dkColumnVelocityY] + begin, false)]);
+	float mw = fabsf(c[dkColumnAngularVelocity][begin + dkBlasMaxAbsIndex(n, c[dkColumnAngularVelocity] + begin, false)]);
+	if (mx < limit && my < limit && mw < d->restAngularSpeed) {
+		float* t = c[dkColumnSleepTime];
+		int32_t resting = 0;
+		for (int32_t i = begin; i < end; ++i) {
+			t[i] = t[i] + dt;
+			resting += t[i] >= d->restTime;
+		}
+		return resting;
+	}
+	return world->kernels->detectRest(c, begin, end, dt, d->restSpeed, d->restAngularSpeed, d->restTime);
+}
+
+static void solveBlock(dkStepContext* ctx, int32_t block)
+{
+	dkWorld* world = ctx->world;
+	int32_t begin = block * DK_BLOCK;
+	int32_t end = begin + DK_BLOCK < world->awake ? begin + DK_BLOCK : world->awake;
+	switch (world->def.integrator) {
+	case dkIntegratorFused:
+		world->kernels->integrateFused(world->col, begin, end, ctx->h, ctx->substeps, world->hasSnaps);
+		break;
+	case dkIntegratorBLAS: integrateBlas(world, begin, end, ctx->h, ctx->substeps); break;
+	case dkIntegratorScalar:
+		dkIntegrateFused_scalar(world->col, begin, end, ctx->h, ctx->substeps, world->hasSnaps);
+		break;
+	}
+	if (world->def.restEnabled) atomic_fetch_add(&ctx->resting, detectRestBlock(world, begin, end, ctx->dt));
+}
+
+static void workerMain(void* context, int32_t worker)
+{
+	(void)worker;
+	dkStepContext* ctx = context;
+	for (;;) {
+		int32_t block = atomic_fetch_add(&ctx->next, 1);
+		if (block >= ctx->blockCount) return;
+		solveBlock(ctx, block);
+	}
+}
+
+void dkSolver_Step(dkWorld* world, float dt, int32_t substeps)
+{
+	dkStepContext ctx = {.world = world, .dt = dt, .h = dt / (float)substeps, .substeps = substeps};
+	ctx.blockCount = (world->awake + DK_BLOCK - 1) / DK_BLOCK;
+	atomic_init(&ctx.next, 0);
+	atomic_init(&ctx.resting, 0);
+	double t0 = dkNowNs();
+	int32_t workers = world->def.workerCount < ctx.blockCount ? world->def.workerCount : ctx.blockCount;
+	if (workers > 1 && world->def.runTasks)
+		world->def.runTasks(workerMain, &ctx, workers, world->def.hostContext);
+	else
+		workerMain(&ctx, 0);
+	world->profile.workers = workers > 1 && world->def.runTasks ? workers : 1;
+	world->profile.blocks = ctx.blockCount;
+	double t1 = dkNowNs();
+	if (atomic_load(&ctx.resting) > 0) dkRest_Partition(world);
+	world->profile.solve = t1 - t0;
+	world->profile.partition = dkNowNs() - t1;
+}

@@ -1,0 +1,80 @@
+// Stage: integration, scalar reference. Per substep h, for each awake row (SEMANTICS.md §1–3):
+//   forces:   a = g (dynamic rows only) + 100 F / m,  α = 100 τ(θ) / I
+//   velocity: v ← (v + h a) / (1 + h c_lin),  ω ← (ω + h α) / (1 + h c_ang)
+//   snap:     v ← (v − h ω_s² (q − target)) / (1 + 2 ζ ω_s h + h² ω_s²)   (implicit spring)
+//   position: q ← q + h v
+// These loops are the oracle of the wide and BLAS paths: they are never vectorised.
+#include "integrate_math.h"
+#include "kernels.h"
+
+#pragma clang fp contract(off)
+
+static inline void snapRow(dkCols c, int32_t i, float h)
+{
+	float om = c[dkColumnSnapOmega][i];
+	if (!(om > 0.0f) || !(c[dkColumnInverseMass][i] > 0.0f)) return;
+	float k = om * om;
+	float den = dkSnapDenominator(h, om, c[dkColumnSnapZeta][i]);
+	c[dkColumnVelocityX][i] = (c[dkColumnVelocityX][i] - h * k * (c[dkColumnPositionX][i] - c[dkColumnSnapX][i])) / den;
+	c[dkColumnVelocityY][i] = (c[dkColumnVelocityY][i] - h * k * (c[dkColumnPositionY][i] - c[dkColumnSnapY][i])) / den;
+	if (c[dkColumnInverseInertia][i] > 0.0f)
+		c[dkColumnAngularVelocity][i] = (c[dkColumnAngularVelocity][i] - h * k * c[dkColumnAngle][i]) / den;
+}
+
+static inline float rowAlpha(dkCols c, int32_t i)
+{
+	float tc = c[dkColumnTorqueCross][i], td = c[dkColumnTorqueDot][i], ii = c[dkColumnInverseInertia][i];
+	if ((tc == 0.0f && td == 0.0f) || !(ii > 0.0f)) return 0.0f;
+	return dkPushAlpha(c[dkColumnAngle][i], tc, td, ii);
+}
+
+static inline float rowAccel(float g, float invMass, float force)
+{
+	return (invMass > 0.0f ? g : 0.0f) + DK_FORCE_SCALE * invMass * force;
+}
+
+void dkAccumulateForces_scalar(dkCols c, int32_t begin, int32_t end)
+{
+#pragma clang loop vectorize(disable)
+	for (int32_t i = begin; i < end; ++i) {
+		float im = c[dkColumnInverseMass][i];
+		c[dkColumnAccelX][i] = rowAccel(c[dkColumnGravityX][i], im, c[dkColumnForceX][i]);
+		c[dkColumnAccelY][i] = rowAccel(c[dkColumnGravityY][i], im, c[dkColumnForceY][i]);
+		c[dkColumnAlpha][i] = rowAlpha(c, i);
+	}
+}
+
+void dkDampAndSnap_scalar(dkCols c, int32_t begin, int32_t end, float h, bool snaps)
+{
+#pragma clang loop vectorize(disable)
+	for (int32_t i = begin; i < end; ++i) {
+		float dl = 1.0f + h * c[dkColumnLinearDamping][i];
+		float da = 1.0f + h * c[dkColumnAngularDamping][i];
+		c[dkColumnVelocityX][i] = c[dkColumnVelocityX][i] / dl;
+		c[dkColumnVelocityY][i] = c[dkColumnVelocityY][i] / dl;
+		c[dkColumnAngularVelocity][i] = c[dkColumnAngularVelocity][i] / da;
+		if (snaps) snapRow(c, i, h);
+	}
+}
+
+void dkIntegrateFused_scalar(dkCols c, int32_t begin, int32_t end, float h, int32_t substeps, bool snaps)
+{
+	for (int32_t s = 0; s < substeps; ++s) {
+#pragma clang loop vectorize(disable)
+		for (int32_t i = begin; i < end; ++i) {
+			float im = c[dkColumnInverseMass][i];
+			float ax = rowAccel(c[dkColumnGravityX][i], im, c[dkColumnForceX][i]);
+			float ay = rowAccel(c[dkColumnGravityY][i], im, c[dkColumnForceY][i]);
+			float al = rowAlpha(c, i);
+			float dl = 1.0f + h * c[dkColumnLinearDamping][i];
+			float da = 1.0f + h * c[dkColumnAngularDamping][i];
+			c[dkColumnVelocityX][i] = (c[dkColumnVelocityX][i] + h * ax) / dl;
+			c[dkColumnVelocityY][i] = (c[dkColumnVelocityY][i] + h * ay) / dl;
+			c[dkColumnAngularVelocity][i] = (c[dkColumnAngularVelocity][i] + h * al) / da;
+			if (snaps) snapRow(c, i, h);
+			c[dkColumnPositionX][i] = c[dkColumnPositionX][i] + h * c[dkColumnVelocityX][i];
+			c[dkColumnPositionY][i] = c[dkColumnPositionY][i] + h * c[dkColumnVelocityY][i];
+			c[dkColumnAngle][i] = c[dkColumnAngle][i] + h * c[dkColumnAngularVelocity][i];
+		}
+	}
+}

@@ -1,0 +1,128 @@
+// Stage template: integration, wide. Instantiated once per SIMD level by simd_<isa>.c (see simd.h).
+// Same laws and the same operation order as stage_integrate_scalar.c, so results are bit-identical.
+// The fused kernel keeps a vector of rows in registers for all substeps: one pass over memory per step.
+// Push torques need cos/sin of each row's angle; the few rows with an off-centre push take a per-lane
+// scalar path (dkPushAlpha) inside the vector loop.
+
+static inline dkVf DK_FN(accelOf)(dkVf g, dkVf im, dkVf f)
+{
+	dkVm dyn = im > 0.0f;
+	return dkV_select(dyn, g, dkV_splat(0.0f)) + DK_FORCE_SCALE * im * f;
+}
+
+static inline dkVf DK_FN(alphaOf)(dkVm torqued, dkVf angle, dkVf tc, dkVf td, dkVf ii)
+{
+	dkVf al = dkV_splat(0.0f);
+	if (dkV_any(torqued)) {
+		for (int l = 0; l < DK_W; ++l)
+			if (torqued[l]) al[l] = dkPushAlpha(angle[l], tc[l], td[l], ii[l]);
+	}
+	return al;
+}
+
+static inline dkVm DK_FN(torquedOf)(dkVf tc, dkVf td, dkVf ii)
+{
+	return ((tc != 0.0f) | (td != 0.0f)) & (ii > 0.0f);
+}
+
+static void DK_FN(dkIntegrateFused)(dkCols c, int32_t begin, int32_t end, float h, int32_t substeps, bool snaps)
+{
+	int32_t i = begin;
+	for (; i + DK_W <= end; i += DK_W) {
+		dkVf x = dkV_load(c[dkColumnPositionX] + i), y = dkV_load(c[dkColumnPositionY] + i);
+		dkVf a = dkV_load(c[dkColumnAngle] + i);
+		dkVf vx = dkV_load(c[dkColumnVelocityX] + i), vy = dkV_load(c[dkColumnVelocityY] + i);
+		dkVf w = dkV_load(c[dkColumnAngularVelocity] + i);
+		dkVf im = dkV_load(c[dkColumnInverseMass] + i), ii = dkV_load(c[dkColumnInverseInertia] + i);
+		dkVf ax = DK_FN(accelOf)(dkV_load(c[dkColumnGravityX] + i), im, dkV_load(c[dkColumnForceX] + i));
+		dkVf ay = DK_FN(accelOf)(dkV_load(c[dkColumnGravityY] + i), im, dkV_load(c[dkColumnForceY] + i));
+		dkVf tc = dkV_load(c[dkColumnTorqueCross] + i), td = dkV_load(c[dkColumnTorqueDot] + i);
+		dkVm torqued = DK_FN(torquedOf)(tc, td, ii);
+		dkVf dl = 1.0f + h * dkV_load(c[dkColumnLinearDamping] + i);
+		dkVf da = 1.0f + h * dkV_load(c[dkColumnAngularDamping] + i);
+
+		dkVm snapped = {0}, snapTurn = {0};
+		dkVf sx = {0}, sy = {0}, k = {0}, den = {0};
+		bool snapHere = false;
+		if (snaps) {
+			dkVf om = dkV_load(c[dkColumnSnapOmega] + i);
+			snapped = (om > 0.0f) & (im > 0.0f);
+			if (dkV_any(snapped)) {
+				dkVf ze = dkV_load(c[dkColumnSnapZeta] + i);
+				sx = dkV_load(c[dkColumnSnapX] + i);
+				sy = dkV_load(c[dkColumnSnapY] + i);
+				k = om * om;
+				den = 1.0f + h * (2.0f * ze * om) + h * h * (om * om);
+				snapTurn = snapped & (ii > 0.0f);
+				snapHere = true;
+			}
+		}
+		for (int32_t s = 0; s < substeps; ++s) {
+			dkVf al = DK_FN(alphaOf)(torqued, a, tc, td, ii);
+			vx = (vx + h * ax) / dl;
+			vy = (vy + h * ay) / dl;
+			w = (w + h * al) / da;
+			if (snapHere) {
+				vx = dkV_select(snapped, (vx - h * k * (x - sx)) / den, vx);
+				vy = dkV_select(snapped, (vy - h * k * (y - sy)) / den, vy);
+				w = dkV_select(snapTurn, (w - h * k * a) / den, w);
+			}
+			x = x + h * vx;
+			y = y + h * vy;
+			a = a + h * w;
+		}
+		dkV_store(c[dkColumnPositionX] + i, x);
+		dkV_store(c[dkColumnPositionY] + i, y);
+		dkV_store(c[dkColumnAngle] + i, a);
+		dkV_store(c[dkColumnVelocityX] + i, vx);
+		dkV_store(c[dkColumnVelocityY] + i, vy);
+		dkV_store(c[dkColumnAngularVelocity] + i, w);
+	}
+	if (i < end) dkIntegrateFused_scalar(c, i, end, h, substeps, snaps);
+}
+
+static void DK_FN(dkAccumulateForces)(dkCols c, int32_t begin, int32_t end)
+{
+	int32_t i = begin;
+	for (; i + DK_W <= end; i += DK_W) {
+		dkVf im = dkV_load(c[dkColumnInverseMass] + i), ii = dkV_load(c[dkColumnInverseInertia] + i);
+		dkVf tc = dkV_load(c[dkColumnTorqueCross] + i), td = dkV_load(c[dkColumnTorqueDot] + i);
+		dkV_store(c[dkColumnAccelX] + i,
+				  DK_FN(accelOf)(dkV_load(c[dkColumnGravityX] + i), im, dkV_load(c[dkColumnForceX] + i)));
+		dkV_store(c[dkColumnAccelY] + i,
+				  DK_FN(accelOf)(dkV_load(c[dkColumnGravityY] + i), im, dkV_load(c[dkColumnForceY] + i)));
+		dkV_store(c[dkColumnAlpha] + i,
+				  DK_FN(alphaOf)(DK_FN(torquedOf)(tc, td, ii), dkV_load(c[dkColumnAngle] + i), tc, td, ii));
+	}
+	if (i < end) dkAccumulateForces_scalar(c, i, end);
+}
+
+static void DK_FN(dkDampAndSnap)(dkCols c, int32_t begin, int32_t end, float h, bool snaps)
+{
+	int32_t i = begin;
+	for (; i + DK_W <= end; i += DK_W) {
+		dkVf dl = 1.0f + h * dkV_load(c[dkColumnLinearDamping] + i);
+		dkVf da = 1.0f + h * dkV_load(c[dkColumnAngularDamping] + i);
+		dkVf vx = dkV_load(c[dkColumnVelocityX] + i) / dl;
+		dkVf vy = dkV_load(c[dkColumnVelocityY] + i) / dl;
+		dkVf w = dkV_load(c[dkColumnAngularVelocity] + i) / da;
+		if (snaps) {
+			dkVf om = dkV_load(c[dkColumnSnapOmega] + i), im = dkV_load(c[dkColumnInverseMass] + i);
+			dkVm snapped = (om > 0.0f) & (im > 0.0f);
+			if (dkV_any(snapped)) {
+				dkVf ii = dkV_load(c[dkColumnInverseInertia] + i);
+				dkVf k = om * om;
+				dkVf den = 1.0f + h * (2.0f * dkV_load(c[dkColumnSnapZeta] + i) * om) + h * h * (om * om);
+				dkVf x = dkV_load(c[dkColumnPositionX] + i), y = dkV_load(c[dkColumnPositionY] + i);
+				dkVf a = dkV_load(c[dkColumnAngle] + i);
+				vx = dkV_select(snapped, (vx - h * k * (x - dkV_load(c[dkColumnSnapX] + i))) / den, vx);
+				vy = dkV_select(snapped, (vy - h * k * (y - dkV_load(c[dkColumnSnapY] + i))) / den, vy);
+				w = dkV_select(snapped & (ii > 0.0f), (w - h * k * a) / den, w);
+			}
+		}
+		dkV_store(c[dkColumnVelocityX] + i, vx);
+		dkV_store(c[dkColumnVelocityY] + i, vy);
+		dkV_store(c[dkColumnAngularVelocity] + i, w);
+	}
+	if (i < end) dkDampAndSnap_scalar(c, i, end, h, snaps);
+}

@@ -1,0 +1,134 @@
+// The world: lifetime, configuration and the top-level step. Stages and their order live in solver.c.
+#include "kernels.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+dkWorldDef dkDefaultWorldDef(void)
+{
+	return (dkWorldDef){
+		.workerCount = 1,
+		.simdLimit = dkSimdAVX512,
+		.integrator = dkIntegratorFused,
+		.restEnabled = true,
+		.restSpeed = 5.0f,
+		.restAngularSpeed = 2.0f * 3.14159265358979f / 180.0f,
+		.restTime = 0.5f,
+		.initialCapacity = 0,
+		.runTasks = NULL,
+		.hostContext = NULL,
+	};
+}
+
+dkItemDef dkDefaultItemDef(void)
+{
+	return (dkItemDef){.shape = dkShapeRectangle, .width = 100.0f, .height = 100.0f, .density = 1.0f};
+}
+
+static dkResult validateConfiguration(int32_t workers, dkSimdLevel simd, dkIntegrator integrator, dkError* error)
+{
+	if (workers < 1 || workers > DK_MAX_WORKERS) {
+		dkSetError(error, dkResultInvalidValue, -1, "workerCount", workers);
+		return dkResultInvalidValue;
+	}
+	if (simd < dkSimdScalar || simd > dkSimdAVX512) {
+		dkSetError(error, dkResultInvalidValue, -1, "simdLimit", simd);
+		return dkResultInvalidValue;
+	}
+	if (integrator < dkIntegratorFused || integrator > dkIntegratorScalar) {
+		dkSetError(error, dkResultInvalidValue, -1, "integrator", integrator);
+		return dkResultInvalidValue;
+	}
+	return dkResultOK;
+}
+
+dkWorld* dkWorld_Create(const dkWorldDef* def, dkError* error)
+{
+	if (validateConfiguration(def->workerCount, def->simdLimit, def->integrator, error) != dkResultOK) return NULL;
+	struct {
+		const char* name;
+		float v;
+	} rest[] = {{"restSpeed", def->restSpeed}, {"restAngularSpeed", def->restAngularSpeed}, {"restTime", def->restTime}};
+	for (int k = 0; k < 3; ++k) {
+		if (!isfinite(rest[k].v) || rest[k].v < 0) {
+			dkSetError(error, dkResultInvalidValue, -1, rest[k].name, rest[k].v);
+			return NULL;
+		}
+	}
+	if (def->initialCapacity < 0) {
+		dkSetError(error, dkResultInvalidValue, -1, "initialCapacity", def->initialCapacity);
+		return NULL;
+	}
+	dkWorld* world = calloc(1, sizeof *world);
+	if (!world) {
+		dkSetError(error, dkResultOutOfMemory, -1, "world", 0);
+		return NULL;
+	}
+	world->def = *def;
+	world->kernels = dkKernelsFor(def->simdLimit);
+	int32_t cap = def->initialCapacity > DK_PAD ? def->initialCapacity : DK_PAD;
+	cap = (cap + DK_PAD - 1) / DK_PAD * DK_PAD;
+	bool ok = true;
+	for (int c = 0; c < dkColumnTotal && ok; ++c) ok = (world->col[c] = dkAllocColumn(cap)) != NULL;
+	ok = ok && (world->flags = (uint32_t*)dkAllocColumn(cap)) && (world->slotOf = (uint32_t*)dkAllocColumn(cap));
+	if (!ok) {
+		dkStore_Destroy(world);
+		free(world);
+		dkSetError(error, dkResultOutOfMemory, -1, "initialCapacity", cap);
+		return NULL;
+	}
+	world->capacity = cap;
+	return world;
+}
+
+void dkWorld_Destroy(dkWorld* world)
+{
+	if (!world) return;
+	dkStore_Destroy(world);
+	free(world);
+}
+
+dkSimdLevel dkWorld_SimdLevel(const dkWorld* world) { return world->kernels->level; }
+dkIntegrator dkWorld_Integrator(const dkWorld* world) { return world->def.integrator; }
+
+dkResult dkWorld_Configure(dkWorld* world, dkSimdLevel simdLimit, dkIntegrator integrator, int32_t workerCount,
+						   dkError* error)
+{
+	dkResult r = validateConfiguration(workerCount, simdLimit, integrator, error);
+	if (r != dkResultOK) return r;
+	world->def.simdLimit = simdLimit;
+	world->def.integrator = integrator;
+	world->def.workerCount = workerCount;
+	world->kernels = dkKernelsFor(simdLimit);
+	return dkResultOK;
+}
+
+dkResult dkWorld_Step(dkWorld* world, float dt, int32_t substeps, dkError* error)
+{
+	if (!isfinite(dt) || dt <= 0.0f) {
+		dkSetError(error, dkResultInvalidValue, -1, "dt", dt);
+		return dkResultInvalidValue;
+	}
+	if (substeps < 1 || substeps > 64) {
+		dkSetError(error, dkResultInvalidValue, -1, "substeps", substeps);
+		return dkResultInvalidValue;
+	}
+	double t0 = dkNowNs();
+	dkSolver_Step(world, dt, substeps);
+	world->profile.step = dkNowNs() - t0;
+	world->profile.substeps = substeps;
+	world->profile.itemCount = world->count;
+	world->profile.awakeCount = world->awake;
+	return dkResultOK;
+}
+
+dkProfile dkWorld_Profile(const dkWorld* world) { return world->profile; }
+
+void dkWorld_PackPoses(const dkWorld* world, float* out)
+{
+	for (int32_t b = 0; b < world->count; b += DK_BLOCK) {
+		int32_t e = b + DK_BLOCK < world->count ? b + DK_BLOCK : world->count;
+		world->kernels->packPoses(world->col, b, e, out + 3 * (size_t)b);
+	}
+}

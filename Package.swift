@@ -1,0 +1,39 @@
+// swift-tools-version: 6.1
+//
+// Dynamics: UIKit Dynamics for Linux and servers, as a batch solver.
+// The C kernel links Debian's libblas-dev (`make test` and `make run` install it).
+// No unsafeFlags: the package stays usable as a versioned dependency.
+import PackageDescription
+
+let package = Package(
+    name: "Dynamics",
+    products: [
+        .library(name: "Dynamics", targets: ["Dynamics"]),
+        .library(name: "DynamicsScenes", targets: ["DynamicsScenes"]),
+        .executable(name: "dynamics", targets: ["DynamicsCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .target(
+            name: "DynamicsKernel",
+            path: "CSources/DynamicsKernel",
+            cSettings: [.define("_POSIX_C_SOURCE", to: "200809L")],
+            linkerSettings: [.linkedLibrary("blas"), .linkedLibrary("m")]
+        ),
+        .target(name: "Dynamics", dependencies: ["DynamicsKernel"]),
+        .target(name: "DynamicsScenes", dependencies: ["Dynamics"]),
+        .executableTarget(
+            name: "DynamicsCLI",
+            dependencies: [
+                "Dynamics", "DynamicsScenes",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "DynamicsTests", dependencies: ["Dynamics", "DynamicsScenes"]),
+        .testTarget(name: "DynamicsKernelTests", dependencies: ["DynamicsKernel"]),
+    ],
+    swiftLanguageModes: [.v6],
+    cLanguageStandard: .c11
+)

@@ -1,0 +1,96 @@
+import Foundation
+
+/// A continuous force or a one-time impulse on its items (UIKit's `UIPushBehavior`).
+///
+/// Magnitude is in UIKit newtons: a continuous push of magnitude 1 accelerates a 100 × 100 pt item of
+/// density 1 (mass 1) at 100 pt/s²; an instantaneous push of magnitude P changes its velocity by
+/// 100·P/m pt/s. A target offset (item coordinates, rotating with the item) makes the push turn the item.
+open class PushBehavior: DynamicBehavior {
+    /// How a push acts.
+    public enum Mode: Hashable, Sendable {
+        /// A constant force while ``PushBehavior/active``.
+        case continuous
+        /// One impulse on the next step after ``PushBehavior/active`` becomes true; then it turns false.
+        case instantaneous
+    }
+
+    /// The mode chosen at creation.
+    public let mode: Mode
+    private var list: ItemList
+    private var offsets: [ObjectIdentifier: Offset] = [:]
+
+    /// A push on `items` in `mode`, with magnitude 0 and angle 0; active.
+    public init(items: [any DynamicItem] = [], mode: Mode) {
+        self.mode = mode
+        list = ItemList(items)
+        super.init()
+    }
+
+    /// The items, in the order added.
+    public var items: [any DynamicItem] { list.items }
+    /// Adds an item (once).
+    public func addItem(_ item: any DynamicItem) { if list.insert(item) { didChange() } }
+    /// Removes an item and its target offset.
+    public func removeItem(_ item: any DynamicItem) {
+        if list.remove(item) {
+            offsets[ObjectIdentifier(item)] = nil
+            didChange()
+        }
+    }
+
+    /// Whether the push acts. An instantaneous push fires on the next step and then sets this to false.
+    public var active: Bool {
+        get { isActive }
+        set {
+            isActive = newValue
+            didChange()
+        }
+    }
+    private var isActive = true
+
+    /// The force (N) or impulse (N·s) vector; default (0, 0). Traps on NaN or infinite components.
+    public var pushDirection = CGVector(dx: 0, dy: 0) {
+        didSet {
+            precondition(pushDirection.dx.isFinite && pushDirection.dy.isFinite,
+                         "PushBehavior.pushDirection must be finite, got \(pushDirection)")
+            didChange()
+        }
+    }
+
+    /// The direction's angle, radians (0 = +x, π/2 = down).
+    public var angle: CGFloat {
+        get { magnitude == 0 ? 0 : atan2(pushDirection.dy, pushDirection.dx) }
+        set { setAngle(newValue, magnitude: magnitude) }
+    }
+
+    /// The direction's length, N (continuous) or N·s (instantaneous).
+    public var magnitude: CGFloat {
+        get { hypot(pushDirection.dx, pushDirection.dy) }
+        set { setAngle(angle, magnitude: newValue) }
+    }
+
+    /// Sets angle (radians) and magnitude together.
+    public func setAngle(_ angle: CGFloat, magnitude: CGFloat) {
+        precondition(angle.isFinite && magnitude.isFinite,
+                     "PushBehavior angle and magnitude must be finite, got \(angle), \(magnitude)")
+        pushDirection = CGVector(dx: magnitude * cos(angle), dy: magnitude * sin(angle))
+    }
+
+    /// Applies the push to `item` at `offset` from its centre (pt, item coordinates) instead of the centre.
+    public func setTargetOffsetFromCenter(_ offset: Offset, for item: any DynamicItem) {
+        precondition(offset.horizontal.isFinite && offset.vertical.isFinite,
+                     "PushBehavior target offset must be finite, got \(offset)")
+        offsets[ObjectIdentifier(item)] = offset
+        didChange()
+    }
+
+    /// The target offset of `item` (pt, item coordinates; zero by default).
+    public func targetOffsetFromCenter(for item: any DynamicItem) -> Offset {
+        offsets[ObjectIdentifier(item)] ?? .zero
+    }
+
+    /// Called by the animator after it applied an instantaneous push.
+    func didFire() { isActive = false }
+
+    override var directItems: [any DynamicItem] { list.items }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import DynamicsKernel
+
+/// The kernel columns the Swift side reads or writes.
+enum KernelColumn {
+    case positionX, positionY, angle, velocityX, velocityY, angularVelocity
+    case gravityX, gravityY, forceX, forceY, torqueCross, torqueDot
+    case linearDamping, angularDamping, snapX, snapY, snapOmega, snapZeta
+    case elasticity, friction, charge, mass, inertia, width, height, density, sleepTime
+
+    var kernel: dkColumn {
+        switch self {
+        case .positionX: dkColumnPositionX
+        case .positionY: dkColumnPositionY
+        case .angle: dkColumnAngle
+        case .velocityX: dkColumnVelocityX
+        case .velocityY: dkColumnVelocityY
+        case .angularVelocity: dkColumnAngularVelocity
+        case .gravityX: dkColumnGravityX
+        case .gravityY: dkColumnGravityY
+        case .forceX: dkColumnForceX
+        case .forceY: dkColumnForceY
+        case .torqueCross: dkColumnTorqueCross
+        case .torqueDot: dkColumnTorqueDot
+        case .linearDamping: dkColumnLinearDamping
+        case .angularDamping: dkColumnAngularDamping
+        case .snapX: dkColumnSnapX
+        case .snapY: dkColumnSnapY
+        case .snapOmega: dkColumnSnapOmega
+        case .snapZeta: dkColumnSnapZeta
+        case .elasticity: dkColumnElasticity
+        case .friction: dkColumnFriction
+        case .charge: dkColumnCharge
+        case .mass: dkColumnMass
+        case .inertia: dkColumnInertia
+        case .width: dkColumnWidth
+        case .height: dkColumnHeight
+        case .density: dkColumnDensity
+        case .sleepTime: dkColumnSleepTime
+        }
+    }
+}
+
+extension ItemID {
+    init(_ id: dkItemId) { self.init(index: id.index1, generation: id.generation) }
+    var kernel: dkItemId { dkItemId(index1: index, generation: generation) }
+}
+
+extension SIMDLevel {
+    var kernelLimit: dkSimdLevel {
+        switch self {
+        case .automatic, .avx512: dkSimdAVX512
+        case .avx2: dkSimdAVX2
+        case .neon: dkSimdNEON
+        case .sse2: dkSimdSSE2
+        case .scalar: dkSimdScalar
+        }
+    }
+}
+
+extension Integrator {
+    var kernelValue: dkIntegrator {
+        switch self {
+        case .fused: dkIntegratorFused
+        case .blas: dkIntegratorBLAS
+        case .scalar: dkIntegratorScalar
+        }
+    }
+}
+
+extension StepProfile {
+    init(_ p: dkProfile) {
+        self.init(stepNanoseconds: p.step, solveNanoseconds: p.solve, partitionNanoseconds: p.partition,
+                  awakeItems: Int(p.awakeCount), items: Int(p.itemCount), substeps: Int(p.substeps),
+                  workers: Int(p.workers), blocks: Int(p.blocks))
+    }
+}
+
+extension ItemDescription {
+    func kernelDef() throws(DynamicsError) -> dkItemDef {
+        var def = dkDefaultItemDef()
+        func finite(_ v: CGFloat, _ field: String) throws(DynamicsError) -> Float {
+            guard v.isFinite, abs(v) <= CGFloat(Float.greatestFiniteMagnitude) else {
+                throw .invalidValue(field: field, value: Double(v), index: nil)
+            }
+            return Float(v)
+        }
+        switch shape {
+        case let .rectangle(w, h):
+            def.shape = dkShapeRectangle
+            (def.width, def.height) = (try finite(w, "width"), try finite(h, "height"))
+        case let .ellipse(w, h):
+            def.shape = dkShapeEllipse
+            (def.width, def.height) = (try finite(w, "width"), try finite(h, "height"))
+        case let .compound(m, i, w, h):
+            def.shape = dkShapeCompound
+            (def.mass, def.inertia) = (try finite(m, "mass"), try finite(i, "inertia"))
+            (def.width, def.height) = (try finite(w, "width"), try finite(h, "height"))
+        }
+        def.density = try finite(density, "density")
+        def.linearDamping = try finite(resistance, "resistance")
+        def.angularDamping = try finite(angularResistance, "angularResistance")
+        def.elasticity = try finite(elasticity, "elasticity")
+        def.friction = try finite(friction, "friction")
+        def.charge = try finite(charge, "charge")
+        def.flags = (isAnchored ? UInt32(dkItemAnchored) : 0) | (allowsRotation ? 0 : UInt32(dkItemFixedRotation))
+        return def
+    }
+}

@@ -1,0 +1,229 @@
+import DynamicsKernel
+import Foundation
+
+/// Owns one C kernel world. The only type that holds the kernel pointer; column access happens inside
+/// scoped closures. Not thread-safe: a ``DynamicWorld`` uses it from one thread at a time.
+final class KernelWorld {
+    private let raw: OpaquePointer
+
+    init(configuration: DynamicsConfiguration) throws(DynamicsError) {
+        try configuration.validate()
+        var def = dkDefaultWorldDef()
+        def.workerCount = Int32(configuration.workerCount)
+        def.simdLimit = configuration.simd.kernelLimit
+        def.integrator = configuration.integrator.kernelValue
+        def.restEnabled = configuration.restDetection
+        def.runTasks = kernelRunTasks
+        var error = dkError()
+        guard let world = dkWorld_Create(&def, &error) else { throw DynamicsError(error) }
+        raw = world
+    }
+
+    deinit { dkWorld_Destroy(raw) }
+
+    func configure(_ configuration: DynamicsConfiguration) throws(DynamicsError) {
+        try configuration.validate()
+        var error = dkError()
+        try check(dkWorld_Configure(raw, configuration.simd.kernelLimit, configuration.integrator.kernelValue,
+                                    Int32(configuration.workerCount), &error), error)
+    }
+
+    var itemCount: Int { Int(dkWorld_ItemCount(raw)) }
+    var awakeCount: Int { Int(dkWorld_AwakeCount(raw)) }
+    var simdLevelName: String { String(cString: dkSimdLevelName(dkWorld_SimdLevel(raw))) }
+    static var bestSimdLevelName: String { String(cString: dkSimdLevelName(dkCpuBestSimdLevel())) }
+    static var blasLibraryPath: String {
+        let path = String(cString: dkBlasLibraryPath())
+        return (try? FileManager.default.destinationOfSymbolicLink(atPath: path)).map {
+            URL(fileURLWithPath: $0, relativeTo: URL(fileURLWithPath: path).deletingLastPathComponent()).path
+        } ?? URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+    }
+
+    func createItems(_ description: ItemDescription, x: [Float], y: [Float], angle: [Float]?)
+        throws(DynamicsError) -> [ItemID]
+    {
+        var def = try description.kernelDef()
+        var ids = [dkItemId](repeating: dkItemId(), count: x.count)
+        var error = dkError()
+        let result = x.withUnsafeBufferPointer { xs in
+            y.withUnsafeBufferPointer { ys in
+                ids.withUnsafeMutableBufferPointer { out in
+                    if let angle {
+                        return angle.withUnsafeBufferPointer { a in
+                            dkWorld_CreateItems(raw, &def, xs.baseAddress, ys.baseAddress, a.baseAddress,
+                                                Int32(xs.count), out.baseAddress, &error)
+                        }
+                    }
+                    return dkWorld_CreateItems(raw, &def, xs.baseAddress, ys.baseAddress, nil, Int32(xs.count),
+                                               out.baseAddress, &error)
+                }
+            }
+        }
+        try check(result, error)
+        return ids.map(ItemID.init)
+    }
+
+    func removeItems(_ ids: [ItemID]) throws(DynamicsError) {
+        let kids = ids.map(\.kernel)
+        var error = dkError()
+        let result = kids.withUnsafeBufferPointer { dkWorld_RemoveItems(raw, $0.baseAddress, Int32($0.count), &error) }
+        try check(result, error, ids: ids)
+    }
+
+    func isValid(_ id: ItemID) -> Bool { dkWorld_IsValid(raw, id.kernel) }
+
+    /// Dense rows of the ids (-1 for a stale id).
+    func rows(of ids: [ItemID]) -> [Int32] {
+        let kids = ids.map(\.kernel)
+        return [Int32](unsafeUninitializedCapacity: kids.count) { out, n in
+            kids.withUnsafeBufferPointer { dkWorld_DenseIndices(raw, $0.baseAddress, Int32($0.count), out.baseAddress) }
+            n = kids.count
+        }
+    }
+
+    func itemIDs() -> [ItemID] {
+        let n = itemCount
+        let kids = [dkItemId](unsafeUninitializedCapacity: n) { out, count in
+            dkWorld_ItemIds(raw, out.baseAddress)
+            count = n
+        }
+        return kids.map(ItemID.init)
+    }
+
+    func step(dt: Double, substeps: Int) throws(DynamicsError) {
+        var error = dkError()
+        try check(dkWorld_Step(raw, Float(dt), Int32(substeps), &error), error)
+    }
+
+    var profile: StepProfile { StepProfile(dkWorld_Profile(raw)) }
+
+    func energy() -> (kinetic: Double, momentumX: Double, momentumY: Double) {
+        let e = dkWorld_Energy(raw)
+        return (e.kinetic, e.momentumX, e.momentumY)
+    }
+
+    func maxAwakeSpeedComponent() -> Float { dkWorld_MaxAwakeSpeedComponent(raw) }
+
+    /// Poses (x, y, angle) of every item in dense order.
+    func packedPoses() -> [Float] {
+        let n = itemCount * 3
+        return [Float](unsafeUninitializedCapacity: n) { out, count in
+            dkWorld_PackPoses(raw, out.baseAddress)
+            count = n
+        }
+    }
+
+    func wake(_ ids: [ItemID]?) {
+        guard let ids else { return dkWorld_Wake(raw, nil, 0) }
+        let kids = ids.map(\.kernel)
+        kids.withUnsafeBufferPointer { dkWorld_Wake(raw, $0.baseAddress, Int32($0.count)) }
+    }
+
+    // MARK: columns
+
+    /// Calls `body` with a read-only view of one column in dense order; the view must not escape.
+    func withColumn<R>(_ column: KernelColumn, _ body: (Span<Float>) throws -> R) rethrows -> R {
+        let n = itemCount
+        guard let base = dkWorld_Column(raw, column.kernel) else { preconditionFailure("unknown column") }
+        let buffer = UnsafeBufferPointer(start: base, count: n)
+        return try body(buffer.span)
+    }
+
+    /// Whether each item is anchored, in dense order.
+    func isAnchored(row: Int) -> Bool { dkWorld_Flags(raw)[row] & UInt32(dkItemAnchored) != 0 }
+
+    func set(_ column: KernelColumn, ids: [ItemID], values: [Float]) throws(DynamicsError) {
+        let kids = ids.map(\.kernel)
+        var error = dkError()
+        let result = kids.withUnsafeBufferPointer { k in
+            values.withUnsafeBufferPointer { v in
+                dkWorld_SetFloats(raw, column.kernel, k.baseAddress, v.baseAddress, Int32(k.count), &error)
+            }
+        }
+        try check(result, error, ids: ids)
+    }
+
+    func fill(_ column: KernelColumn, ids: [ItemID], value: Float) throws(DynamicsError) {
+        let kids = ids.map(\.kernel)
+        var error = dkError()
+        let result = kids.withUnsafeBufferPointer {
+            dkWorld_FillFloats(raw, column.kernel, $0.baseAddress, value, Int32($0.count), &error)
+        }
+        try check(result, error, ids: ids)
+    }
+
+    func addVelocities(ids: [ItemID], dx: [Float]?, dy: [Float]?, dw: [Float]?) throws(DynamicsError) {
+        let kids = ids.map(\.kernel)
+        var error = dkError()
+        let result = kids.withUnsafeBufferPointer { k in
+            dx.withOptionalBuffer { x in
+                dy.withOptionalBuffer { y in
+                    dw.withOptionalBuffer { w in
+                        dkWorld_AddVelocities(raw, k.baseAddress, x, y, w, Int32(k.count), &error)
+                    }
+                }
+            }
+        }
+        try check(result, error, ids: ids)
+    }
+
+    func applyImpulses(ids: [ItemID], px: [Float], py: [Float], offsetX: [Float], offsetY: [Float])
+        throws(DynamicsError)
+    {
+        let kids = ids.map(\.kernel)
+        var error = dkError()
+        let result = kids.withUnsafeBufferPointer { k in
+            px.withUnsafeBufferPointer { x in
+                py.withUnsafeBufferPointer { y in
+                    offsetX.withUnsafeBufferPointer { ox in
+                        offsetY.withUnsafeBufferPointer { oy in
+                            dkWorld_ApplyImpulses(raw, k.baseAddress, x.baseAddress, y.baseAddress, ox.baseAddress,
+                                                  oy.baseAddress, Int32(k.count), &error)
+                        }
+                    }
+                }
+            }
+        }
+        try check(result, error, ids: ids)
+    }
+
+    func setMassProperties(ids: [ItemID], description: ItemDescription) throws(DynamicsError) {
+        var def = try description.kernelDef()
+        let kids = ids.map(\.kernel)
+        var error = dkError()
+        let result = kids.withUnsafeBufferPointer {
+            dkWorld_SetMassProperties(raw, $0.baseAddress, Int32($0.count), &def, &error)
+        }
+        try check(result, error, ids: ids)
+    }
+
+    private func check(_ result: dkResult, _ error: dkError, ids: [ItemID] = []) throws(DynamicsError) {
+        guard result != dkResultOK else { return }
+        let index = error.index >= 0 ? Int(error.index) : nil
+        switch result {
+        case dkResultStaleId:
+            throw .staleID(index.map { ids[$0] } ?? ItemID(index: UInt32(error.value), generation: 0))
+        case dkResultDuplicateId:
+            throw .duplicateID(index.map { ids[$0] } ?? ItemID(index: UInt32(error.value), generation: 0))
+        default: throw DynamicsError(error)
+        }
+    }
+}
+
+extension DynamicsError {
+    init(_ error: dkError) {
+        let field = error.field.map { String(cString: $0) } ?? "unknown"
+        if error.code == dkResultOutOfMemory {
+            self = .outOfMemory(field: field, value: error.value)
+        } else {
+            self = .invalidValue(field: field, value: error.value, index: error.index >= 0 ? Int(error.index) : nil)
+        }
+    }
+}
+
+extension Optional where Wrapped == [Float] {
+    fileprivate func withOptionalBuffer<R>(_ body: (UnsafePointer<Float>?) -> R) -> R {
+        guard let self else { return body(nil) }
+        return self.withUnsafeBufferPointer { body($0.baseAddress) }
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+
+/// The structure-of-arrays world under every ``DynamicAnimator``, usable on its own for batch work.
+///
+/// Items are created in bulk from an ``ItemDescription`` and arrays of positions and are named by
+/// ``ItemID`` values; forces, gravity and velocities are applied to sets of ids; state is read as
+/// contiguous columns (see ``withColumn(_:_:)``). No Swift object exists per item.
+///
+/// ```swift
+/// let world = try DynamicWorld()
+/// let ids = try world.createItems(ItemDescription(), at: points)
+/// try world.setGravity(CGVector(dx: 0, dy: 1000), for: ids)   // pt/s²
+/// try world.step(by: 1.0)                                    // 60 steps of 1/60 s
+/// let lowest = world.withColumn(.positionY) { ys in (0..<ys.count).map { ys[$0] }.max() }
+/// ```
+///
+/// A world is used from one thread at a time; a step uses ``DynamicsConfiguration/workerCount`` threads
+/// internally and gives bit-identical results for any worker count.
+public final class DynamicWorld {
+    /// The configuration type (shared with ``DynamicAnimator``).
+    public typealias Configuration = DynamicsConfiguration
+
+    /// A column of per-item state, in the dense order of ``itemIDs()``.
+    public enum Column: CaseIterable, Sendable {
+        /// Centre x, pt.
+        case positionX
+        /// Centre y, pt (+y down).
+        case positionY
+        /// Rotation, rad.
+        case angle
+        /// Velocity x, pt/s.
+        case velocityX
+        /// Velocity y, pt/s.
+        case velocityY
+        /// Angular velocity, rad/s.
+        case angularVelocity
+        /// Mass (100 × 100 pt at density 1 = 1); 0 is never stored, anchored items keep their shape's mass.
+        case mass
+        /// Seconds each item has spent below the rest thresholds.
+        case restTime
+    }
+
+    let kernel: KernelWorld
+    /// The configuration in force.
+    public private(set) var configuration: Configuration
+    /// Simulated seconds stepped so far.
+    public private(set) var elapsedTime: TimeInterval = 0
+    /// Fixed steps taken so far.
+    public private(set) var stepCount = 0
+    private var pendingTime: TimeInterval = 0
+    var isStepping = false
+
+    /// Creates an empty world. Throws when a configuration field is out of range.
+    public init(configuration: Configuration = .init()) throws(DynamicsError) {
+        self.configuration = configuration
+        kernel = try KernelWorld(configuration: configuration)
+    }
+
+    /// Changes SIMD level, integrator, worker count, rates or rest detection between steps.
+    public func reconfigure(_ configuration: Configuration) throws(DynamicsError) {
+        precondition(!isStepping, "DynamicWorld.reconfigure called during a step")
+        try kernel.configure(configuration)
+        self.configuration = configuration
+    }
+
+    /// The number of items.
+    public var itemCount: Int { kernel.itemCount }
+    /// The number of items that are not resting.
+    public var awakeItemCount: Int { kernel.awakeCount }
+    /// The SIMD path in use (`avx512`, `avx2`, `sse2`, `neon` or `scalar`).
+    public var simdPath: String { kernel.simdLevelName }
+    /// The best SIMD path this CPU supports.
+    public static var bestSIMDPath: String { KernelWorld.bestSimdLevelName }
+    /// The BLAS shared library answering `cblas_saxpy` (e.g. Debian's reference BLAS or OpenBLAS).
+    public static var blasLibrary: String { KernelWorld.blasLibraryPath }
+    /// Timing of the last step.
+    public var lastStepProfile: StepProfile { kernel.profile }
+
+    // MARK: items
+
+    /// Creates one item per position (pt), all sharing `description`; `angles` (rad) default to 0.
+    /// Returns the new ids in the order of `positions`. Throws, creating nothing, on bad data.
+    @discardableResult
+    public func createItems(_ description: ItemDescription, at positions: [CGPoint], angles: [CGFloat]? = nil)
+        throws(DynamicsError) -> [ItemID]
+    {
+        precondition(!isStepping, "DynamicWorld.createItems called during a step")
+        if let angles, angles.count != positions.count {
+            throw .invalidValue(field: "angles.count", value: Double(angles.count), index: nil)
+        }
+        return try kernel.createItems(description, x: positions.map { Float($0.x) }, y: positions.map { Float($0.y) },
+                                      angle: angles?.map { Float($0) })
+    }
+
+    /// Removes items. A stale or repeated id throws and removes nothing; every other id stays valid.
+    public func removeItems(_ ids: [ItemID]) throws(DynamicsError) {
+        precondition(!isStepping, "DynamicWorld.removeItems called during a step")
+        try kernel.removeItems(ids)
+    }
+
+    /// Whether `id` names an item of this world.
+    public func contains(_ id: ItemID) -> Bool { kernel.isValid(id) }
+
+    /// Every id in dense order: element k of every column belongs to `itemIDs()[k]`.
+    /// Dense order changes when items are created, removed, come to rest or wake.
+    public func itemIDs() -> [ItemID] { kernel.itemIDs() }
+
+    /// The dense row of each id (its index in every column), or nil for a stale id.
+    public func rows(of ids: [ItemID]) -> [Int?] { kernel.rows(of: ids).map { $0 < 0 ? nil : Int($0) } }
+
+    /// Calls `body` with a read-only, zero-copy view of one column in dense order.
+    /// The view is valid only inside `body`.
+    public func withColumn<R>(_ column: Column, _ body: (Span<Float>) throws -> R) rethrows -> R {
+        try kernel.withColumn(column.kernelColumn, body)
+    }
+
+    /// Wakes resting items (all of them when `ids` is nil).
+    public func wake(_ ids: [ItemID]? = nil) { kernel.wake(ids) }
+
+    // MARK: stepping
+
+    /// Advances by fixed steps of 1/``DynamicsConfiguration/stepsPerSecond`` covering `duration` seconds;
+    /// a remainder shorter than a step is carried to the next call.
+    public func step(by duration: TimeInterval) throws(DynamicsError) {
+        guard duration.isFinite, duration >= 0 else {
+            throw .invalidValue(field: "duration", value: duration, index: nil)
+        }
+        pendingTime += duration
+        let rate = configuration.stepsPerSecond
+        let steps = Int((pendingTime * rate + 1e-9).rounded(.down))
+        pendingTime = max(0, pendingTime - Double(steps) / rate)
+        for _ in 0..<steps { try stepOnce() }
+    }
+
+    /// Advances by exactly `count` fixed steps.
+    public func step(count: Int) throws(DynamicsError) {
+        for _ in 0..<max(0, count) { try stepOnce() }
+    }
+
+    func stepOnce() throws(DynamicsError) {
+        precondition(!isStepping, "DynamicWorld stepped re-entrantly")
+        isStepping = true
+        defer { isStepping = false }
+        try kernel.step(dt: configuration.stepDuration, substeps: configuration.substeps)
+        elapsedTime += configuration.stepDuration
+        stepCount += 1
+    }
+}
+
+extension DynamicWorld.Column {
+    var kernelColumn: KernelColumn {
+        switch self {
+        case .positionX: .positionX
+        case .positionY: .positionY
+        case .angle: .angle
+        case .velocityX: .velocityX
+        case .velocityY: .velocityY
+        case .angularVelocity: .angularVelocity
+        case .mass: .mass
+        case .restTime: .sleepTime
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+
+/// How a ``DynamicWorld`` (and the ``DynamicAnimator`` over it) steps.
+///
+/// ```swift
+/// var configuration = DynamicsConfiguration()
+/// configuration.workerCount = 1
+/// configuration.simd = .scalar          // force the scalar reference path
+/// let animator = DynamicAnimator(referenceBounds: bounds, configuration: configuration)
+/// ```
+public struct DynamicsConfiguration: Hashable, Sendable {
+    /// Fixed steps per second of simulated time (60). One step lasts 1 / stepsPerSecond s.
+    public var stepsPerSecond: Double = 60
+    /// Solver substeps per step (4).
+    public var substeps: Int = 4
+    /// Threads a step may use (default: the active processors). Results do not depend on it.
+    public var workerCount: Int = ProcessInfo.processInfo.activeProcessorCount
+    /// Seed for everything random (noise fields). The same seed gives the same run.
+    public var seed: UInt64 = 0
+    /// The widest SIMD instruction set the kernel may use; `.automatic` picks the best the CPU has.
+    public var simd: SIMDLevel = .automatic
+    /// How velocities and positions are integrated (``Integrator/fused`` is fastest, see the benchmarks).
+    public var integrator: Integrator = .fused
+    /// Whether items come to rest (speed < 5 pt/s and angular speed < 2°/s for 0.5 s) and are skipped.
+    public var restDetection: Bool = true
+
+    /// The default configuration.
+    public init() {}
+
+    /// The length of one step in seconds.
+    public var stepDuration: TimeInterval { 1 / stepsPerSecond }
+
+    /// Throws when a field is out of range.
+    public func validate() throws(DynamicsError) {
+        guard stepsPerSecond.isFinite, stepsPerSecond > 0 else {
+            throw .invalidValue(field: "stepsPerSecond", value: stepsPerSecond, index: nil)
+        }
+        guard (1...64).contains(substeps) else {
+            throw .invalidValue(field: "substeps", value: Double(substeps), index: nil)
+        }
+        guard (1...64).contains(workerCount) else {
+            throw .invalidValue(field: "workerCount", value: Double(workerCount), index: nil)
+        }
+    }
+}
+
+/// SIMD instruction sets of the kernel's wide paths, in increasing width.
+public enum SIMDLevel: String, CaseIterable, Hashable, Sendable {
+    /// The best the CPU supports.
+    case automatic
+    /// The scalar reference path (no SIMD).
+    case scalar
+    /// SSE2, 4 lanes (x86-64 baseline).
+    case sse2
+    /// NEON, 4 lanes (arm64).
+    case neon
+    /// AVX2, 8 lanes.
+    case avx2
+    /// AVX-512F, 16 lanes.
+    case avx512
+
+    /// Reads a level from a name such as `avx2` (as in the `DYNAMICS_SIMD` environment variable).
+    public init?(name: String) { self.init(rawValue: name.lowercased()) }
+
+    /// The level named by the environment variable `DYNAMICS_SIMD`, or nil when unset or unknown.
+    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> SIMDLevel?
+    {
+        environment["DYNAMICS_SIMD"].flatMap(SIMDLevel.init(name:))
+    }
+}
+
+/// How the kernel integrates velocities and positions.
+public enum Integrator: String, CaseIterable, Hashable, Sendable {
+    /// One SIMD pass per block that keeps each vector of items in registers for all substeps.
+    case fused
+    /// SIMD force accumulation and damping with BLAS `saxpy` for v ← v + h·a and q ← q + h·v.
+    case blas
+    /// The scalar reference loops.
+    case scalar
+}

@@ -1,0 +1,25 @@
+import Foundation
+
+/// Errors thrown for bad data. A call that throws changes nothing in the world.
+public enum DynamicsError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A number was NaN, infinite or out of range. `index` is the element of a bulk call, when there is one.
+    case invalidValue(field: String, value: Double, index: Int?)
+    /// An id was removed, never existed, or belongs to an earlier generation of its slot.
+    case staleID(ItemID)
+    /// The same id appeared twice in one bulk call.
+    case duplicateID(ItemID)
+    /// The kernel could not allocate memory for the request.
+    case outOfMemory(field: String, value: Double)
+
+    /// One line naming the field and the value.
+    public var description: String {
+        switch self {
+        case let .invalidValue(field, value, index):
+            let at = index.map { " (element \($0))" } ?? ""
+            return "invalid value for \(field): \(value)\(at)"
+        case let .staleID(id): return "stale item id \(id)"
+        case let .duplicateID(id): return "item id \(id) appears twice"
+        case let .outOfMemory(field, value): return "out of memory (\(field) = \(value))"
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// What the items of one bulk ``DynamicWorld/createItems(_:at:angles:)`` call share: shape and material.
+///
+/// Mass follows SEMANTICS: m = density · area / 10 000, so a 100 × 100 pt square of density 1 has mass 1.
+public struct ItemDescription: Hashable, Sendable {
+    /// Collision shape of an item, sized in points.
+    public enum Shape: Hashable, Sendable {
+        /// A width × height rectangle, pt.
+        case rectangle(width: CGFloat, height: CGFloat)
+        /// The ellipse inscribed in width × height, pt (a circle when equal).
+        case ellipse(width: CGFloat, height: CGFloat)
+        /// Several shapes joined rigidly: total mass and inertia (mass·pt²) about the centre of mass,
+        /// and the bounding size in pt.
+        case compound(mass: CGFloat, inertia: CGFloat, width: CGFloat, height: CGFloat)
+    }
+    /// The shape (default: a 100 × 100 pt rectangle).
+    public var shape: Shape = .rectangle(width: 100, height: 100)
+    /// Density (> 0, default 1): mass per 10 000 pt².
+    public var density: CGFloat = 1
+    /// Anchored items have infinite mass and inertia and never move.
+    public var isAnchored = false
+    /// When false the item keeps its angle (infinite inertia).
+    public var allowsRotation = true
+    /// Linear damping c ≥ 0 in 1/s: v ← v / (1 + h·c) per substep of h seconds.
+    public var resistance: CGFloat = 0
+    /// Angular damping ≥ 0 in 1/s, same law for ω.
+    public var angularResistance: CGFloat = 0
+    /// Restitution 0…1 (used by collisions).
+    public var elasticity: CGFloat = 0
+    /// Coulomb friction coefficient ≥ 0 (used by collisions).
+    public var friction: CGFloat = 0
+    /// Charge (used by electric and magnetic fields).
+    public var charge: CGFloat = 0
+
+    /// A 100 × 100 pt rectangle of density 1.
+    public init() {}
+
+    /// An item of the given shape with default material.
+    public init(shape: Shape, density: CGFloat = 1) {
+        self.shape = shape
+        self.density = density
+    }
+}

@@ -1,0 +1,19 @@
+/// Where the last step's time went, measured by the kernel (wall-clock nanoseconds).
+public struct StepProfile: Hashable, Sendable {
+    /// The whole kernel step, ns.
+    public var stepNanoseconds: Double
+    /// Integration, snap springs and rest detection over the awake blocks (the parallel part), ns.
+    public var solveNanoseconds: Double
+    /// Moving items that came to rest out of the awake range (serial), ns.
+    public var partitionNanoseconds: Double
+    /// Items still awake after the step.
+    public var awakeItems: Int
+    /// All items.
+    public var items: Int
+    /// Substeps per step.
+    public var substeps: Int
+    /// Workers that took part.
+    public var workers: Int
+    /// Blocks of work (4 096 items each).
+    public var blocks: Int
+}
