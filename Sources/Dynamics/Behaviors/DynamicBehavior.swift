@@ -24,8 +24,10 @@ open class DynamicBehavior {
                      "\(type(of: behavior)) is already in a behaviour tree or an animator; remove it first")
         precondition(!behavior.isAncestor(of: self), "a behaviour cannot be its own descendant")
         let animator = dynamicAnimator
-        animator?.precheck(adding: behavior)
-        behavior.forEachInTree { $0.willMove(to: animator) }
+        if let animator {
+            animator.precheck(adding: behavior)
+            behavior.forEachInTree { $0.willMove(to: animator) }
+        }
         childBehaviors.append(behavior)
         behavior.parent = self
         animator?.treeDidChange()
@@ -35,7 +37,7 @@ open class DynamicBehavior {
     public func removeChildBehavior(_ behavior: DynamicBehavior) {
         guard let index = childBehaviors.firstIndex(where: { $0 === behavior }) else { return }
         let animator = dynamicAnimator
-        behavior.forEachInTree { $0.willMove(to: nil) }
+        if animator != nil { behavior.forEachInTree { $0.willMove(to: nil) } }
         childBehaviors.remove(at: index)
         behavior.parent = nil
         animator?.treeDidChange()
