@@ -37,6 +37,7 @@ struct dkWorld {
 	int32_t* freeSlots; // stack of free slot indices
 	int32_t freeCount;
 	bool hasSnaps;		// some row has snapOmega > 0
+	bool allStill;		// every awake row was below the rest thresholds after the last step
 	dkProfile profile;
 };
 

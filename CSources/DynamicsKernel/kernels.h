@@ -16,9 +16,9 @@ struct dkKernels {
 	void (*accumulateForces)(dkCols c, int32_t begin, int32_t end);
 	// BLAS path, after v += h a: damping, then snap springs
 	void (*dampAndSnap)(dkCols c, int32_t begin, int32_t end, float h, bool snaps);
-	// rest timers over [begin, end); returns how many rows reached restTime
+	// rest timers over [begin, end); returns how many rows reached restTime and adds the still rows to *still
 	int32_t (*detectRest)(dkCols c, int32_t begin, int32_t end, float dt, float restSpeed, float restAngularSpeed,
-						  float restTime);
+						  float restTime, int32_t* still);
 	// (x, y, angle) of rows [begin, end) to out[3 (row - begin) ...]
 	void (*packPoses)(dkCols c, int32_t begin, int32_t end, float* out);
 };
@@ -30,7 +30,7 @@ void dkIntegrateFused_scalar(dkCols c, int32_t begin, int32_t end, float h, int3
 void dkAccumulateForces_scalar(dkCols c, int32_t begin, int32_t end);
 void dkDampAndSnap_scalar(dkCols c, int32_t begin, int32_t end, float h, bool snaps);
 int32_t dkDetectRest_scalar(dkCols c, int32_t begin, int32_t end, float dt, float restSpeed, float restAngularSpeed,
-							float restTime);
+							float restTime, int32_t* still);
 void dkPackPoses_scalar(dkCols c, int32_t begin, int32_t end, float* out);
 
 // The wide tables, present when compiled for this architecture.

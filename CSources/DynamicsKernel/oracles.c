@@ -49,7 +49,8 @@ dkResult dkIntegrateColumns(dkColumnSet* set, dkIntegrator integrator, dkSimdLev
 int32_t dkDetectRestColumns(dkColumnSet* set, dkSimdLevel level, float dt, float restSpeed, float restAngularSpeed,
 							float restTime)
 {
-	return dkKernelsFor(level)->detectRest(set->column, 0, set->count, dt, restSpeed, restAngularSpeed, restTime);
+	int32_t still = 0;
+	return dkKernelsFor(level)->detectRest(set->column, 0, set->count, dt, restSpeed, restAngularSpeed, restTime, &still);
 }
 
 void dkPackPosesColumns(const dkColumnSet* set, dkSimdLevel level, float* out)

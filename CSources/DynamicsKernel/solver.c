@@ -17,6 +17,7 @@ typedef struct dkStepContext {
 	int32_t substeps, blockCount;
 	atomic_int next;
 	atomic_int resting;
+	atomic_int still;
 } dkStepContext;
 
 // The BLAS path for one block: SIMD accumulation, saxpy, SIMD damping and snaps, saxpy.
@@ -37,13 +38,16 @@ static void integrateBlas(dkWorld* world, int32_t begin, int32_t end, float h, i
 	}
 }
 
-// Rest detection for one block. When the largest speed components (isamax) are all below the thresholds,
-// every row is still and the timers just advance; otherwise each row is tested. Both give the same bits.
-static int32_t detectRestBlock(dkWorld* world, int32_t begin, int32_t end, float dt)
+// Rest detection for one block. While a world is settling (every awake row was still after the last
+// step), the largest speed components (isamax) are checked first: when all are below the thresholds every
+// row is still and the timers just advance. Otherwise each row is tested. Both give the same bits.
+static int32_t detectRestBlock(dkWorld* world, int32_t begin, int32_t end, float dt, int32_t* still)
 {
 	float** c = world->col;
 	const dkWorldDef* d = &world->def;
 	int32_t n = end - begin;
+	if (!world->allStill) return world->kernels->detectRest(c, begin, end, dt, d->restSpeed, d->restAngularSpeed,
+															 d->restTime, still);
 	float limit = d->restSpeed * 0.70710678f; // |vx|, |vy| below this ⇒ speed below restSpeed
 	float mx = fabsf(c[dkColumnVelocityX][begin + dkBlasMaxAbsIndex(n, c[dkColumnVelocityX] + begin, false)]);
 	float my = fabsf(c[dkColumnVelocityY][begin + dkBlasMaxAbsIndex(n, c[dkColumnVelocityY] + begin, false)]);
@@ -55,9 +59,10 @@ static int32_t detectRestBlock(dkWorld* world, int32_t begin, int32_t end, float
 			t[i] = t[i] + dt;
 			resting += t[i] >= d->restTime;
 		}
+		*still += n;
 		return resting;
 	}
-	return world->kernels->detectRest(c, begin, end, dt, d->restSpeed, d->restAngularSpeed, d->restTime);
+	return world->kernels->detectRest(c, begin, end, dt, d->restSpeed, d->restAngularSpeed, d->restTime, still);
 }
 
 static void solveBlock(dkStepContext* ctx, int32_t block)
@@ -74,7 +79,11 @@ static void solveBlock(dkStepContext* ctx, int32_t block)
 		dkIntegrateFused_scalar(world->col, begin, end, ctx->h, ctx->substeps, world->hasSnaps);
 		break;
 	}
-	if (world->def.restEnabled) atomic_fetch_add(&ctx->resting, detectRestBlock(world, begin, end, ctx->dt));
+	if (world->def.restEnabled) {
+		int32_t still = 0;
+		atomic_fetch_add(&ctx->resting, detectRestBlock(world, begin, end, ctx->dt, &still));
+		atomic_fetch_add(&ctx->still, still);
+	}
 }
 
 static void workerMain(void* context, int32_t worker)
@@ -94,6 +103,7 @@ void dkSolver_Step(dkWorld* world, float dt, int32_t substeps)
 	ctx.blockCount = (world->awake + DK_BLOCK - 1) / DK_BLOCK;
 	atomic_init(&ctx.next, 0);
 	atomic_init(&ctx.resting, 0);
+	atomic_init(&ctx.still, 0);
 	double t0 = dkNowNs();
 	int32_t workers = world->def.workerCount < ctx.blockCount ? world->def.workerCount : ctx.blockCount;
 	if (workers > 1 && world->def.runTasks)
@@ -103,6 +113,7 @@ void dkSolver_Step(dkWorld* world, float dt, int32_t substeps)
 	world->profile.workers = workers > 1 && world->def.runTasks ? workers : 1;
 	world->profile.blocks = ctx.blockCount;
 	double t1 = dkNowNs();
+	world->allStill = world->def.restEnabled && atomic_load(&ctx.still) == world->awake;
 	if (atomic_load(&ctx.resting) > 0) dkRest_Partition(world);
 	world->profile.solve = t1 - t0;
 	world->profile.partition = dkNowNs() - t1;

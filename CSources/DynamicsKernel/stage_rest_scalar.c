@@ -6,15 +6,16 @@
 #pragma clang fp contract(off)
 
 int32_t dkDetectRest_scalar(dkCols c, int32_t begin, int32_t end, float dt, float restSpeed, float restAngularSpeed,
-							float restTime)
+							float restTime, int32_t* still)
 {
 	float rs2 = restSpeed * restSpeed;
 	int32_t resting = 0;
 #pragma clang loop vectorize(disable)
 	for (int32_t i = begin; i < end; ++i) {
 		float vx = c[dkColumnVelocityX][i], vy = c[dkColumnVelocityY][i];
-		bool still = vx * vx + vy * vy < rs2 && fabsf(c[dkColumnAngularVelocity][i]) < restAngularSpeed;
-		float t = still ? c[dkColumnSleepTime][i] + dt : 0.0f;
+		bool isStill = vx * vx + vy * vy < rs2 && fabsf(c[dkColumnAngularVelocity][i]) < restAngularSpeed;
+		float t = isStill ? c[dkColumnSleepTime][i] + dt : 0.0f;
+		*still += isStill;
 		c[dkColumnSleepTime][i] = t;
 		resting += t >= restTime;
 	}

@@ -1,7 +1,7 @@
 // Stage template: rest detection, wide (see stage_rest_scalar.c for the law). Instantiated per SIMD level.
 
 static int32_t DK_FN(dkDetectRest)(dkCols c, int32_t begin, int32_t end, float dt, float restSpeed,
-								   float restAngularSpeed, float restTime)
+								   float restAngularSpeed, float restTime, int32_t* stillRows)
 {
 	float rs2 = restSpeed * restSpeed;
 	int32_t resting = 0;
@@ -11,8 +11,9 @@ static int32_t DK_FN(dkDetectRest)(dkCols c, int32_t begin, int32_t end, float d
 		dkVm still = (vx * vx + vy * vy < rs2) & (dkV_abs(dkV_load(c[dkColumnAngularVelocity] + i)) < restAngularSpeed);
 		dkVf t = dkV_select(still, dkV_load(c[dkColumnSleepTime] + i) + dt, dkV_splat(0.0f));
 		dkV_store(c[dkColumnSleepTime] + i, t);
+		*stillRows += dkV_count(still);
 		resting += dkV_count(t >= restTime);
 	}
-	if (i < end) resting += dkDetectRest_scalar(c, i, end, dt, restSpeed, restAngularSpeed, restTime);
+	if (i < end) resting += dkDetectRest_scalar(c, i, end, dt, restSpeed, restAngularSpeed, restTime, stillRows);
 	return resting;
 }

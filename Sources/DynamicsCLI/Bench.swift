@@ -1,0 +1,82 @@
+import ArgumentParser
+import Dynamics
+import DynamicsScenes
+import Foundation
+
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Time a built-in scene and print the fields of BENCH-SCENES.md.",
+        discussion: """
+            One untimed step, then --steps timed steps. Reports the median and mean wall time per step, CPU time \
+            per step, the kernel's per-stage medians and the state hash (identical for every worker count).
+            """
+    )
+
+    @Option(help: "A built-in scene name (see `dynamics scenes`).")
+    var scene: String = "default"
+
+    @Option(help: "Number of items (default: the scene's).")
+    var items: Int?
+
+    @Option(help: "Timed steps.")
+    var steps: Int = 600
+
+    @OptionGroup var engine: EngineOptions
+
+    @Flag(help: "Print one JSON object (one line).")
+    var json = false
+
+    func run() throws {
+        guard steps >= 1 else { throw ValidationError("--steps must be ≥ 1, got \(steps)") }
+        let recipe = try DynamicsCLI.scene(named: scene)
+        let configuration = try engine.configuration()
+        let world = try recipe.makeWorld(items: items, configuration: configuration)
+        try world.step(count: 1)  // untimed, as Box2D's benchmark does
+        var timer = StepTimer(capacity: steps)
+        var solve: [Double] = [], partition: [Double] = []
+        let cpu0 = StepTimer.processCPUSeconds()
+        for _ in 0..<steps {
+            try timer.measure { try world.step(count: 1) }
+            let p = world.lastStepProfile
+            solve.append(p.solveNanoseconds / 1e6)
+            partition.append(p.partitionNanoseconds / 1e6)
+        }
+        let cpu = (StepTimer.processCPUSeconds() - cpu0) * 1000 / Double(steps)
+        let result = BenchResult(
+            scene: recipe.name, shape: recipe.shape, items: world.itemCount, workers: configuration.workerCount,
+            steps: steps, msPerStepMedian: timer.medianMilliseconds, msPerStepMean: timer.meanMilliseconds,
+            cpuMsPerStep: cpu, stateHash: String(format: "%016llx", world.stateHash()),
+            solveMsMedian: StepTimer.median(solve), partitionMsMedian: StepTimer.median(partition),
+            simd: world.simdPath, integrator: configuration.integrator.rawValue,
+            substeps: configuration.substeps, awakeItems: world.awakeItemCount)
+        print(json ? result.json : result.text)
+    }
+}
+
+/// One line of `dynamics bench --json` (field names of BENCH-SCENES.md).
+struct BenchResult: Encodable {
+    let scene, shape: String
+    let items, workers, steps: Int
+    let msPerStepMedian, msPerStepMean, cpuMsPerStep: Double
+    let stateHash: String
+    let solveMsMedian, partitionMsMedian: Double
+    let simd, integrator: String
+    let substeps, awakeItems: Int
+
+    var json: String {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: (try? encoder.encode(self)) ?? Data(), as: UTF8.self)
+    }
+
+    var text: String {
+        """
+        \(scene) (\(shape)), \(items) items, \(workers) worker(s), \(steps) steps, \(simd)/\(integrator)
+        ms/step  median \(String(format: "%.4f", msPerStepMedian))  mean \(String(format: "%.4f", msPerStepMean))  \
+        cpu \(String(format: "%.4f", cpuMsPerStep))
+        stages   solve \(String(format: "%.4f", solveMsMedian))  partition \(String(format: "%.4f", partitionMsMedian))
+        state    \(stateHash)
+        """
+    }
+}

@@ -1,0 +1,41 @@
+import Dynamics
+import Foundation
+
+/// A built-in scene: a named recipe that fills a ``DynamicWorld``. The CLI, the tests and the benchmarks
+/// all build worlds from these, so they run the same scenes.
+public struct Scene: Sendable {
+    /// The name used on the command line (`dynamics simulate NAME`).
+    public let name: String
+    /// One line describing the scene.
+    public let summary: String
+    /// Items when the caller does not choose.
+    public let defaultItems: Int
+    /// Simulated seconds `dynamics simulate` runs.
+    public let defaultSeconds: Double
+    /// The shape name reported by benchmarks (`box` or `circle`).
+    public let shape: String
+    private let populate: @Sendable (DynamicWorld, Int) throws(DynamicsError) -> Void
+
+    /// Creates a scene from a function that fills an empty world with `items` items.
+    public init(name: String, summary: String, defaultItems: Int, defaultSeconds: Double, shape: String = "box",
+                populate: @escaping @Sendable (DynamicWorld, Int) throws(DynamicsError) -> Void)
+    {
+        self.name = name
+        self.summary = summary
+        self.defaultItems = defaultItems
+        self.defaultSeconds = defaultSeconds
+        self.shape = shape
+        self.populate = populate
+    }
+
+    /// Builds a world with this scene (items default to ``defaultItems``).
+    public func makeWorld(items: Int? = nil, configuration: DynamicsConfiguration = .init())
+        throws(DynamicsError) -> DynamicWorld
+    {
+        let count = items ?? defaultItems
+        guard count >= 1 else { throw .invalidValue(field: "items", value: Double(count), index: nil) }
+        let world = try DynamicWorld(configuration: configuration)
+        try populate(world, count)
+        return world
+    }
+}
