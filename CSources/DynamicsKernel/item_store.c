@@ -327,8 +327,6 @@ const float* dkWorld_Column(const dkWorld* world, dkColumn column)
 	return (column >= 0 && column < dkColumnPublicCount) ? world->col[column] : NULL;
 }
 
-const uint32_t* dkWorld_Flags(const dkWorld* world) { return world->flags; }
-
 // The range a writable column accepts; read-only columns answer false.
 static bool columnAccepts(dkColumn column, float v, bool* writable)
 {

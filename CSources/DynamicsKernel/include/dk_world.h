@@ -48,7 +48,6 @@ void dkWorld_ItemIds(const dkWorld* world, dkItemId* outIds);
 
 /// A column in dense order; valid until the next call that creates or removes items or steps.
 const float* dkWorld_Column(const dkWorld* world, dkColumn column);
-const uint32_t* dkWorld_Flags(const dkWorld* world);
 
 /// Writes values[i] to `column` of ids[i] (or `value` to every id with the Fill form). Writing a
 /// position, velocity or snap target wakes the item. Velocity writes are ignored by anchored items

@@ -33,10 +33,10 @@ final class KernelWorld {
     var simdLevelName: String { String(cString: dkSimdLevelName(dkWorld_SimdLevel(raw))) }
     static var bestSimdLevelName: String { String(cString: dkSimdLevelName(dkCpuBestSimdLevel())) }
     static var blasLibraryPath: String {
-        let path = String(cString: dkBlasLibraryPath())
-        return (try? FileManager.default.destinationOfSymbolicLink(atPath: path)).map {
-            URL(fileURLWithPath: $0, relativeTo: URL(fileURLWithPath: path).deletingLastPathComponent()).path
-        } ?? URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        guard let loaded = dkBlasLibraryPath() else { return "unknown" }
+        guard let resolved = realpath(loaded, nil) else { return String(cString: loaded) }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     func createItems(_ description: ItemDescription, x: [Float], y: [Float], angle: [Float]?)
@@ -128,9 +128,6 @@ final class KernelWorld {
         let buffer = UnsafeBufferPointer(start: base, count: n)
         return try body(buffer.span)
     }
-
-    /// Whether each item is anchored, in dense order.
-    func isAnchored(row: Int) -> Bool { dkWorld_Flags(raw)[row] & UInt32(dkItemAnchored) != 0 }
 
     func set(_ column: KernelColumn, ids: [ItemID], values: [Float]) throws(DynamicsError) {
         let kids = ids.map(\.kernel)
