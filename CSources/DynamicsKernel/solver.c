@@ -6,6 +6,11 @@
 // result is bit-identical for any worker count. Workers claim blocks with an atomic counter; the host
 // runs them (dkWorldDef.runTasks), entering its thread pool once per step.
 // Coupling stages (contacts, joints) will run between the velocity and position stages with a barrier.
+//
+// The BLAS integrator makes one saxpy per column per substep over each block rather than one call over
+// all items: the block's columns stay in L2 across the substeps. Measured at 10⁶ items, 1 worker, reference
+// BLAS: 21–29 ms/step per block against 56–63 ms/step with one whole-range call per column (DK_BLOCK set
+// to 2³⁰ for the comparison); see Benchmarks/results/x86_64-avx512-xeon-2core/README.md.
 #include "kernels.h"
 
 #include <math.h>
