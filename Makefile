@@ -19,7 +19,7 @@ run: build
 	"$$($(SWIFT) build -c release --show-bin-path)/dynamics" simulate
 
 test: deps
-	$(SWIFT) test
+	$(SWIFT) test --disable-xctest
 
 bench: deps
 	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark
