@@ -359,9 +359,10 @@ static void writeRow(dkWorld* world, dkColumn column, int32_t row, float v)
 	bool anchored = (f & dkItemAnchored) != 0, noTurn = (f & (dkItemAnchored | dkItemFixedRotation)) != 0;
 	if ((column == dkColumnVelocityX || column == dkColumnVelocityY) && anchored) v = 0.0f;
 	if (column == dkColumnAngularVelocity && noTurn) v = 0.0f;
+	bool changed = world->col[column][row] != v;
 	world->col[column][row] = v;
 	if (column == dkColumnSnapOmega && v > 0.0f) world->hasSnaps = true;
-	dkStore_WakeRow(world, row);
+	if (changed) dkStore_WakeRow(world, row);
 }
 
 static dkResult setFloats(dkWorld* world, dkColumn column, const dkItemId* ids, const float* values, float fill,
@@ -434,6 +435,10 @@ dkResult dkWorld_ApplyImpulses(dkWorld* world, const dkItemId* ids, const float*
 							   const float* offsetX, const float* offsetY, int32_t count, dkError* error)
 {
 	dkResult r;
+	if (count > 0 && (!px || !py)) {
+		dkSetError(error, dkResultInvalidValue, -1, px ? "impulse.y" : "impulse.x", count);
+		return dkResultInvalidValue;
+	}
 	if ((r = checkFinite(px, count, "impulse.x", error)) || (r = checkFinite(py, count, "impulse.y", error)) ||
 		(r = checkFinite(offsetX, count, "offset.x", error)) || (r = checkFinite(offsetY, count, "offset.y", error)))
 		return r;

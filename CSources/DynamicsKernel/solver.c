@@ -53,7 +53,7 @@ static int32_t detectRestBlock(dkWorld* world, int32_t begin, int32_t end, float
 	int32_t n = end - begin;
 	if (!world->allStill) return world->kernels->detectRest(c, begin, end, dt, d->restSpeed, d->restAngularSpeed,
 															 d->restTime, still);
-	float limit = d->restSpeed * 0.70710678f; // |vx|, |vy| below this ⇒ speed below restSpeed
+	float limit = d->restSpeed * 0.7071f; // |vx|, |vy| below this ⇒ vx² + vy² < restSpeed² even after rounding
 	float mx = fabsf(c[dkColumnVelocityX][begin + dkBlasMaxAbsIndex(n, c[dkColumnVelocityX] + begin, false)]);
 	float my = fabsf(c[dkColumnVelocityY][begin + dkBlasMaxAbsIndex(n, c[dkColumnVelocityY] + begin, false)]);
 	float mw = fabsf(c[dkColumnAngularVelocity][begin + dkBlasMaxAbsIndex(n, c[dkColumnAngularVelocity] + begin, false)]);

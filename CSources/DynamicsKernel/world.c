@@ -93,7 +93,7 @@ dkSimdLevel dkWorld_SimdLevel(const dkWorld* world) { return world->kernels->lev
 dkIntegrator dkWorld_Integrator(const dkWorld* world) { return world->def.integrator; }
 
 dkResult dkWorld_Configure(dkWorld* world, dkSimdLevel simdLimit, dkIntegrator integrator, int32_t workerCount,
-						   dkError* error)
+						   bool restEnabled, dkError* error)
 {
 	dkResult r = validateConfiguration(workerCount, simdLimit, integrator, error);
 	if (r != dkResultOK) return r;
@@ -101,6 +101,9 @@ dkResult dkWorld_Configure(dkWorld* world, dkSimdLevel simdLimit, dkIntegrator i
 	world->def.integrator = integrator;
 	world->def.workerCount = workerCount;
 	world->kernels = dkKernelsFor(simdLimit);
+	if (world->def.restEnabled && !restEnabled) dkWorld_Wake(world, NULL, 0);
+	world->def.restEnabled = restEnabled;
+	world->allStill = false;
 	return dkResultOK;
 }
 

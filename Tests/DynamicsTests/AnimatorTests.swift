@@ -109,6 +109,36 @@ import Testing
         #expect(parent.childBehaviors.count == 1)
     }
 
+    @Test("an item removed from one animator can join another at once")
+    func moveBetweenAnimators() {
+        let body = square()
+        let a = makeAnimator(), b = makeAnimator()
+        let gravity = GravityBehavior(items: [body])
+        a.addBehavior(gravity)
+        a.step(by: 0.5)
+        a.removeBehavior(gravity)
+        b.addBehavior(GravityBehavior(items: [body]))  // traps if `a` still held the item
+        let y = body.center.y
+        b.step(by: 0.5)
+        #expect(body.center.y > y + 100)
+    }
+
+    @Test("updateItem keeps a group's rotation")
+    func updateGroupKeepsRotation() {
+        let a = square(at: .zero), b = square(at: CGPoint(x: 200, y: 0))
+        let group = DynamicItemGroup(items: [a, b])
+        let animator = makeAnimator()
+        let spin = DynamicItemBehavior(items: [group])
+        animator.addBehavior(spin)
+        spin.addAngularVelocity(1, for: group)
+        animator.step(by: 0.5)
+        let (ax, bx) = (a.center, b.center)
+        spin.angularResistance = 1e6  // stop turning
+        animator.updateItem(usingCurrentState: group)
+        animator.step(by: 1.0 / 60)
+        #expect(hypot(a.center.x - ax.x, a.center.y - ax.y) < 1 && hypot(b.center.x - bx.x, b.center.y - bx.y) < 1)
+    }
+
     @Test("the animator writes rotation to the transform")
     func transformWriteBack() {
         let body = square()

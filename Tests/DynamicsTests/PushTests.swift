@@ -31,6 +31,16 @@ import Testing
         #expect(p.magnitude == 0 && p.angle == 0 && p.pushDirection == CGVector(dx: 0, dy: 0) && p.active)
     }
 
+    @Test("the angle is kept while the magnitude is 0")
+    func angleAtZeroMagnitude() {
+        let p = PushBehavior(items: [], mode: .continuous)
+        p.angle = .pi / 2
+        p.magnitude = 2
+        #expect(abs(p.pushDirection.dx) < 1e-12 && abs(p.pushDirection.dy - 2) < 1e-12)
+        p.magnitude = 0
+        #expect(p.angle == .pi / 2 && p.pushDirection.dy == 0)
+    }
+
     @Test("instantaneous push: Δv = 100·P/m, then inactive; setting active fires it again")
     func instantaneous() {
         let body = square(size: CGSize(width: 100, height: 200))  // m = 2

@@ -86,6 +86,32 @@ import Testing
         #expect(world.pose(of: ids[5]).center.x > frozen.x + 2)
     }
 
+    @Test("only a write that changes a value wakes a resting item")
+    func wakeOnChange() throws {
+        let world = try DynamicWorld()
+        let ids = try world.createItems(ItemDescription(), at: grid(4))
+        try world.step(by: 0.6)
+        #expect(world.awakeItemCount == 0)
+        try world.setGravity(CGVector(dx: 0, dy: 0), for: ids)
+        try world.setResistance(0, angular: 0, for: ids)
+        #expect(world.awakeItemCount == 0)
+        try world.setGravity(CGVector(dx: 0, dy: 5), for: [ids[2]])
+        #expect(world.awakeItemCount == 1 && !world.isResting(ids[2]))
+    }
+
+    @Test("turning rest detection off wakes every item and keeps them awake")
+    func restDetectionOff() throws {
+        let world = try DynamicWorld()
+        _ = try world.createItems(ItemDescription(), at: grid(6))
+        try world.step(by: 0.6)
+        #expect(world.awakeItemCount == 0)
+        var c = world.configuration
+        c.restDetection = false
+        try world.reconfigure(c)
+        try world.step(by: 1.0)
+        #expect(world.awakeItemCount == 6)
+    }
+
     @Test("columns read in dense order, matching itemIDs()")
     func columns() throws {
         let world = try DynamicWorld()
@@ -114,7 +140,7 @@ import Testing
             c.workerCount = workers
             c.integrator = integrator
             let world = try DynamicWorld(configuration: c)
-            var rng = SystemRandomNumberGenerator.Seeded(seed: 11)
+            var rng = SeededGenerator(seed: 11)
             let n = 20_000
             let positions = (0..<n).map { _ in CGPoint(x: rng.unit() * 5000, y: rng.unit() * 5000) }
             let ids = try world.createItems(ItemDescription(), at: positions)
@@ -130,21 +156,5 @@ import Testing
         }
         let reference = try run(workers: 1)
         for workers in [2, 3, 4, 8] { #expect(try run(workers: workers) == reference, "workers \(workers)") }
-    }
-}
-
-extension SystemRandomNumberGenerator {
-    /// A seeded SplitMix64 for reproducible test scenes.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
     }
 }

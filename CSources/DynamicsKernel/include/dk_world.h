@@ -24,9 +24,10 @@ dkSimdLevel dkWorld_SimdLevel(const dkWorld* world);
 dkSimdLevel dkCpuBestSimdLevel(void);
 const char* dkSimdLevelName(dkSimdLevel level);
 dkIntegrator dkWorld_Integrator(const dkWorld* world);
-/// Changes the SIMD limit, integrator and worker count between steps.
+/// Changes the SIMD limit, integrator, worker count and rest detection between steps. Turning rest
+/// detection off wakes every item.
 dkResult dkWorld_Configure(dkWorld* world, dkSimdLevel simdLimit, dkIntegrator integrator, int32_t workerCount,
-						   dkError* error);
+						   bool restEnabled, dkError* error);
 /// Which BLAS library answers cblas_saxpy (from the loaded shared object's path).
 const char* dkBlasLibraryPath(void);
 
@@ -49,9 +50,9 @@ void dkWorld_ItemIds(const dkWorld* world, dkItemId* outIds);
 /// A column in dense order; valid until the next call that creates or removes items or steps.
 const float* dkWorld_Column(const dkWorld* world, dkColumn column);
 
-/// Writes values[i] to `column` of ids[i] (or `value` to every id with the Fill form). Writing a
-/// position, velocity or snap target wakes the item. Velocity writes are ignored by anchored items
-/// (and angular ones by fixed-rotation items).
+/// Writes values[i] to `column` of ids[i] (or `value` to every id with the Fill form). A write that
+/// changes a value wakes the item; rewriting the same value does not. Velocity writes are ignored by
+/// anchored items (and angular ones by fixed-rotation items).
 dkResult dkWorld_SetFloats(dkWorld* world, dkColumn column, const dkItemId* ids, const float* values, int32_t count,
 						   dkError* error);
 dkResult dkWorld_FillFloats(dkWorld* world, dkColumn column, const dkItemId* ids, float value, int32_t count,

@@ -19,8 +19,7 @@ extension DynamicAnimator {
         }
         Self.validate(item)
         do {
-            try world.setPositions([item.center], angles: [entry.members.isEmpty ? item.rotationAngle : 0],
-                                   for: [entry.id])
+            try world.setPositions([item.center], angles: [item.rotationAngle], for: [entry.id])
             if entry.members.isEmpty {
                 var description = entry.massDescription
                 description.shape = Self.shape(of: item)
@@ -135,6 +134,7 @@ extension DynamicAnimator {
         let poses = world.kernel.packedPoses()
         let rows = world.kernel.rows(of: ordered.map(\.id))
         for (entry, row) in zip(ordered, rows) {
+            precondition(row >= 0, "an item of this DynamicAnimator was removed from its world directly")
             let r = Int(row) * 3
             let (x, y, angle) = (CGFloat(poses[r]), CGFloat(poses[r + 1]), CGFloat(poses[r + 2]))
             if entry.members.isEmpty {

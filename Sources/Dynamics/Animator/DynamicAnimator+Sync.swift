@@ -6,24 +6,7 @@ extension DynamicAnimator {
     /// behaviour in depth-first order wins), then fires instantaneous pushes and pending velocities.
     func sync() {
         needsSync = false
-        var order: [DynamicBehavior] = []
-        for behavior in behaviors { behavior.forEachInTree { order.append($0) } }
-
-        // Materials: the last DynamicItemBehavior holding an item, in depth-first order.
-        var material: [ObjectIdentifier: DynamicItemBehavior] = [:]
-        var referenced: [ObjectIdentifier: any DynamicItem] = [:]
-        var referenceOrder: [ObjectIdentifier] = []
-        for behavior in order {
-            for item in behavior.directItems {
-                let key = ObjectIdentifier(item)
-                if referenced.updateValue(item, forKey: key) == nil { referenceOrder.append(key) }
-                if let b = behavior as? DynamicItemBehavior { material[key] = b }
-            }
-        }
-        unregister(entryOrder.filter { referenced[$0] == nil })
-        for key in referenceOrder where entries[key] == nil {
-            register(referenced[key]!, material: Self.description(from: material[key]))
-        }
+        let (order, material) = syncItems()
 
         let keys = entryOrder
         let index = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
@@ -76,10 +59,9 @@ extension DynamicAnimator {
                 (elasticity[i], friction[i], charge[i]) = (Float(m?.elasticity ?? 0), Float(m?.friction ?? 0),
                                                            Float(m?.charge ?? 0))
                 var wanted = Self.description(from: m)
-                if let group = entry.item as? DynamicItemGroup {
+                wanted.shape = entry.massDescription.shape
+                if let group = entry.item as? DynamicItemGroup, wanted.density != entry.massDescription.density {
                     wanted.shape = Self.compound(group, density: wanted.density).shape
-                } else {
-                    wanted.shape = entry.massDescription.shape
                 }
                 if wanted != entry.massDescription {
                     try world.setMassProperties(wanted, for: [entry.id])
@@ -106,6 +88,29 @@ extension DynamicAnimator {
             preconditionFailure("DynamicAnimator could not apply its behaviours: \(error)")
         }
         for push in fired { push.didFire() }
+    }
+
+    /// Registers items that behaviours hold and drops those none holds. Returns the behaviours in
+    /// depth-first order and, per item, the last DynamicItemBehavior holding it.
+    @discardableResult
+    func syncItems() -> (order: [DynamicBehavior], material: [ObjectIdentifier: DynamicItemBehavior]) {
+        var order: [DynamicBehavior] = []
+        for behavior in behaviors { behavior.forEachInTree { order.append($0) } }
+        var material: [ObjectIdentifier: DynamicItemBehavior] = [:]
+        var referenced: [ObjectIdentifier: any DynamicItem] = [:]
+        var referenceOrder: [ObjectIdentifier] = []
+        for behavior in order {
+            for item in behavior.directItems {
+                let key = ObjectIdentifier(item)
+                if referenced.updateValue(item, forKey: key) == nil { referenceOrder.append(key) }
+                if let b = behavior as? DynamicItemBehavior { material[key] = b }
+            }
+        }
+        unregister(entryOrder.filter { referenced[$0] == nil })
+        for key in referenceOrder where entries[key] == nil {
+            register(referenced[key]!, material: Self.description(from: material[key]))
+        }
+        return (order, material)
     }
 
     /// The material part of an item description from an item behaviour (defaults when nil).

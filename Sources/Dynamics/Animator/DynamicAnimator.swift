@@ -106,7 +106,12 @@ public final class DynamicAnimator {
         }
     }
 
-    func treeDidChange() { behaviorDidChange() }
+    /// Behaviours or items were added or removed: register and drop items now (so an item removed here
+    /// can join another animator at once), re-read parameters before the next step, and resume.
+    func treeDidChange() {
+        behaviorDidChange()
+        if !inStep { syncItems() }
+    }
 
     /// A behaviour changed: re-read the tree before the next step, and resume.
     func behaviorDidChange() {

@@ -46,6 +46,9 @@ open class DynamicBehavior {
     /// Called before the behaviour joins an animator (with it) or leaves one (with nil).
     open func willMove(to animator: DynamicAnimator?) {}
 
+    /// Tells the animator that items joined or left this behaviour.
+    func itemsDidChange() { dynamicAnimator?.treeDidChange() }
+
     /// Tells the animator that a parameter changed: it resumes and re-reads its behaviours before the next step.
     func didChange() { dynamicAnimator?.behaviorDidChange() }
 

@@ -19,9 +19,9 @@ open class DynamicItemBehavior: DynamicBehavior {
     /// The items, in the order added.
     public var items: [any DynamicItem] { list.items }
     /// Adds an item (once).
-    public func addItem(_ item: any DynamicItem) { if list.insert(item) { didChange() } }
+    public func addItem(_ item: any DynamicItem) { if list.insert(item) { itemsDidChange() } }
     /// Removes an item.
-    public func removeItem(_ item: any DynamicItem) { if list.remove(item) { didChange() } }
+    public func removeItem(_ item: any DynamicItem) { if list.remove(item) { itemsDidChange() } }
 
     /// Restitution of collisions, 0…1 (default 0).
     public var elasticity: CGFloat = 0 { didSet { check(elasticity, "elasticity", 0...1) } }
@@ -29,7 +29,7 @@ open class DynamicItemBehavior: DynamicBehavior {
     public var friction: CGFloat = 0 { didSet { check(friction, "friction", 0...) } }
     /// Density, > 0 (default 1): a 100 × 100 pt item of density 1 has mass 1.
     public var density: CGFloat = 1 {
-        didSet { check(density, "density", .leastNonzeroMagnitude...) }
+        didSet { check(density, "density", CGFloat(Float.leastNormalMagnitude)...) }
     }
     /// Linear damping c ≥ 0 in 1/s: v ← v / (1 + h·c) per substep (default 0).
     public var resistance: CGFloat = 0 { didSet { check(resistance, "resistance", 0...) } }
@@ -74,7 +74,9 @@ open class DynamicItemBehavior: DynamicBehavior {
     }
 
     private func check(_ value: CGFloat, _ name: String, _ range: some RangeExpression<CGFloat>) {
-        precondition(value.isFinite && range.contains(value),
+        // The kernel stores Float: the value must stay finite (and non-zero where the range excludes 0).
+        let stored = CGFloat(Float(value))
+        precondition(value.isFinite && stored.isFinite && range.contains(value) && range.contains(stored),
                      "DynamicItemBehavior.\(name) is out of range: \(value)")
         didChange()
     }

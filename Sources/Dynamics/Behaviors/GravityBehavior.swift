@@ -16,9 +16,9 @@ open class GravityBehavior: DynamicBehavior {
     /// The items, in the order added.
     public var items: [any DynamicItem] { list.items }
     /// Adds an item (once).
-    public func addItem(_ item: any DynamicItem) { if list.insert(item) { didChange() } }
+    public func addItem(_ item: any DynamicItem) { if list.insert(item) { itemsDidChange() } }
     /// Removes an item.
-    public func removeItem(_ item: any DynamicItem) { if list.remove(item) { didChange() } }
+    public func removeItem(_ item: any DynamicItem) { if list.remove(item) { itemsDidChange() } }
 
     /// The acceleration vector; length 1 = 1000 pt/s². Traps on NaN or infinite components.
     public var gravityDirection = CGVector(dx: 0, dy: 1) {

@@ -29,12 +29,12 @@ open class PushBehavior: DynamicBehavior {
     /// The items, in the order added.
     public var items: [any DynamicItem] { list.items }
     /// Adds an item (once).
-    public func addItem(_ item: any DynamicItem) { if list.insert(item) { didChange() } }
+    public func addItem(_ item: any DynamicItem) { if list.insert(item) { itemsDidChange() } }
     /// Removes an item and its target offset.
     public func removeItem(_ item: any DynamicItem) {
         if list.remove(item) {
             offsets[ObjectIdentifier(item)] = nil
-            didChange()
+            itemsDidChange()
         }
     }
 
@@ -48,32 +48,39 @@ open class PushBehavior: DynamicBehavior {
     }
     private var isActive = true
 
+    private var storedAngle: CGFloat = 0
+    private var storedMagnitude: CGFloat = 0
+
     /// The force (N) or impulse (N·s) vector; default (0, 0). Traps on NaN or infinite components.
-    public var pushDirection = CGVector(dx: 0, dy: 0) {
-        didSet {
-            precondition(pushDirection.dx.isFinite && pushDirection.dy.isFinite,
-                         "PushBehavior.pushDirection must be finite, got \(pushDirection)")
+    public var pushDirection: CGVector {
+        get { CGVector(dx: storedMagnitude * cos(storedAngle), dy: storedMagnitude * sin(storedAngle)) }
+        set {
+            precondition(newValue.dx.isFinite && newValue.dy.isFinite,
+                         "PushBehavior.pushDirection must be finite, got \(newValue)")
+            storedMagnitude = hypot(newValue.dx, newValue.dy)
+            if storedMagnitude > 0 { storedAngle = atan2(newValue.dy, newValue.dx) }
             didChange()
         }
     }
 
-    /// The direction's angle, radians (0 = +x, π/2 = down).
+    /// The direction's angle, radians (0 = +x, π/2 = down); kept while the magnitude is 0.
     public var angle: CGFloat {
-        get { magnitude == 0 ? 0 : atan2(pushDirection.dy, pushDirection.dx) }
-        set { setAngle(newValue, magnitude: magnitude) }
+        get { storedAngle }
+        set { setAngle(newValue, magnitude: storedMagnitude) }
     }
 
     /// The direction's length, N (continuous) or N·s (instantaneous).
     public var magnitude: CGFloat {
-        get { hypot(pushDirection.dx, pushDirection.dy) }
-        set { setAngle(angle, magnitude: newValue) }
+        get { storedMagnitude }
+        set { setAngle(storedAngle, magnitude: newValue) }
     }
 
-    /// Sets angle (radians) and magnitude together.
+    /// Sets angle (radians) and magnitude together. A negative magnitude pushes the opposite way.
     public func setAngle(_ angle: CGFloat, magnitude: CGFloat) {
         precondition(angle.isFinite && magnitude.isFinite,
                      "PushBehavior angle and magnitude must be finite, got \(angle), \(magnitude)")
-        pushDirection = CGVector(dx: magnitude * cos(angle), dy: magnitude * sin(angle))
+        (storedAngle, storedMagnitude) = magnitude < 0 ? (angle + .pi, -magnitude) : (angle, magnitude)
+        didChange()
     }
 
     /// Applies the push to `item` at `offset` from its centre (pt, item coordinates) instead of the centre.

@@ -25,7 +25,7 @@ final class KernelWorld {
         try configuration.validate()
         var error = dkError()
         try check(dkWorld_Configure(raw, configuration.simd.kernelLimit, configuration.integrator.kernelValue,
-                                    Int32(configuration.workerCount), &error), error)
+                                    Int32(configuration.workerCount), configuration.restDetection, &error), error)
     }
 
     var itemCount: Int { Int(dkWorld_ItemCount(raw)) }

@@ -13,8 +13,8 @@ public struct DynamicsConfiguration: Hashable, Sendable {
     public var stepsPerSecond: Double = 60
     /// Solver substeps per step (4).
     public var substeps: Int = 4
-    /// Threads a step may use (default: the active processors). Results do not depend on it.
-    public var workerCount: Int = ProcessInfo.processInfo.activeProcessorCount
+    /// Threads a step may use, 1…64 (default: the active processors, at most 64). Results do not depend on it.
+    public var workerCount: Int = min(ProcessInfo.processInfo.activeProcessorCount, 64)
     /// Seed for everything random (noise fields). The same seed gives the same run.
     public var seed: UInt64 = 0
     /// The widest SIMD instruction set the kernel may use; `.automatic` picks the best the CPU has.
@@ -32,7 +32,9 @@ public struct DynamicsConfiguration: Hashable, Sendable {
 
     /// Throws when a field is out of range.
     public func validate() throws(DynamicsError) {
-        guard stepsPerSecond.isFinite, stepsPerSecond > 0 else {
+        guard stepsPerSecond.isFinite, stepsPerSecond > 0, Float(1 / stepsPerSecond).isNormal,
+              Float(1 / stepsPerSecond / Double(max(substeps, 1))).isNormal
+        else {
             throw .invalidValue(field: "stepsPerSecond", value: stepsPerSecond, index: nil)
         }
         guard (1...64).contains(substeps) else {
