@@ -2,7 +2,7 @@
 //
 // Dynamics: UIKit Dynamics for Linux and servers, as a batch solver.
 // The C kernel links Debian's libblas-dev (`make test` and `make run` install it).
-// No unsafeFlags: the package stays usable as a versioned dependency.
+// No unsafe compiler or linker flags: the package stays usable as a versioned dependency.
 import PackageDescription
 
 let package = Package(

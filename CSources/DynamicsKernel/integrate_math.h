@@ -25,4 +25,9 @@ static inline float dkSnapDenominator(float h, float omega, float zeta)
 	return 1.0f + h * (2.0f * zeta * omega) + h * h * (omega * omega);
 }
 
+// The snap's angular displacement: the angle relative to the nearest whole turn, so a spinning item
+// settles at the nearest multiple of 2π instead of unwinding every turn it made.
+#define DK_TWO_PI 6.28318530717958647692f
+static inline float dkTurnRemainder(float angle) { return angle - DK_TWO_PI * rintf(angle / DK_TWO_PI); }
+
 #endif

@@ -30,6 +30,8 @@ static inline void dkV_store(float* p, dkVf v) { memcpy(p, &v, sizeof v); }
 static inline dkVf dkV_splat(float x) { return (dkVf){0} + x; }
 static inline dkVf dkV_select(dkVm m, dkVf a, dkVf b) { return (dkVf)(((dkVm)a & m) | ((dkVm)b & ~m)); }
 static inline dkVf dkV_abs(dkVf v) { return (dkVf)((dkVm)v & 0x7fffffff); }
+// Round to nearest, ties to even: what rintf does in the default rounding mode.
+static inline dkVf dkV_rint(dkVf v) { return __builtin_elementwise_roundeven(v); }
 static inline int dkV_count(dkVm m)
 {
 	int n = 0;

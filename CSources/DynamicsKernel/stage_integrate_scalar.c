@@ -1,7 +1,8 @@
 // Stage: integration, scalar reference. Per substep h, for each awake row (SEMANTICS.md §1–3):
 //   forces:   a = g (dynamic rows only) + 100 F / m,  α = 100 τ(θ) / I
 //   velocity: v ← (v + h a) / (1 + h c_lin),  ω ← (ω + h α) / (1 + h c_ang)
-//   snap:     v ← (v − h ω_s² (q − target)) / (1 + 2 ζ ω_s h + h² ω_s²)   (implicit spring)
+//   snap:     v ← (v − h ω_s² (q − target)) / (1 + 2 ζ ω_s h + h² ω_s²)   (implicit spring; the angle's
+//             target is the nearest whole turn)
 //   position: q ← q + h v
 // These loops are the oracle of the wide and BLAS paths: they are never vectorised.
 #include "integrate_math.h"
@@ -18,7 +19,8 @@ static inline void snapRow(dkCols c, int32_t i, float h)
 	c[dkColumnVelocityX][i] = (c[dkColumnVelocityX][i] - h * k * (c[dkColumnPositionX][i] - c[dkColumnSnapX][i])) / den;
 	c[dkColumnVelocityY][i] = (c[dkColumnVelocityY][i] - h * k * (c[dkColumnPositionY][i] - c[dkColumnSnapY][i])) / den;
 	if (c[dkColumnInverseInertia][i] > 0.0f)
-		c[dkColumnAngularVelocity][i] = (c[dkColumnAngularVelocity][i] - h * k * c[dkColumnAngle][i]) / den;
+		c[dkColumnAngularVelocity][i] =
+			(c[dkColumnAngularVelocity][i] - h * k * dkTurnRemainder(c[dkColumnAngle][i])) / den;
 }
 
 static inline float rowAlpha(dkCols c, int32_t i)

@@ -65,7 +65,7 @@ static void DK_FN(dkIntegrateFused)(dkCols c, int32_t begin, int32_t end, float 
 			if (snapHere) {
 				vx = dkV_select(snapped, (vx - h * k * (x - sx)) / den, vx);
 				vy = dkV_select(snapped, (vy - h * k * (y - sy)) / den, vy);
-				w = dkV_select(snapTurn, (w - h * k * a) / den, w);
+				w = dkV_select(snapTurn, (w - h * k * (a - DK_TWO_PI * dkV_rint(a / DK_TWO_PI))) / den, w);
 			}
 			x = x + h * vx;
 			y = y + h * vy;
@@ -117,7 +117,7 @@ static void DK_FN(dkDampAndSnap)(dkCols c, int32_t begin, int32_t end, float h, 
 				dkVf a = dkV_load(c[dkColumnAngle] + i);
 				vx = dkV_select(snapped, (vx - h * k * (x - dkV_load(c[dkColumnSnapX] + i))) / den, vx);
 				vy = dkV_select(snapped, (vy - h * k * (y - dkV_load(c[dkColumnSnapY] + i))) / den, vy);
-				w = dkV_select(snapped & (ii > 0.0f), (w - h * k * a) / den, w);
+				w = dkV_select(snapped & (ii > 0.0f), (w - h * k * (a - DK_TWO_PI * dkV_rint(a / DK_TWO_PI))) / den, w);
 			}
 		}
 		dkV_store(c[dkColumnVelocityX] + i, vx);

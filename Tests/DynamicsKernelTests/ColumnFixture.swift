@@ -22,7 +22,7 @@ final class ColumnFixture {
             func set(_ c: dkColumn, _ v: Float) { columns[Int(c.rawValue)][i] = v }
             set(dkColumnPositionX, rng.float(-1000, 1000))
             set(dkColumnPositionY, rng.float(-1000, 1000))
-            set(dkColumnAngle, rng.float(-3, 3))
+            set(dkColumnAngle, rng.float(-30, 30))  // several turns: exercises the snap's nearest-turn target
             set(dkColumnVelocityX, rng.float(-50, 50))
             set(dkColumnVelocityY, rng.float(-50, 50))
             set(dkColumnAngularVelocity, rng.float(-2, 2))

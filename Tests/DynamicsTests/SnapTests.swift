@@ -55,6 +55,15 @@ import Testing
         #expect(relativeError(period, 1 / (2.5 * (1 - 0.05 * 0.05).squareRoot())) < 0.05, "period \(period)")
     }
 
+    @Test("a spun item settles at the nearest whole turn instead of unwinding")
+    func nearestTurn() throws {
+        let world = try DynamicWorld()
+        let id = try world.createItems(ItemDescription(), at: [.zero], angles: [4 * .pi + 0.3])[0]
+        try world.setSnap(to: .zero, dampingRatio: 1, for: [id])
+        try world.step(by: 3.0)
+        #expect(abs(world.pose(of: id).angle - 4 * .pi) < 1e-3, "angle \(world.pose(of: id).angle)")
+    }
+
     @Test("moving the snap point puts a resting item in motion again")
     func movingPointWakes() {
         let body = square()
