@@ -12,7 +12,19 @@
 #define DK_MAX_WORKERS 64
 
 // Scratch columns after the public ones: per-substep accelerations of the BLAS path.
-enum { dkColumnAccelX = dkColumnPublicCount, dkColumnAccelY, dkColumnAlpha, dkColumnMomentum, dkColumnTotal };
+// Step-start pose and rotation since then: the contact solver's view of how far each item moved.
+enum {
+	dkColumnAccelX = dkColumnPublicCount,
+	dkColumnAccelY,
+	dkColumnAlpha,
+	dkColumnMomentum,
+	dkColumnStartX,
+	dkColumnStartY,
+	dkColumnStartAngle,
+	dkColumnDeltaCos,
+	dkColumnDeltaSin,
+	dkColumnTotal
+};
 
 // A slot maps an id to its dense row. `dense` is -1 while the slot is free.
 typedef struct dkSlot {
@@ -22,6 +34,10 @@ typedef struct dkSlot {
 _Static_assert(sizeof(dkSlot) == 8, "dkSlot is 8 bytes");
 
 typedef struct dkKernels dkKernels;
+typedef struct dkShape dkShape;
+typedef struct dkContact dkContact;
+typedef struct dkContactEvent dkContactEvent;
+typedef struct dkContactConstraint dkContactConstraint;
 
 struct dkWorld {
 	dkWorldDef def;
@@ -39,6 +55,22 @@ struct dkWorld {
 	bool hasSnaps;		// some row has snapOmega > 0
 	bool allStill;		// every awake row was below the rest thresholds after the last step
 	dkProfile profile;
+
+	// Collision (shape_store.c, broadphase.c, contact.c, contact_solver.c).
+	dkShape* shapes;
+	int32_t shapeSlots, shapeCapacity, liveShapes;
+	int32_t* freeShapes;
+	int32_t freeShapeCount;
+	int32_t* pairs; // broadphase output: 2 slots per pair, sorted
+	int32_t pairCount, pairCapacity;
+	float* aabb;	// 4 floats per shape slot
+	int32_t aabbCapacity;
+	dkContact* contacts; // sorted by (shapeA, shapeB)
+	int32_t contactCount, contactCapacity;
+	dkContactEvent* events;
+	int32_t eventCount, eventCapacity;
+	dkContactConstraint* constraints;
+	int32_t constraintCapacity;
 };
 
 // Allocation helpers (item_store.c).

@@ -1,7 +1,7 @@
 // Entity storage: items as SoA float columns (64-byte aligned, capacity a multiple of DK_PAD), ids with
 // generations, swap-remove, and the awake/resting partition: rows [0, awake) are awake, the rest rest.
 // Every bulk call validates all of its input before it changes anything.
-#include "core.h"
+#include "collision.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -287,6 +287,7 @@ dkResult dkWorld_RemoveItems(dkWorld* world, const dkItemId* ids, int32_t count,
 	}
 	free(seen);
 	free(rows);
+	uint8_t* removedSlots = world->liveShapes > 0 ? calloc((size_t)world->slotCount, 1) : NULL;
 	for (int32_t i = 0; i < count; ++i) {
 		int32_t row = dkStore_Resolve(world, ids[i]);
 		uint32_t slot = world->slotOf[row];
@@ -301,6 +302,13 @@ dkResult dkWorld_RemoveItems(dkWorld* world, const dkItemId* ids, int32_t count,
 		world->slots[slot].dense = -1;
 		world->slots[slot].generation++;
 		world->freeSlots[world->freeCount++] = (int32_t)slot;
+		if (removedSlots) removedSlots[slot] = 1;
+	}
+	if (removedSlots) {
+		dkShapes_RemoveItems(world, removedSlots);
+		free(removedSlots);
+	} else if (world->liveShapes > 0) {
+		for (int32_t i = 0; i < count; ++i) dkShapes_RemoveItem(world, ids[i].index1 - 1); // out of memory: slower
 	}
 	return dkResultOK;
 }

@@ -5,12 +5,15 @@
 // Blocks have a fixed size and each row's arithmetic is independent of the block boundaries, so the
 // result is bit-identical for any worker count. Workers claim blocks with an atomic counter; the host
 // runs them (dkWorldDef.runTasks), entering its thread pool once per step.
-// Coupling stages (contacts, joints) will run between the velocity and position stages with a barrier.
+// When the world has shapes, the coupled path runs first (contact.c, contact_solver.c): broadphase,
+// narrowphase and the contact solver, whose substeps integrate velocities and positions around the
+// contact solve; the blocks then only detect rest. That path is single-threaded and scalar for now.
 //
 // The BLAS integrator makes one saxpy per column per substep over each block rather than one call over
 // all items: the block's columns stay in L2 across the substeps. Measured at 10⁶ items, 1 worker, reference
 // BLAS: 21–29 ms/step per block against 56–63 ms/step with one whole-range call per column (DK_BLOCK set
 // to 2³⁰ for the comparison); see Benchmarks/results/x86_64-avx512-xeon-2core/README.md.
+#include "collision.h"
 #include "kernels.h"
 
 #include <math.h>
@@ -20,6 +23,7 @@ typedef struct dkStepContext {
 	dkWorld* world;
 	float dt, h;
 	int32_t substeps, blockCount;
+	bool coupled; // contacts were solved already: blocks only detect rest
 	atomic_int next;
 	atomic_int resting;
 	atomic_int still;
@@ -75,7 +79,9 @@ static void solveBlock(dkStepContext* ctx, int32_t block)
 	dkWorld* world = ctx->world;
 	int32_t begin = block * DK_BLOCK;
 	int32_t end = begin + DK_BLOCK < world->awake ? begin + DK_BLOCK : world->awake;
-	switch (world->def.integrator) {
+	if (ctx->coupled) {
+		// integrated by the contact solver
+	} else switch (world->def.integrator) {
 	case dkIntegratorFused:
 		world->kernels->integrateFused(world->col, begin, end, ctx->h, ctx->substeps, world->hasSnaps);
 		break;
@@ -105,6 +111,15 @@ static void workerMain(void* context, int32_t worker)
 void dkSolver_Step(dkWorld* world, float dt, int32_t substeps)
 {
 	dkStepContext ctx = {.world = world, .dt = dt, .h = dt / (float)substeps, .substeps = substeps};
+	world->eventCount = 0;
+	double tc = dkNowNs();
+	if (world->liveShapes > 0 || world->contactCount > 0) {
+		// Coupled stages: broadphase → narrowphase → contact solver (which integrates), then rest below.
+		dkContacts_Update(world, dt);
+		dkContactSolver_Step(world, dt, substeps);
+		ctx.coupled = true;
+	}
+	world->profile.collide = dkNowNs() - tc;
 	ctx.blockCount = (world->awake + DK_BLOCK - 1) / DK_BLOCK;
 	atomic_init(&ctx.next, 0);
 	atomic_init(&ctx.resting, 0);

@@ -1,4 +1,5 @@
 // The world: lifetime, configuration and the top-level step. Stages and their order live in solver.c.
+#include "collision.h"
 #include "kernels.h"
 
 #include <math.h>
@@ -85,6 +86,8 @@ dkWorld* dkWorld_Create(const dkWorldDef* def, dkError* error)
 void dkWorld_Destroy(dkWorld* world)
 {
 	if (!world) return;
+	dkShapes_Destroy(world);
+	dkContacts_Destroy(world);
 	dkStore_Destroy(world);
 	free(world);
 }

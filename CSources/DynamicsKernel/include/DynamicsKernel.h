@@ -3,4 +3,5 @@
 #define DYNAMICS_KERNEL_H
 #include "dk_types.h"
 #include "dk_world.h"
+#include "dk_collision.h"
 #endif

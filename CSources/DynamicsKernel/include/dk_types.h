@@ -133,6 +133,7 @@ typedef struct dkProfile {
 	double step;	  ///< the whole step
 	double solve;	  ///< integration, snap springs and rest detection over the awake blocks (parallel)
 	double partition; ///< moving newly resting items out of the awake range (serial)
+	double collide;	  ///< broadphase, narrowphase and the contact solver with its integration (0 without shapes)
 	int32_t awakeCount, itemCount, substeps, workers, blocks;
 } dkProfile;
 

@@ -1,0 +1,82 @@
+// Internal: shapes, manifolds, contacts and contact constraints, and the constants of contact handling.
+// Lengths are points: Box2D's metre-based tolerances scaled by 100 pt/m.
+#ifndef DK_COLLISION_INTERNAL_H
+#define DK_COLLISION_INTERNAL_H
+
+#include "core.h"
+#include "dk_collision.h"
+
+#define DK_LINEAR_SLOP 0.5f				   // pt: allowed overlap
+#define DK_SPECULATIVE_DISTANCE 2.0f	   // pt: contact points are kept this far apart (4 × slop)
+#define DK_CONTACT_HERTZ 30.0f			   // stiffness of the soft contact
+#define DK_CONTACT_DAMPING_RATIO 10.0f	   // damping of the soft contact
+#define DK_CONTACT_PUSH_MAX_VELOCITY 300.0f // pt/s: the fastest overlap recovery
+#define DK_RESTITUTION_THRESHOLD 100.0f	   // pt/s: slower impacts do not bounce
+
+typedef struct dkShape {
+	int32_t body; // item slot, -1 for a boundary
+	uint32_t generation;
+	bool alive;
+	dkGeometryKind kind;
+	int32_t count;
+	float radius;
+	float x[DK_MAX_POLYGON_VERTICES], y[DK_MAX_POLYGON_VERTICES];	// item frame, or world for boundaries
+	float nx[DK_MAX_POLYGON_VERTICES], ny[DK_MAX_POLYGON_VERTICES]; // outward edge normals
+	uint64_t itemGroups, boundaryGroups;
+	int32_t tag;
+} dkShape;
+
+// A shape placed in the world, relative to an origin near the pair (keeps float precision).
+typedef struct dkPlaced {
+	dkGeometryKind kind;
+	int32_t count;
+	float radius;
+	float x[DK_MAX_POLYGON_VERTICES], y[DK_MAX_POLYGON_VERTICES];
+	float nx[DK_MAX_POLYGON_VERTICES], ny[DK_MAX_POLYGON_VERTICES];
+} dkPlaced;
+
+typedef struct dkManifoldPoint {
+	float px, py;		// contact point relative to the pair origin
+	float separation;	// negative when overlapping, pt
+	float normalImpulse, tangentImpulse; // accumulated, N·s (warm start)
+	uint32_t id;		// feature id for matching across steps
+} dkManifoldPoint;
+
+typedef struct dkManifold {
+	float nx, ny; // from A to B
+	int32_t count;
+	dkManifoldPoint points[2];
+} dkManifold;
+
+typedef struct dkContact {
+	int32_t shapeA, shapeB; // slots, shapeA < shapeB
+	uint32_t generationA, generationB;
+	float originX, originY; // the pair origin of the manifold, world
+	dkManifold manifold;
+	bool touching;
+} dkContact;
+
+// Narrowphase (manifold.c): collide two placed shapes; points farther apart than `speculative` are dropped.
+void dkCollide(const dkPlaced* a, const dkPlaced* b, float speculative, dkManifold* m);
+// Places a shape of a body at (x, y, angle) relative to an origin.
+void dkPlaceShape(const dkShape* s, float x, float y, float c, float sn, float ox, float oy, dkPlaced* out);
+// Whether two shapes' filters let them collide (and they are on different bodies).
+bool dkShouldCollide(const dkShape* a, const dkShape* b);
+
+// Shapes (shape_store.c).
+void dkShapes_Destroy(dkWorld* world);
+void dkShapes_RemoveItem(dkWorld* world, uint32_t slot);
+// Destroys the shapes of every item slot marked in `removed` (one byte per item slot) in one pass.
+void dkShapes_RemoveItems(dkWorld* world, const uint8_t* removed);
+
+// Broadphase (broadphase.c): candidate pairs for the current positions, fattened for a step of dt.
+int32_t dkBroadphase_Pairs(dkWorld* world, float dt, bool bruteForce);
+
+// Contacts (contact.c): pairs → manifolds, warm-start matching, events; wakes touched resting items.
+void dkContacts_Update(dkWorld* world, float dt);
+void dkContacts_Destroy(dkWorld* world);
+
+// Contact solver (contact_solver.c).
+void dkContactSolver_Step(dkWorld* world, float dt, int32_t substeps);
+
+#endif

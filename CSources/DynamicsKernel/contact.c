@@ -1,0 +1,189 @@
+// Contacts: the persistent list of shape pairs near each other, sorted by (shapeA, shapeB). Each step
+// merges the broadphase pairs into it. Each pair gets a fresh manifold whose points inherit the previous
+// step's impulses by feature id (warm starting). Touching transitions become began/ended events, in list
+// order, and resting items touched by an awake item wake up.
+#include "collision.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool rowOf(const dkWorld* world, const dkShape* s, int32_t* row)
+{
+	*row = s->body >= 0 ? world->slots[s->body].dense : -1;
+	return *row >= 0;
+}
+
+static bool pushEvent(dkWorld* world, dkContactEvent e)
+{
+	if (world->eventCount == world->eventCapacity) {
+		int32_t cap = world->eventCapacity > 0 ? world->eventCapacity * 2 : 64;
+		dkContactEvent* p = realloc(world->events, (size_t)cap * sizeof *p);
+		if (!p) return false;
+		world->events = p;
+		world->eventCapacity = cap;
+	}
+	world->events[world->eventCount++] = e;
+	return true;
+}
+
+static dkShapeId shapeId(const dkWorld* world, int32_t slot)
+{
+	return (dkShapeId){(uint32_t)slot + 1, world->shapes[slot].generation};
+}
+
+static void emit(dkWorld* world, const dkContact* c, bool began)
+{
+	dkContactEvent e = {.shapeA = shapeId(world, c->shapeA), .shapeB = shapeId(world, c->shapeB),
+						.tagA = world->shapes[c->shapeA].tag, .tagB = world->shapes[c->shapeB].tag, .began = began};
+	if (began && c->manifold.count > 0) {
+		e.x = c->originX + c->manifold.points[0].px;
+		e.y = c->originY + c->manifold.points[0].py;
+	}
+	pushEvent(world, e);
+}
+
+static bool isTouching(const dkManifold* m)
+{
+	for (int32_t i = 0; i < m->count; ++i)
+		if (m->points[i].separation < DK_SPECULATIVE_DISTANCE) return true;
+	return false;
+}
+
+// Recomputes a contact's manifold at the current poses, keeping impulses of matching features.
+static void updateManifold(dkWorld* world, dkContact* c, float dt)
+{
+	const dkShape *sa = &world->shapes[c->shapeA], *sb = &world->shapes[c->shapeB];
+	float** col = world->col;
+	float pose[2][4] = {{0, 0, 1, 0}, {0, 0, 1, 0}}; // x, y, cos, sin
+	float speed = 0;
+	const dkShape* s[2] = {sa, sb};
+	for (int k = 0; k < 2; ++k) {
+		int32_t row;
+		if (!rowOf(world, s[k], &row)) continue;
+		float a = col[dkColumnAngle][row];
+		pose[k][0] = col[dkColumnPositionX][row];
+		pose[k][1] = col[dkColumnPositionY][row];
+		pose[k][2] = cosf(a);
+		pose[k][3] = sinf(a);
+		float vx = col[dkColumnVelocityX][row], vy = col[dkColumnVelocityY][row];
+		speed += sqrtf(vx * vx + vy * vy);
+	}
+	// The origin is an item's centre (a boundary has none), which keeps coordinates small.
+	int k0 = sa->body >= 0 ? 0 : 1;
+	c->originX = pose[k0][0];
+	c->originY = pose[k0][1];
+	dkPlaced pa, pb;
+	dkPlaceShape(sa, pose[0][0], pose[0][1], pose[0][2], pose[0][3], c->originX, c->originY, &pa);
+	dkPlaceShape(sb, pose[1][0], pose[1][1], pose[1][2], pose[1][3], c->originX, c->originY, &pb);
+	dkManifold old = c->manifold;
+	dkCollide(&pa, &pb, DK_SPECULATIVE_DISTANCE + dt * speed, &c->manifold);
+	for (int32_t i = 0; i < c->manifold.count; ++i) {
+		dkManifoldPoint* p = &c->manifold.points[i];
+		for (int32_t j = 0; j < old.count; ++j) {
+			if (old.points[j].id == p->id) {
+				p->normalImpulse = old.points[j].normalImpulse;
+				p->tangentImpulse = old.points[j].tangentImpulse;
+			}
+		}
+	}
+}
+
+static int comparePair(int32_t a0, int32_t a1, int32_t b0, int32_t b1)
+{
+	if (a0 != b0) return a0 < b0 ? -1 : 1;
+	return (a1 > b1) - (a1 < b1);
+}
+
+static bool bothAsleep(const dkWorld* world, const dkContact* c)
+{
+	for (int k = 0; k < 2; ++k) {
+		const dkShape* s = &world->shapes[k == 0 ? c->shapeA : c->shapeB];
+		int32_t row;
+		if (rowOf(world, s, &row) && row < world->awake && world->col[dkColumnInverseMass][row] > 0.0f) return false;
+	}
+	return true;
+}
+
+void dkContacts_Update(dkWorld* world, float dt)
+{
+	world->eventCount = 0;
+	int32_t np = dkBroadphase_Pairs(world, dt, false);
+	int32_t cap = np + world->contactCount;
+	dkContact* next = malloc((size_t)(cap > 0 ? cap : 1) * sizeof(dkContact));
+	if (!next) return; // out of memory: keep last step's contacts
+	int32_t n = 0, i = 0, j = 0;
+	while (i < np || j < world->contactCount) {
+		int order;
+		if (i == np) order = 1;
+		else if (j == world->contactCount) order = -1;
+		else order = comparePair(world->pairs[2 * i], world->pairs[2 * i + 1], world->contacts[j].shapeA,
+								 world->contacts[j].shapeB);
+		if (order > 0) {
+			// An old contact the broadphase no longer reports.
+			dkContact* old = &world->contacts[j++];
+			bool alive = world->shapes[old->shapeA].alive && world->shapes[old->shapeB].alive;
+			if (alive && bothAsleep(world, old)) {
+				next[n++] = *old; // a resting pair stays as it was
+			} else if (old->touching) {
+				emit(world, old, false);
+			}
+			continue;
+		}
+		dkContact c;
+		int32_t a = world->pairs[2 * i], b = world->pairs[2 * i + 1];
+		if (order == 0) {
+			c = world->contacts[j++];
+			if (c.generationA != world->shapes[a].generation || c.generationB != world->shapes[b].generation) {
+				if (c.touching) emit(world, &c, false); // a slot reused by a new shape: a new contact
+				order = -1;
+			}
+		}
+		if (order != 0) {
+			memset(&c, 0, sizeof c);
+			c.shapeA = a;
+			c.shapeB = b;
+			c.generationA = world->shapes[a].generation;
+			c.generationB = world->shapes[b].generation;
+		}
+		++i;
+		bool was = c.touching;
+		updateManifold(world, &c, dt);
+		c.touching = isTouching(&c.manifold);
+		if (c.touching != was) emit(world, &c, c.touching);
+		if (c.manifold.count > 0 || c.touching) next[n++] = c;
+	}
+	free(world->contacts);
+	world->contacts = next;
+	world->contactCount = n;
+	world->contactCapacity = cap;
+
+	// Touching an awake item wakes a resting one.
+	for (int32_t k = 0; k < n; ++k) {
+		if (!next[k].touching) continue;
+		int32_t ra, rb;
+		bool ha = rowOf(world, &world->shapes[next[k].shapeA], &ra);
+		bool hb = rowOf(world, &world->shapes[next[k].shapeB], &rb);
+		if (!ha || !hb) continue;
+		bool awakeA = ra < world->awake, awakeB = rb < world->awake;
+		if (awakeA && !awakeB && world->col[dkColumnInverseMass][rb] > 0.0f) dkStore_WakeRow(world, rb);
+		if (awakeB && !awakeA && world->col[dkColumnInverseMass][ra] > 0.0f) dkStore_WakeRow(world, ra);
+	}
+}
+
+void dkContacts_Destroy(dkWorld* world)
+{
+	free(world->contacts);
+	free(world->events);
+	free(world->pairs);
+	free(world->aabb);
+	free(world->constraints);
+}
+
+const dkContactEvent* dkWorld_ContactEvents(const dkWorld* world, int32_t* count)
+{
+	*count = world->eventCount;
+	return world->events;
+}
+
+int32_t dkWorld_ContactCount(const dkWorld* world) { return world->contactCount; }

@@ -1,0 +1,79 @@
+// Dynamics kernel: collision shapes, boundaries, filters and contact events.
+// Lengths in points; a boundary is a static shape in world coordinates.
+#ifndef DK_COLLISION_H
+#define DK_COLLISION_H
+
+#include "dk_types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct dkWorld dkWorld;
+
+/// Most vertices of a polygon shape.
+#define DK_MAX_POLYGON_VERTICES 16
+
+/// A shape id: slot index + 1 (zero is the null id) and the slot's generation.
+typedef struct dkShapeId {
+	uint32_t index1;
+	uint32_t generation;
+} dkShapeId;
+
+typedef enum dkGeometryKind {
+	dkGeometryCircle = 0,  ///< centre (vertex 0) and radius
+	dkGeometryPolygon = 1, ///< convex polygon of 3…16 vertices (either winding)
+	dkGeometrySegment = 2, ///< a two-sided line segment (vertices 0 and 1)
+} dkGeometryKind;
+
+/// A collision shape. Item shapes are in the item's frame (relative to its centre, angle 0);
+/// boundary shapes (null item) are static and in world coordinates.
+///
+/// Filtering: two item shapes collide when their `itemGroups` share a bit (they are in a common
+/// collision behaviour whose mode includes items); an item shape and a boundary collide when the
+/// item's `boundaryGroups` contains a bit of the boundary's `itemGroups` (its owning behaviour).
+typedef struct dkShapeDef {
+	dkItemId item;
+	dkGeometryKind kind;
+	int32_t count;
+	float x[DK_MAX_POLYGON_VERTICES], y[DK_MAX_POLYGON_VERTICES];
+	float radius; ///< circles only, pt
+	uint64_t itemGroups, boundaryGroups;
+	int32_t tag; ///< returned in events (e.g. a boundary identifier's index)
+} dkShapeDef;
+
+dkShapeDef dkDefaultShapeDef(void);
+
+/// Creates a shape. A polygon that is not convex (or has collinear or repeated vertices) fails with
+/// dkResultInvalidValue naming "collisionBoundingPath".
+dkResult dkWorld_CreateShape(dkWorld* world, const dkShapeDef* def, dkShapeId* outId, dkError* error);
+dkResult dkWorld_DestroyShape(dkWorld* world, dkShapeId id, dkError* error);
+/// Destroys every shape of an item (its shapes also go when the item is removed).
+void dkWorld_DestroyItemShapes(dkWorld* world, dkItemId item);
+dkResult dkWorld_SetShapeGroups(dkWorld* world, dkShapeId id, uint64_t itemGroups, uint64_t boundaryGroups,
+								dkError* error);
+int32_t dkWorld_ShapeCount(const dkWorld* world);
+
+/// A touching pair that began or ended during the last step, in a deterministic order.
+typedef struct dkContactEvent {
+	dkShapeId shapeA, shapeB; ///< shapeA has the smaller slot
+	int32_t tagA, tagB;
+	float x, y; ///< contact point (began only), world coordinates, pt
+	bool began;
+} dkContactEvent;
+
+/// The events of the last step; valid until the next step.
+const dkContactEvent* dkWorld_ContactEvents(const dkWorld* world, int32_t* count);
+/// Contacts (touching or speculative pairs) after the last step.
+int32_t dkWorld_ContactCount(const dkWorld* world);
+
+/// Pairs the broadphase finds for the current positions (for tests): writes up to `capacity` pairs of
+/// shape slots (smaller first, sorted) and returns the number found.
+int32_t dkWorld_FindPairs(dkWorld* world, int32_t* outPairs, int32_t capacity);
+/// The same pairs by testing every pair of AABBs (the broadphase's oracle).
+int32_t dkWorld_FindPairsBruteForce(dkWorld* world, int32_t* outPairs, int32_t capacity);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,178 @@
+// Narrowphase geometry: contact manifolds (up to two points with feature ids) for circles, convex
+// polygons and segments, after the separating-axis and reference-face clipping method of Box2D.
+// Shapes arrive placed relative to a common origin; the normal points from shape A to shape B.
+#include "collision.h"
+
+#include <math.h>
+
+#define DK_MAKE_ID(a, b) (((uint32_t)(uint8_t)(a) << 8) | (uint8_t)(b))
+
+// Largest separation of `b` from the edges of `a`: max over a's edges of min over b's vertices.
+static float maxSeparation(const dkPlaced* a, const dkPlaced* b, int32_t* edge)
+{
+	float best = -INFINITY;
+	*edge = 0;
+	for (int32_t i = 0; i < a->count; ++i) {
+		float nx = a->nx[i], ny = a->ny[i];
+		float si = INFINITY;
+		for (int32_t j = 0; j < b->count; ++j) {
+			float d = nx * (b->x[j] - a->x[i]) + ny * (b->y[j] - a->y[i]);
+			if (d < si) si = d;
+		}
+		if (si > best) {
+			best = si;
+			*edge = i;
+		}
+	}
+	return best;
+}
+
+static void collideCircles(const dkPlaced* a, const dkPlaced* b, float speculative, dkManifold* m)
+{
+	float dx = b->x[0] - a->x[0], dy = b->y[0] - a->y[0];
+	float dist = sqrtf(dx * dx + dy * dy);
+	float separation = dist - a->radius - b->radius;
+	if (separation > speculative) return;
+	float nx = 1.0f, ny = 0.0f;
+	if (dist > 1e-6f) {
+		nx = dx / dist;
+		ny = dy / dist;
+	}
+	float cax = a->x[0] + a->radius * nx, cay = a->y[0] + a->radius * ny;
+	float cbx = b->x[0] - b->radius * nx, cby = b->y[0] - b->radius * ny;
+	m->nx = nx;
+	m->ny = ny;
+	m->count = 1;
+	m->points[0] = (dkManifoldPoint){.px = 0.5f * (cax + cbx), .py = 0.5f * (cay + cby), .separation = separation};
+}
+
+// Polygon (or segment) A against circle B.
+static void collidePolygonCircle(const dkPlaced* a, const dkPlaced* b, float speculative, dkManifold* m)
+{
+	float cx = b->x[0], cy = b->y[0], r = b->radius;
+	int32_t face = 0;
+	float separation = -INFINITY;
+	for (int32_t i = 0; i < a->count; ++i) {
+		float s = a->nx[i] * (cx - a->x[i]) + a->ny[i] * (cy - a->y[i]);
+		if (s > separation) {
+			separation = s;
+			face = i;
+		}
+	}
+	if (separation - r > speculative) return;
+	int32_t next = (face + 1) % a->count;
+	float v1x = a->x[face], v1y = a->y[face], v2x = a->x[next], v2y = a->y[next];
+	float u1 = (cx - v1x) * (v2x - v1x) + (cy - v1y) * (v2y - v1y);
+	float u2 = (cx - v2x) * (v1x - v2x) + (cy - v2y) * (v1y - v2y);
+	float nx, ny, pax, pay;
+	if ((u1 < 0.0f || u2 < 0.0f) && separation > 1e-6f) {
+		// Vertex region: the normal runs from the nearest vertex to the centre.
+		float vx = u1 < 0.0f ? v1x : v2x, vy = u1 < 0.0f ? v1y : v2y;
+		float dx = cx - vx, dy = cy - vy, d = sqrtf(dx * dx + dy * dy);
+		if (d - r > speculative || !(d > 1e-6f)) return;
+		nx = dx / d;
+		ny = dy / d;
+		pax = vx;
+		pay = vy;
+	} else {
+		nx = a->nx[face];
+		ny = a->ny[face];
+		pax = cx - separation * nx;
+		pay = cy - separation * ny;
+	}
+	float pbx = cx - r * nx, pby = cy - r * ny;
+	m->nx = nx;
+	m->ny = ny;
+	m->count = 1;
+	m->points[0] = (dkManifoldPoint){.px = 0.5f * (pax + pbx),
+									 .py = 0.5f * (pay + pby),
+									 .separation = (pbx - pax) * nx + (pby - pay) * ny};
+}
+
+// Clips the incident edge of `inc` against the reference edge `edge` of `ref`.
+static void clipPolygons(const dkPlaced* ref, const dkPlaced* inc, int32_t edge, bool flip, float speculative,
+						 dkManifold* m)
+{
+	float nx = ref->nx[edge], ny = ref->ny[edge];
+	int32_t i11 = edge, i12 = (edge + 1) % ref->count;
+	// Incident edge: the one most anti-parallel to the reference normal.
+	int32_t i21 = 0;
+	float minDot = INFINITY;
+	for (int32_t j = 0; j < inc->count; ++j) {
+		float d = nx * inc->nx[j] + ny * inc->ny[j];
+		if (d < minDot) {
+			minDot = d;
+			i21 = j;
+		}
+	}
+	int32_t i22 = (i21 + 1) % inc->count;
+	float v11x = ref->x[i11], v11y = ref->y[i11], v12x = ref->x[i12], v12y = ref->y[i12];
+	float v21x = inc->x[i21], v21y = inc->y[i21], v22x = inc->x[i22], v22y = inc->y[i22];
+	float tx = v12x - v11x, ty = v12y - v11y;
+	float tl = sqrtf(tx * tx + ty * ty);
+	tx /= tl;
+	ty /= tl;
+	float lower1 = 0.0f, upper1 = (v12x - v11x) * tx + (v12y - v11y) * ty;
+	float upper2 = (v21x - v11x) * tx + (v21y - v11y) * ty; // the incident edge runs against the tangent
+	float lower2 = (v22x - v11x) * tx + (v22y - v11y) * ty;
+	float span = upper2 - lower2;
+	float lx = v22x, ly = v22y, ux = v21x, uy = v21y;
+	if (lower2 < lower1 && span > 1e-6f) {
+		float t = (lower1 - lower2) / span;
+		lx = v22x + t * (v21x - v22x);
+		ly = v22y + t * (v21y - v22y);
+	}
+	if (upper2 > upper1 && span > 1e-6f) {
+		float t = (upper1 - lower2) / span;
+		ux = v22x + t * (v21x - v22x);
+		uy = v22y + t * (v21y - v22y);
+	}
+	float sl = (lx - v11x) * nx + (ly - v11y) * ny;
+	float su = (ux - v11x) * nx + (uy - v11y) * ny;
+	// Points halfway between the two surfaces.
+	lx -= 0.5f * sl * nx;
+	ly -= 0.5f * sl * ny;
+	ux -= 0.5f * su * nx;
+	uy -= 0.5f * su * ny;
+	m->nx = flip ? -nx : nx;
+	m->ny = flip ? -ny : ny;
+	m->count = 0;
+	if (sl <= speculative) {
+		m->points[m->count++] = (dkManifoldPoint){
+			.px = lx, .py = ly, .separation = sl, .id = flip ? DK_MAKE_ID(i22, i11) : DK_MAKE_ID(i11, i22)};
+	}
+	if (su <= speculative) {
+		m->points[m->count++] = (dkManifoldPoint){
+			.px = ux, .py = uy, .separation = su, .id = flip ? DK_MAKE_ID(i21, i12) : DK_MAKE_ID(i12, i21)};
+	}
+}
+
+static void collidePolygons(const dkPlaced* a, const dkPlaced* b, float speculative, dkManifold* m)
+{
+	int32_t edgeA, edgeB;
+	float sa = maxSeparation(a, b, &edgeA);
+	if (sa > speculative) return;
+	float sb = maxSeparation(b, a, &edgeB);
+	if (sb > speculative) return;
+	if (sb > 0.1f * DK_LINEAR_SLOP + sa)
+		clipPolygons(b, a, edgeB, true, speculative, m);
+	else
+		clipPolygons(a, b, edgeA, false, speculative, m);
+}
+
+void dkCollide(const dkPlaced* a, const dkPlaced* b, float speculative, dkManifold* m)
+{
+	m->count = 0;
+	bool circleA = a->kind == dkGeometryCircle, circleB = b->kind == dkGeometryCircle;
+	if (circleA && circleB) {
+		collideCircles(a, b, speculative, m);
+	} else if (circleB) {
+		collidePolygonCircle(a, b, speculative, m);
+	} else if (circleA) {
+		collidePolygonCircle(b, a, speculative, m);
+		m->nx = -m->nx;
+		m->ny = -m->ny;
+	} else {
+		collidePolygons(a, b, speculative, m);
+	}
+}

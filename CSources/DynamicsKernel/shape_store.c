@@ -1,0 +1,233 @@
+// Entity storage: collision shapes. Item shapes are kept in the item's frame, boundaries in world
+// coordinates. Polygons are validated (convex, simple) and stored counter-clockwise in the usual math
+// sense (positive signed area), with outward normals.
+#include "collision.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+dkShapeDef dkDefaultShapeDef(void)
+{
+	dkShapeDef def;
+	memset(&def, 0, sizeof def);
+	def.kind = dkGeometryPolygon;
+	def.itemGroups = ~(uint64_t)0;
+	def.boundaryGroups = ~(uint64_t)0;
+	return def;
+}
+
+void dkShapes_Destroy(dkWorld* world)
+{
+	free(world->shapes);
+	free(world->freeShapes);
+}
+
+static dkResult invalid(dkError* error, const char* field, int32_t index, double value)
+{
+	dkSetError(error, dkResultInvalidValue, index, field, value);
+	return dkResultInvalidValue;
+}
+
+// Normals and winding of a validated vertex list; returns false when the polygon is not convex and simple.
+static bool buildPolygon(dkShape* s, const float* x, const float* y, int32_t n, int32_t* bad)
+{
+	double area = 0;
+	for (int32_t i = 0; i < n; ++i) {
+		int32_t j = (i + 1) % n;
+		area += (double)x[i] * y[j] - (double)x[j] * y[i];
+	}
+	*bad = 0;
+	if (!(fabs(area) > 1e-6)) return false;
+	for (int32_t i = 0; i < n; ++i) {
+		int32_t k = area > 0 ? i : n - 1 - i; // store with positive area
+		s->x[i] = x[k];
+		s->y[i] = y[k];
+	}
+	double turning = 0;
+	for (int32_t i = 0; i < n; ++i) {
+		int32_t j = (i + 1) % n, k = (i + 2) % n;
+		double ex = s->x[j] - s->x[i], ey = s->y[j] - s->y[i];
+		double fx = s->x[k] - s->x[j], fy = s->y[k] - s->y[j];
+		double len = sqrt(ex * ex + ey * ey);
+		double cross = ex * fy - ey * fx;
+		if (!(len > 1e-4) || !(cross > 1e-9 * len * sqrt(fx * fx + fy * fy))) {
+			*bad = j;
+			return false; // repeated, collinear or reflex vertex
+		}
+		turning += atan2(cross, ex * fx + ey * fy);
+		s->nx[i] = (float)(ey / len);
+		s->ny[i] = (float)(-ex / len);
+	}
+	return fabs(turning - 6.283185307179586) < 1e-3; // a simple convex polygon turns exactly once
+}
+
+static bool growShapes(dkWorld* world)
+{
+	if (world->freeShapeCount > 0 || world->shapeSlots < world->shapeCapacity) return true;
+	int32_t cap = world->shapeCapacity > 0 ? world->shapeCapacity * 2 : 64;
+	dkShape* shapes = realloc(world->shapes, (size_t)cap * sizeof(dkShape));
+	if (!shapes) return false;
+	world->shapes = shapes;
+	int32_t* freeShapes = realloc(world->freeShapes, (size_t)cap * sizeof(int32_t));
+	if (!freeShapes) return false;
+	world->freeShapes = freeShapes;
+	world->shapeCapacity = cap;
+	return true;
+}
+
+dkResult dkWorld_CreateShape(dkWorld* world, const dkShapeDef* def, dkShapeId* outId, dkError* error)
+{
+	dkShape s;
+	memset(&s, 0, sizeof s);
+	s.body = -1;
+	if (def->item.index1 != 0) {
+		if (dkStore_Resolve(world, def->item) < 0) {
+			dkSetError(error, dkResultStaleId, -1, "item", def->item.index1);
+			return dkResultStaleId;
+		}
+		s.body = (int32_t)def->item.index1 - 1;
+	}
+	int32_t n = def->count;
+	for (int32_t i = 0; i < n && i < DK_MAX_POLYGON_VERTICES; ++i) {
+		if (!isfinite(def->x[i]) || fabsf(def->x[i]) > 1e7f) return invalid(error, "vertex.x", i, def->x[i]);
+		if (!isfinite(def->y[i]) || fabsf(def->y[i]) > 1e7f) return invalid(error, "vertex.y", i, def->y[i]);
+	}
+	s.kind = def->kind;
+	s.count = n;
+	switch (def->kind) {
+	case dkGeometryCircle:
+		if (n != 1) return invalid(error, "count", -1, n);
+		if (!isfinite(def->radius) || !(def->radius > 0)) return invalid(error, "radius", -1, def->radius);
+		s.x[0] = def->x[0];
+		s.y[0] = def->y[0];
+		s.radius = def->radius;
+		break;
+	case dkGeometrySegment: {
+		if (n != 2) return invalid(error, "count", -1, n);
+		float ex = def->x[1] - def->x[0], ey = def->y[1] - def->y[0];
+		float len = sqrtf(ex * ex + ey * ey);
+		if (!(len > 1e-3f)) return invalid(error, "segment length", -1, len);
+		memcpy(s.x, def->x, 2 * sizeof(float));
+		memcpy(s.y, def->y, 2 * sizeof(float));
+		s.nx[0] = ey / len;
+		s.ny[0] = -ex / len;
+		s.nx[1] = -s.nx[0];
+		s.ny[1] = -s.ny[0];
+		break;
+	}
+	case dkGeometryPolygon: {
+		if (n < 3 || n > DK_MAX_POLYGON_VERTICES) return invalid(error, "collisionBoundingPath vertex count", -1, n);
+		int32_t bad;
+		if (!buildPolygon(&s, def->x, def->y, n, &bad))
+			return invalid(error, "collisionBoundingPath (concave or self-intersecting)", bad, n);
+		break;
+	}
+	default: return invalid(error, "kind", -1, def->kind);
+	}
+	if (!growShapes(world)) {
+		dkSetError(error, dkResultOutOfMemory, -1, "shapes", world->shapeSlots);
+		return dkResultOutOfMemory;
+	}
+	int32_t slot;
+	uint32_t generation = 1;
+	if (world->freeShapeCount > 0) {
+		slot = world->freeShapes[--world->freeShapeCount];
+		generation = world->shapes[slot].generation + 1;
+	} else {
+		slot = world->shapeSlots++;
+	}
+	s.itemGroups = def->itemGroups;
+	s.boundaryGroups = def->boundaryGroups;
+	s.tag = def->tag;
+	s.alive = true;
+	s.generation = generation;
+	world->shapes[slot] = s;
+	world->liveShapes++;
+	*outId = (dkShapeId){(uint32_t)slot + 1, generation};
+	return dkResultOK;
+}
+
+static dkShape* resolveShape(dkWorld* world, dkShapeId id)
+{
+	if (id.index1 == 0 || id.index1 > (uint32_t)world->shapeSlots) return NULL;
+	dkShape* s = &world->shapes[id.index1 - 1];
+	return (s->alive && s->generation == id.generation) ? s : NULL;
+}
+
+static void freeShape(dkWorld* world, int32_t slot)
+{
+	world->shapes[slot].alive = false;
+	world->freeShapes[world->freeShapeCount++] = slot;
+	world->liveShapes--;
+}
+
+dkResult dkWorld_DestroyShape(dkWorld* world, dkShapeId id, dkError* error)
+{
+	if (!resolveShape(world, id)) {
+		dkSetError(error, dkResultStaleId, -1, "shape", id.index1);
+		return dkResultStaleId;
+	}
+	freeShape(world, (int32_t)id.index1 - 1);
+	return dkResultOK;
+}
+
+void dkShapes_RemoveItem(dkWorld* world, uint32_t slot)
+{
+	for (int32_t i = 0; i < world->shapeSlots; ++i)
+		if (world->shapes[i].alive && world->shapes[i].body == (int32_t)slot) freeShape(world, i);
+}
+
+void dkShapes_RemoveItems(dkWorld* world, const uint8_t* removed)
+{
+	for (int32_t i = 0; i < world->shapeSlots; ++i) {
+		const dkShape* s = &world->shapes[i];
+		if (s->alive && s->body >= 0 && removed[s->body]) freeShape(world, i);
+	}
+}
+
+void dkWorld_DestroyItemShapes(dkWorld* world, dkItemId item)
+{
+	if (dkStore_Resolve(world, item) >= 0) dkShapes_RemoveItem(world, item.index1 - 1);
+}
+
+dkResult dkWorld_SetShapeGroups(dkWorld* world, dkShapeId id, uint64_t itemGroups, uint64_t boundaryGroups,
+								dkError* error)
+{
+	dkShape* s = resolveShape(world, id);
+	if (!s) {
+		dkSetError(error, dkResultStaleId, -1, "shape", id.index1);
+		return dkResultStaleId;
+	}
+	if (s->itemGroups != itemGroups || s->boundaryGroups != boundaryGroups) {
+		s->itemGroups = itemGroups;
+		s->boundaryGroups = boundaryGroups;
+		if (s->body >= 0 && world->slots[s->body].dense >= 0) dkStore_WakeRow(world, world->slots[s->body].dense);
+	}
+	return dkResultOK;
+}
+
+int32_t dkWorld_ShapeCount(const dkWorld* world) { return world->liveShapes; }
+
+bool dkShouldCollide(const dkShape* a, const dkShape* b)
+{
+	if (a->body >= 0 && a->body == b->body) return false;
+	if (a->body < 0 && b->body < 0) return false;
+	if (a->body >= 0 && b->body >= 0) return (a->itemGroups & b->itemGroups) != 0;
+	const dkShape* item = a->body >= 0 ? a : b;
+	const dkShape* boundary = a->body >= 0 ? b : a;
+	return (item->boundaryGroups & boundary->itemGroups) != 0;
+}
+
+void dkPlaceShape(const dkShape* s, float x, float y, float c, float sn, float ox, float oy, dkPlaced* out)
+{
+	out->kind = s->kind;
+	out->count = s->count;
+	out->radius = s->radius;
+	for (int32_t i = 0; i < s->count; ++i) {
+		out->x[i] = (c * s->x[i] - sn * s->y[i]) + (x - ox);
+		out->y[i] = (sn * s->x[i] + c * s->y[i]) + (y - oy);
+		out->nx[i] = c * s->nx[i] - sn * s->ny[i];
+		out->ny[i] = sn * s->nx[i] + c * s->ny[i];
+	}
+}

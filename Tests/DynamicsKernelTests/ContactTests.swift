@@ -1,0 +1,66 @@
+import DynamicsKernel
+import Testing
+
+@Suite struct ContactTests {
+    @Test("a box lands on a floor and rests on it")
+    func boxOnFloor() {
+        let s = KernelScene()
+        s.segment(-1000, 0, 1000, 0)
+        let box = s.box(x: 0, y: -200)
+        s.step(120)
+        let y = s.value(dkColumnPositionY, box)
+        #expect(abs(y - -50) < 1, "centre y \(y), expected −50 (half the box above the floor at y = 0)")
+        #expect(abs(s.value(dkColumnVelocityY, box)) < 1)
+    }
+
+    @Test("a stack of 10 boxes stands for 10 s")
+    func stack() {
+        let s = KernelScene()
+        s.segment(-1000, 0, 1000, 0)
+        let boxes = (0..<10).map { s.box(x: 0, y: -50 - 100 * Float($0)) }
+        s.step(600)
+        let top = boxes.last!
+        #expect(abs(s.value(dkColumnPositionY, top) - -950) < 5, "top y \(s.value(dkColumnPositionY, top))")
+        #expect(abs(s.value(dkColumnPositionX, top)) < 5)
+    }
+
+    @Test("a ball of elasticity 1 keeps its bounce; elasticity 0 does not bounce")
+    func bounce() {
+        func peak(after bounces: Int, elasticity: Float) -> Float {
+            let s = KernelScene()
+            s.segment(-1000, 0, 1000, 0)
+            let ball = s.ball(x: 0, y: -550, d: 100, elasticity: elasticity)
+            var apexes: [Float] = []
+            var prev = s.value(dkColumnVelocityY, ball)
+            var top: Float = 0
+            for _ in 0..<900 {
+                s.step(1)
+                let v = s.value(dkColumnVelocityY, ball), y = s.value(dkColumnPositionY, ball)
+                top = min(top, y)
+                if prev < 0 && v >= 0 { apexes.append(top); top = 0 }  // rising → falling
+                prev = v
+            }
+            return apexes.count > bounces ? -(apexes[bounces] + 50) : 0  // height of the ball's bottom
+        }
+        let height = peak(after: 5, elasticity: 1)
+        #expect(height > 0.95 * 500, "bounce height after 5 bounces: \(height)")
+        #expect(peak(after: 0, elasticity: 0) < 5)
+    }
+
+    @Test("broadphase pairs equal the brute-force oracle on random worlds", arguments: [1, 2, 3])
+    func broadphaseOracle(seed: UInt64) {
+        let s = KernelScene()
+        var rng = SplitMix(seed: seed)
+        for _ in 0..<400 {
+            let w = rng.float(5, 200), h = rng.float(5, 200)
+            s.box(x: rng.float(-2000, 2000), y: rng.float(-2000, 2000), w: w, h: h, angle: rng.float(-3, 3))
+        }
+        for _ in 0..<40 { s.ball(x: rng.float(-2000, 2000), y: rng.float(-2000, 2000), d: rng.float(5, 400), elasticity: 0) }
+        s.segment(-3000, 100, 3000, 300)
+        var sweep = [Int32](repeating: 0, count: 200_000), brute = sweep
+        let n = dkWorld_FindPairs(s.world, &sweep, 100_000)
+        let m = dkWorld_FindPairsBruteForce(s.world, &brute, 100_000)
+        #expect(n == m && n > 50, "sweep \(n), brute force \(m)")
+        #expect(Array(sweep[0..<Int(2 * n)]) == Array(brute[0..<Int(2 * m)]))
+    }
+}
