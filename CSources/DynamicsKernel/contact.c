@@ -32,9 +32,21 @@ static dkShapeId shapeId(const dkWorld* world, int32_t slot)
 	return (dkShapeId){(uint32_t)slot + 1, world->shapes[slot].generation};
 }
 
+// The id of a shape's item, or null for a boundary. An item removed this step keeps its old generation
+// in the event (the slot's generation moved on, so the id is already stale).
+static dkItemId itemId(const dkWorld* world, int32_t slot)
+{
+	int32_t body = world->shapes[slot].body;
+	if (body < 0) return (dkItemId){0, 0};
+	uint32_t generation = world->slots[body].generation;
+	if (world->slots[body].dense < 0) generation--; // removed: report the id it had
+	return (dkItemId){(uint32_t)body + 1, generation};
+}
+
 static void emit(dkWorld* world, const dkContact* c, bool began)
 {
 	dkContactEvent e = {.shapeA = shapeId(world, c->shapeA), .shapeB = shapeId(world, c->shapeB),
+						.itemA = itemId(world, c->shapeA), .itemB = itemId(world, c->shapeB),
 						.tagA = world->shapes[c->shapeA].tag, .tagB = world->shapes[c->shapeB].tag, .began = began};
 	if (began && c->manifold.count > 0) {
 		e.x = c->originX + c->manifold.points[0].px;
@@ -108,7 +120,10 @@ static bool bothAsleep(const dkWorld* world, const dkContact* c)
 void dkContacts_Update(dkWorld* world, float dt)
 {
 	world->eventCount = 0;
+	double t0 = dkNowNs();
 	int32_t np = dkBroadphase_Pairs(world, dt, false);
+	double t1 = dkNowNs();
+	world->profile.broadphase = t1 - t0;
 	int32_t cap = np + world->contactCount;
 	dkContact* next = malloc((size_t)(cap > 0 ? cap : 1) * sizeof(dkContact));
 	if (!next) return; // out of memory: keep last step's contacts
@@ -153,6 +168,7 @@ void dkContacts_Update(dkWorld* world, float dt)
 		if (c.touching != was) emit(world, &c, c.touching);
 		if (c.manifold.count > 0 || c.touching) next[n++] = c;
 	}
+	world->profile.narrowphase = dkNowNs() - t1;
 	free(world->contacts);
 	world->contacts = next;
 	world->contactCount = n;

@@ -207,7 +207,35 @@ dkResult dkWorld_SetShapeGroups(dkWorld* world, dkShapeId id, uint64_t itemGroup
 	return dkResultOK;
 }
 
+dkResult dkWorld_SetItemShapeGroups(dkWorld* world, const dkItemId* items, const uint64_t* itemGroups,
+									const uint64_t* boundaryGroups, int32_t count, dkError* error)
+{
+	for (int32_t i = 0; i < count; ++i) {
+		if (dkStore_Resolve(world, items[i]) < 0) {
+			dkSetError(error, dkResultStaleId, i, "id", items[i].index1);
+			return dkResultStaleId;
+		}
+	}
+	int32_t* which = malloc((size_t)(world->slotCount > 0 ? world->slotCount : 1) * sizeof(int32_t));
+	if (!which) {
+		dkSetError(error, dkResultOutOfMemory, -1, "count", count);
+		return dkResultOutOfMemory;
+	}
+	for (int32_t i = 0; i < world->slotCount; ++i) which[i] = -1;
+	for (int32_t k = 0; k < count; ++k) which[items[k].index1 - 1] = k;
+	for (int32_t i = 0; i < world->shapeSlots; ++i) {
+		const dkShape* s = &world->shapes[i];
+		if (!s->alive || s->body < 0 || which[s->body] < 0) continue;
+		int32_t k = which[s->body];
+		dkWorld_SetShapeGroups(world, (dkShapeId){(uint32_t)i + 1, s->generation}, itemGroups[k], boundaryGroups[k],
+							   NULL);
+	}
+	free(which);
+	return dkResultOK;
+}
+
 int32_t dkWorld_ShapeCount(const dkWorld* world) { return world->liveShapes; }
+bool dkWorld_ShapeIsValid(dkWorld* world, dkShapeId id) { return resolveShape(world, id) != NULL; }
 
 bool dkShouldCollide(const dkShape* a, const dkShape* b)
 {

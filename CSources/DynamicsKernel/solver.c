@@ -116,7 +116,9 @@ void dkSolver_Step(dkWorld* world, float dt, int32_t substeps)
 	if (world->liveShapes > 0 || world->contactCount > 0) {
 		// Coupled stages: broadphase → narrowphase → contact solver (which integrates), then rest below.
 		dkContacts_Update(world, dt);
+		double ts = dkNowNs();
 		dkContactSolver_Step(world, dt, substeps);
+		world->profile.contactSolve = dkNowNs() - ts;
 		ctx.coupled = true;
 	}
 	world->profile.collide = dkNowNs() - tc;

@@ -33,13 +33,17 @@ struct Bench: ParsableCommand {
         let world = try recipe.makeWorld(items: items, configuration: configuration)
         try world.step(count: 1)  // untimed, as Box2D's benchmark does
         var timer = StepTimer(capacity: steps)
-        var solve: [Double] = [], partition: [Double] = []
+        var solve: [Double] = [], partition: [Double] = [], broad: [Double] = [], narrow: [Double] = []
+        var contact: [Double] = []
         let cpu0 = StepTimer.processCPUSeconds()
         for _ in 0..<steps {
             try timer.measure { try world.step(count: 1) }
             let p = world.lastStepProfile
             solve.append(p.solveNanoseconds / 1e6)
             partition.append(p.partitionNanoseconds / 1e6)
+            broad.append(p.broadphaseNanoseconds / 1e6)
+            narrow.append(p.narrowphaseNanoseconds / 1e6)
+            contact.append(p.contactSolveNanoseconds / 1e6)
         }
         let cpu = (StepTimer.processCPUSeconds() - cpu0) * 1000 / Double(steps)
         let result = BenchResult(
@@ -47,6 +51,8 @@ struct Bench: ParsableCommand {
             steps: steps, msPerStepMedian: timer.medianMilliseconds, msPerStepMean: timer.meanMilliseconds,
             cpuMsPerStep: cpu, stateHash: String(format: "%016llx", world.stateHash()),
             solveMsMedian: StepTimer.median(solve), partitionMsMedian: StepTimer.median(partition),
+            broadphaseMsMedian: StepTimer.median(broad), narrowphaseMsMedian: StepTimer.median(narrow),
+            contactSolveMsMedian: StepTimer.median(contact), contacts: world.contactCount,
             simd: world.simdPath, integrator: configuration.integrator.rawValue,
             substeps: configuration.substeps, awakeItems: world.awakeItemCount)
         print(json ? result.json : result.text)
@@ -60,6 +66,8 @@ struct BenchResult: Encodable {
     let msPerStepMedian, msPerStepMean, cpuMsPerStep: Double
     let stateHash: String
     let solveMsMedian, partitionMsMedian: Double
+    let broadphaseMsMedian, narrowphaseMsMedian, contactSolveMsMedian: Double
+    let contacts: Int
     let simd, integrator: String
     let substeps, awakeItems: Int
 
@@ -75,7 +83,9 @@ struct BenchResult: Encodable {
         \(scene) (\(shape)), \(items) items, \(workers) worker(s), \(steps) steps, \(simd)/\(integrator)
         ms/step  median \(String(format: "%.4f", msPerStepMedian))  mean \(String(format: "%.4f", msPerStepMean))  \
         cpu \(String(format: "%.4f", cpuMsPerStep))
-        stages   solve \(String(format: "%.4f", solveMsMedian))  partition \(String(format: "%.4f", partitionMsMedian))
+        stages   solve \(String(format: "%.4f", solveMsMedian))  partition \(String(format: "%.4f", partitionMsMedian))  \
+        broadphase \(String(format: "%.4f", broadphaseMsMedian))  narrowphase \(String(format: "%.4f", narrowphaseMsMedian))  \
+        contact solve \(String(format: "%.4f", contactSolveMsMedian))  (\(contacts) contacts)
         state    \(stateHash)
         """
     }

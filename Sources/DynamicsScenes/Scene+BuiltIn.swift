@@ -3,7 +3,7 @@ import Foundation
 
 extension Scene {
     /// Every built-in scene, in the order `dynamics scenes` lists them.
-    public static let builtIn: [Scene] = [.default, .integration]
+    public static let builtIn: [Scene] = [.default, .integration, .pile, .pileCircles, .pyramid]
 
     /// The built-in scene called `name`, if any.
     public static func named(_ name: String) -> Scene? { builtIn.first { $0.name == name } }

@@ -14,10 +14,13 @@ public struct Scene: Sendable {
     public let defaultSeconds: Double
     /// The shape name reported by benchmarks (`box` or `circle`).
     public let shape: String
+    /// Whether the scene turns rest detection off (the reference scenes of BENCH-SCENES.md do).
+    public let restDetection: Bool
     private let populate: @Sendable (DynamicWorld, Int) throws(DynamicsError) -> Void
 
     /// Creates a scene from a function that fills an empty world with `items` items.
     public init(name: String, summary: String, defaultItems: Int, defaultSeconds: Double, shape: String = "box",
+                restDetection: Bool = true,
                 populate: @escaping @Sendable (DynamicWorld, Int) throws(DynamicsError) -> Void)
     {
         self.name = name
@@ -25,6 +28,7 @@ public struct Scene: Sendable {
         self.defaultItems = defaultItems
         self.defaultSeconds = defaultSeconds
         self.shape = shape
+        self.restDetection = restDetection
         self.populate = populate
     }
 
@@ -34,6 +38,8 @@ public struct Scene: Sendable {
     {
         let count = items ?? defaultItems
         guard count >= 1 else { throw .invalidValue(field: "items", value: Double(count), index: nil) }
+        var configuration = configuration
+        if !restDetection { configuration.restDetection = false }
         let world = try DynamicWorld(configuration: configuration)
         try populate(world, count)
         return world

@@ -52,11 +52,17 @@ dkResult dkWorld_DestroyShape(dkWorld* world, dkShapeId id, dkError* error);
 void dkWorld_DestroyItemShapes(dkWorld* world, dkItemId item);
 dkResult dkWorld_SetShapeGroups(dkWorld* world, dkShapeId id, uint64_t itemGroups, uint64_t boundaryGroups,
 								dkError* error);
+/// Sets the groups of every shape of items[i] to itemGroups[i] and boundaryGroups[i], in one pass over
+/// the shapes (wakes items whose groups change).
+dkResult dkWorld_SetItemShapeGroups(dkWorld* world, const dkItemId* items, const uint64_t* itemGroups,
+									const uint64_t* boundaryGroups, int32_t count, dkError* error);
 int32_t dkWorld_ShapeCount(const dkWorld* world);
+bool dkWorld_ShapeIsValid(dkWorld* world, dkShapeId id);
 
 /// A touching pair that began or ended during the last step, in a deterministic order.
 typedef struct dkContactEvent {
 	dkShapeId shapeA, shapeB; ///< shapeA has the smaller slot
+	dkItemId itemA, itemB;	  ///< the shapes' items (null for a boundary)
 	int32_t tagA, tagB;
 	float x, y; ///< contact point (began only), world coordinates, pt
 	bool began;

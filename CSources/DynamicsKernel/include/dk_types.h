@@ -134,6 +134,7 @@ typedef struct dkProfile {
 	double solve;	  ///< integration, snap springs and rest detection over the awake blocks (parallel)
 	double partition; ///< moving newly resting items out of the awake range (serial)
 	double collide;	  ///< broadphase, narrowphase and the contact solver with its integration (0 without shapes)
+	double broadphase, narrowphase, contactSolve; ///< the parts of `collide`
 	int32_t awakeCount, itemCount, substeps, workers, blocks;
 } dkProfile;
 

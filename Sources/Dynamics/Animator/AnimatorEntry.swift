@@ -14,6 +14,8 @@ final class AnimatorEntry {
     let members: [Member]
     /// The mass description last given to the kernel.
     var massDescription: ItemDescription
+    /// Whether the item has collision shapes (it is in a collision behaviour).
+    var collides = false
 
     init(item: any DynamicItem, id: ItemID, members: [Member], massDescription: ItemDescription) {
         self.item = item

@@ -22,7 +22,7 @@ extension DynamicAnimator {
             try world.setPositions([item.center], angles: [item.rotationAngle], for: [entry.id])
             if entry.members.isEmpty {
                 var description = entry.massDescription
-                description.shape = Self.shape(of: item)
+                description.shape = Self.shape(of: item, density: description.density)
                 if description != entry.massDescription {
                     try world.setMassProperties(description, for: [entry.id])
                     entry.massDescription = description
@@ -94,12 +94,13 @@ extension DynamicAnimator {
             for member in group.items { memberOf[ObjectIdentifier(member)] = key }
         } else {
             Self.validate(item)
-            description.shape = Self.shape(of: item)
+            description.shape = Self.shape(of: item, density: material.density)
         }
         do {
             let id = try world.createItems(description, at: [position], angles: [angle])[0]
             entries[key] = AnimatorEntry(item: item, id: id, members: members, massDescription: description)
             entryOrder.append(key)
+            keyOfID[id] = key
         } catch {
             preconditionFailure("\(type(of: item)) cannot join the animator: \(error)")
         }
@@ -121,7 +122,10 @@ extension DynamicAnimator {
                 released.append(ObjectIdentifier(member.item))
             }
         }
+        for entry in removed { keyOfID[entry.id] = nil }
         for key in keys { entries[key] = nil }
+        let leaving = Set(keys)
+        touching = touching.filter { !$0.key.involves(leaving) }
         let gone = Set(keys)
         entryOrder.removeAll { gone.contains($0) }
         ItemOwnership.release(released, for: ObjectIdentifier(self))
@@ -163,12 +167,38 @@ extension DynamicAnimator {
         precondition([t.a, t.b, t.c, t.d].allSatisfy(\.isFinite), "\(type(of: item)).transform must be finite")
     }
 
-    static func shape(of item: any DynamicItem) -> ItemDescription.Shape {
+    static func shape(of item: any DynamicItem, density: CGFloat) -> ItemDescription.Shape {
         let size = item.bounds.size
         switch item.collisionBoundsType {
         case .ellipse: return .ellipse(width: size.width, height: size.height)
-        case .rectangle, .path: return .rectangle(width: size.width, height: size.height)
+        case .rectangle: return .rectangle(width: size.width, height: size.height)
+        case .path:
+            guard case let .polygon(points) = collisionShape(of: item), points.count >= 3 else {
+                preconditionFailure("\(type(of: item)).collisionBoundingPath has no closed outline")
+            }
+            let (area, inertia) = polygonMass(points)
+            precondition(area > 0, "\(type(of: item)).collisionBoundingPath encloses no area")
+            return .compound(mass: density * area / 10_000, inertia: density * inertia / 10_000,
+                             width: size.width, height: size.height)
         }
+    }
+
+    /// Area (pt²) and polar second moment about the centroid (pt⁴) of a simple polygon, either winding.
+    static func polygonMass(_ p: [CGPoint]) -> (area: CGFloat, inertia: CGFloat) {
+        var (a, cx, cy, i0): (CGFloat, CGFloat, CGFloat, CGFloat) = (0, 0, 0, 0)
+        for k in p.indices {
+            let (u, v) = (p[k], p[(k + 1) % p.count])
+            let cross = u.x * v.y - v.x * u.y
+            a += cross
+            cx += (u.x + v.x) * cross
+            cy += (u.y + v.y) * cross
+            i0 += cross * (u.x * u.x + u.x * v.x + v.x * v.x + u.y * u.y + u.y * v.y + v.y * v.y)
+        }
+        let sign: CGFloat = a < 0 ? -1 : 1
+        let area = abs(a) / 2
+        guard area > 0 else { return (0, 0) }
+        let (gx, gy) = (cx / (3 * a), cy / (3 * a))
+        return (area, sign * i0 / 12 - area * (gx * gx + gy * gy))
     }
 
     /// Mass properties and member placement of a group at `density` (SEMANTICS.md §1, parallel axes).

@@ -8,6 +8,7 @@ extension DynamicAnimator {
         needsSync = false
         let (order, material) = syncItems()
 
+        syncCollisions(order)
         let keys = entryOrder
         let index = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
         let n = keys.count
@@ -60,8 +61,12 @@ extension DynamicAnimator {
                                                            Float(m?.charge ?? 0))
                 var wanted = Self.description(from: m)
                 wanted.shape = entry.massDescription.shape
-                if let group = entry.item as? DynamicItemGroup, wanted.density != entry.massDescription.density {
-                    wanted.shape = Self.compound(group, density: wanted.density).shape
+                if wanted.density != entry.massDescription.density {
+                    if let group = entry.item as? DynamicItemGroup {
+                        wanted.shape = Self.compound(group, density: wanted.density).shape
+                    } else if entry.item.collisionBoundsType == .path {
+                        wanted.shape = Self.shape(of: entry.item, density: wanted.density)
+                    }
                 }
                 if wanted != entry.massDescription {
                     try world.setMassProperties(wanted, for: [entry.id])

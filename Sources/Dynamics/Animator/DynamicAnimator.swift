@@ -33,6 +33,9 @@ public final class DynamicAnimator {
     var entries: [ObjectIdentifier: AnimatorEntry] = [:]
     var entryOrder: [ObjectIdentifier] = []
     var memberOf: [ObjectIdentifier: ObjectIdentifier] = [:]  // group member → group entry
+    var keyOfID: [ItemID: ObjectIdentifier] = [:]
+    var boundaryRecords: [BoundaryRecord?] = []  // index = kernel shape tag
+    var touching: [ContactKey: Int] = [:]
     var needsSync = false
     var inStep = false
     private var pendingTime: TimeInterval = 0
@@ -163,6 +166,7 @@ public final class DynamicAnimator {
         }
         writeBack()
         inStep = false
+        deliverContactEvents()
         elapsedTime += world.configuration.stepDuration
         var order: [DynamicBehavior] = []
         for behavior in behaviors { behavior.forEachInTree { order.append($0) } }

@@ -71,6 +71,8 @@ extension Integrator {
 extension StepProfile {
     init(_ p: dkProfile) {
         self.init(stepNanoseconds: p.step, solveNanoseconds: p.solve, partitionNanoseconds: p.partition,
+                  broadphaseNanoseconds: p.broadphase, narrowphaseNanoseconds: p.narrowphase,
+                  contactSolveNanoseconds: p.contactSolve,
                   awakeItems: Int(p.awakeCount), items: Int(p.itemCount), substeps: Int(p.substeps),
                   workers: Int(p.workers), blocks: Int(p.blocks))
     }

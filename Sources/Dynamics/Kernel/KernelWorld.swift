@@ -4,7 +4,7 @@ import Foundation
 /// Owns one C kernel world. The only type that holds the kernel pointer; column access happens inside
 /// scoped closures. Not thread-safe: a ``DynamicWorld`` uses it from one thread at a time.
 final class KernelWorld {
-    private let raw: OpaquePointer
+    let raw: OpaquePointer
 
     init(configuration: DynamicsConfiguration) throws(DynamicsError) {
         try configuration.validate()

@@ -6,6 +6,12 @@ public struct StepProfile: Hashable, Sendable {
     public var solveNanoseconds: Double
     /// Moving items that came to rest out of the awake range (serial), ns.
     public var partitionNanoseconds: Double
+    /// Broadphase, ns (0 without collision shapes).
+    public var broadphaseNanoseconds: Double
+    /// Narrowphase: manifolds, warm-start matching and events, ns.
+    public var narrowphaseNanoseconds: Double
+    /// The contact solver with the integration it drives, ns.
+    public var contactSolveNanoseconds: Double
     /// Items still awake after the step.
     public var awakeItems: Int
     /// All items.

@@ -1,0 +1,81 @@
+import Foundation
+
+/// The collision outline of an item, in the item's own frame (relative to its centre, at angle 0), pt.
+public enum CollisionShape: Hashable, Sendable {
+    /// A width × height rectangle centred on the item.
+    case rectangle(width: CGFloat, height: CGFloat)
+    /// A circle centred on the item (exact).
+    case circle(radius: CGFloat)
+    /// The ellipse inscribed in width × height, approximated by the convex hull of 16 points on it
+    /// (a circle when width equals height, which is exact).
+    case ellipse(width: CGFloat, height: CGFloat)
+    /// A convex polygon of 3…16 vertices, either winding. A concave or self-intersecting polygon throws.
+    case polygon([CGPoint])
+
+    /// Vertices of the 16-point ellipse hull.
+    static func ellipseHull(width: CGFloat, height: CGFloat) -> [CGPoint] {
+        (0..<16).map { k in
+            let a = CGFloat(k) * 2 * .pi / 16
+            return CGPoint(x: width / 2 * cos(a), y: height / 2 * sin(a))
+        }
+    }
+}
+
+/// Which collision behaviours an item belongs to, as bit masks (bit k = group k, 0…63).
+///
+/// Two items collide when their ``itemGroups`` share a bit; an item and a boundary collide when the item's
+/// ``boundaryGroups`` contains the boundary's group.
+public struct CollisionFilter: Hashable, Sendable {
+    /// Groups whose items this item collides with.
+    public var itemGroups: UInt64
+    /// Groups whose boundaries this item collides with.
+    public var boundaryGroups: UInt64
+    /// Collides with every item and every boundary.
+    public static let all = CollisionFilter(itemGroups: .max, boundaryGroups: .max)
+    /// Creates a filter.
+    public init(itemGroups: UInt64, boundaryGroups: UInt64) {
+        self.itemGroups = itemGroups
+        self.boundaryGroups = boundaryGroups
+    }
+}
+
+/// The id of a boundary segment of a ``DynamicWorld``.
+public struct BoundaryID: Hashable, Sendable, CustomStringConvertible {
+    /// The shape slot, counting from 1.
+    public let index: UInt32
+    /// The slot's generation.
+    public let generation: UInt32
+    /// Creates an id from its parts.
+    public init(index: UInt32, generation: UInt32) {
+        self.index = index
+        self.generation = generation
+    }
+    /// `boundary#index.generation`.
+    public var description: String { "boundary#\(index).\(generation)" }
+}
+
+/// A contact that began or ended during the last step of a ``DynamicWorld``.
+public struct ContactEvent: Hashable, Sendable {
+    /// One side of a contact.
+    public enum Party: Hashable, Sendable {
+        /// An item.
+        case item(ItemID)
+        /// A boundary segment.
+        case boundary(BoundaryID)
+    }
+    /// True when the contact began, false when it ended.
+    public let began: Bool
+    /// The first side (an item when either side is one).
+    public let first: Party
+    /// The second side.
+    public let second: Party
+    /// The contact point in reference coordinates (pt), for a contact that began.
+    public let point: CGPoint?
+    /// Creates an event.
+    public init(began: Bool, first: Party, second: Party, point: CGPoint?) {
+        self.began = began
+        self.first = first
+        self.second = second
+        self.point = point
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+
+extension DynamicWorld {
+    /// Gives each item a collision shape (in its own frame: `offset` in pt from its centre, turned by
+    /// `angle` rad), colliding as `filter` says. An item may have several shapes (a compound).
+    /// Throws, adding nothing, on a stale id or a concave, self-intersecting or oversized polygon.
+    public func addCollisionShape(_ shape: CollisionShape, offset: CGPoint = .zero, angle: CGFloat = 0,
+                                  filter: CollisionFilter = .all, to ids: [ItemID]) throws(DynamicsError)
+    {
+        precondition(!isStepping, "DynamicWorld.addCollisionShape called during a step")
+        for id in ids where !kernel.isValid(id) { throw .staleID(id) }
+        let geometry = try shape.kernelGeometry(offset: offset, angle: angle)
+        for id in ids {
+            _ = try kernel.createShape(item: id, geometry: geometry, itemGroups: filter.itemGroups,
+                                       boundaryGroups: filter.boundaryGroups)
+        }
+    }
+
+    /// Removes every collision shape of the items.
+    public func removeCollisionShapes(from ids: [ItemID]) throws(DynamicsError) {
+        precondition(!isStepping, "DynamicWorld.removeCollisionShapes called during a step")
+        for id in ids where !kernel.isValid(id) { throw .staleID(id) }
+        for id in ids { kernel.destroyShapes(of: id) }
+    }
+
+    /// Sets the collision filter of every shape of the items.
+    public func setCollisionFilter(_ filter: CollisionFilter, for ids: [ItemID]) throws(DynamicsError) {
+        try kernel.setItemShapeGroups(items: ids, itemGroups: Array(repeating: filter.itemGroups, count: ids.count),
+                                      boundaryGroups: Array(repeating: filter.boundaryGroups, count: ids.count))
+    }
+
+    /// Adds a static two-sided boundary segment (pt) in collision group `group` (0…63).
+    @discardableResult
+    public func addBoundary(from start: CGPoint, to end: CGPoint, group: Int = 0) throws(DynamicsError) -> BoundaryID {
+        guard (0..<64).contains(group) else { throw .invalidValue(field: "group", value: Double(group), index: nil) }
+        let id = try kernel.createShape(item: nil, geometry: .segment(start, end), itemGroups: 1 << UInt64(group),
+                                        boundaryGroups: 0)
+        return BoundaryID(index: id.index, generation: id.generation)
+    }
+
+    /// Adds the segments of a path (arcs and curves flattened; closed subpaths form loops).
+    @discardableResult
+    public func addBoundary(_ path: BezierPath, group: Int = 0) throws(DynamicsError) -> [BoundaryID] {
+        var ids: [BoundaryID] = []
+        do {
+            for (a, b) in path.segments() { ids.append(try addBoundary(from: a, to: b, group: group)) }
+        } catch {
+            for id in ids { try? removeBoundary(id) }
+            throw error
+        }
+        return ids
+    }
+
+    /// Removes a boundary segment.
+    public func removeBoundary(_ id: BoundaryID) throws(DynamicsError) {
+        precondition(!isStepping, "DynamicWorld.removeBoundary called during a step")
+        let shape = KernelShapeID(index: id.index, generation: id.generation)
+        guard kernel.shapeExists(shape) else {
+            throw .invalidValue(field: "boundary", value: Double(id.index), index: nil)
+        }
+        kernel.destroyShape(shape)
+    }
+
+    /// Contacts that began or ended in the last step, in a deterministic order.
+    public var contactEvents: [ContactEvent] {
+        kernel.contactEvents().map { e in
+            let a: ContactEvent.Party = e.itemA.map { .item($0) } ?? .boundary(BoundaryID(index: e.shapeA.index, generation: e.shapeA.generation))
+            let b: ContactEvent.Party = e.itemB.map { .item($0) } ?? .boundary(BoundaryID(index: e.shapeB.index, generation: e.shapeB.generation))
+            let itemFirst = e.itemA != nil || e.itemB == nil
+            return ContactEvent(began: e.began, first: itemFirst ? a : b, second: itemFirst ? b : a,
+                                point: e.began ? e.point : nil)
+        }
+    }
+
+    /// Pairs of shapes near each other after the last step (touching or about to).
+    public var contactCount: Int { kernel.contactCount }
+}
+
+extension CollisionShape {
+    /// The kernel geometry in the item frame, moved by `offset` and turned by `angle`.
+    func kernelGeometry(offset: CGPoint, angle: CGFloat) throws(DynamicsError) -> KernelGeometry {
+        let (c, s) = (cos(angle), sin(angle))
+        func place(_ p: CGPoint) -> CGPoint { CGPoint(x: offset.x + c * p.x - s * p.y, y: offset.y + s * p.x + c * p.y) }
+        func positive(_ v: CGFloat, _ field: String) throws(DynamicsError) {
+            guard v.isFinite, v > 0 else { throw .invalidValue(field: field, value: Double(v), index: nil) }
+        }
+        switch self {
+        case let .rectangle(w, h):
+            try positive(w, "width")
+            try positive(h, "height")
+            return .polygon([CGPoint(x: -w / 2, y: -h / 2), CGPoint(x: w / 2, y: -h / 2), CGPoint(x: w / 2, y: h / 2),
+                             CGPoint(x: -w / 2, y: h / 2)].map(place))
+        case let .circle(r):
+            try positive(r, "radius")
+            return .circle(center: offset, radius: r)
+        case let .ellipse(w, h):
+            try positive(w, "width")
+            try positive(h, "height")
+            if w == h { return .circle(center: offset, radius: w / 2) }
+            return .polygon(Self.ellipseHull(width: w, height: h).map(place))
+        case let .polygon(points):
+            return .polygon(points.map(place))
+        }
+    }
+}
+
+extension BezierPath {
+    /// The path's line segments after flattening (closed subpaths include their closing segment).
+    func segments() -> [(CGPoint, CGPoint)] {
+        polylines().flatMap { line -> [(CGPoint, CGPoint)] in
+            var pairs = zip(line.points, line.points.dropFirst()).map { ($0, $1) }
+            if line.closed, let first = line.points.first, let last = line.points.last { pairs.append((last, first)) }
+            return pairs
+        }
+    }
+}

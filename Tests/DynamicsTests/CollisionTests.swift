@@ -1,0 +1,227 @@
+import Dynamics
+import DynamicsScenes
+import Foundation
+import Testing
+
+/// Records collision delegate calls.
+final class ContactLog: CollisionBehaviorDelegate {
+    var events: [String] = []
+    var points: [CGPoint] = []
+    func collisionBehavior(_ behavior: CollisionBehavior, beganContactFor item1: any DynamicItem,
+                           with item2: any DynamicItem, at point: CGPoint) {
+        events.append("began items")
+        points.append(point)
+    }
+    func collisionBehavior(_ behavior: CollisionBehavior, endedContactFor item1: any DynamicItem,
+                           with item2: any DynamicItem) { events.append("ended items") }
+    func collisionBehavior(_ behavior: CollisionBehavior, beganContactFor item: any DynamicItem,
+                           withBoundaryIdentifier identifier: AnyHashable?, at point: CGPoint) {
+        events.append("began \(identifier.map { "\($0)" } ?? "bounds")")
+        points.append(point)
+    }
+    func collisionBehavior(_ behavior: CollisionBehavior, endedContactFor item: any DynamicItem,
+                           withBoundaryIdentifier identifier: AnyHashable?) {
+        events.append("ended \(identifier.map { "\($0)" } ?? "bounds")")
+    }
+}
+
+@Suite struct CollisionTests {
+    let bounds = CGRect(x: 0, y: 0, width: 1000, height: 1000)
+
+    func animator() -> DynamicAnimator {
+        var c = DynamicsConfiguration()
+        c.workerCount = 1
+        return DynamicAnimator(referenceBounds: bounds, configuration: c)
+    }
+
+    @Test("a 10-box stack on the reference bounds stands for 10 s")
+    func stack() {
+        let boxes = (0..<10).map { DynamicBody(center: CGPoint(x: 500, y: 950 - 100 * CGFloat($0)),
+                                               size: CGSize(width: 100, height: 100)) }
+        let a = animator()
+        let collision = CollisionBehavior(items: boxes)
+        collision.translatesReferenceBoundsIntoBoundary = true
+        let material = DynamicItemBehavior(items: boxes)
+        material.friction = 0.6
+        a.addBehavior(GravityBehavior(items: boxes))
+        a.addBehavior(collision)
+        a.addBehavior(material)
+        a.step(by: 10)
+        let top = boxes.last!
+        #expect(abs(top.center.x - 500) < 5 && abs(top.center.y - 50) < 5, "top at \(top.center)")
+        #expect(abs(top.rotation) < 0.01)
+    }
+
+    @Test("the pyramid of BENCH-SCENES (base 30) stands for 10 s")
+    func pyramid() throws {
+        var c = DynamicsConfiguration()
+        c.workerCount = 1
+        let world = try Scene.pyramid.makeWorld(items: 465, configuration: c)  // base 30
+        let ids = world.itemIDs()
+        let top = ids.min { world.pose(of: $0).center.y < world.pose(of: $1).center.y }!
+        let start = world.pose(of: top).center
+        try world.step(count: 600)
+        let end = world.pose(of: top).center
+        #expect(abs(end.x - start.x) < 5, "top box drifted \(end.x - start.x) pt sideways")
+        // Soft contacts carry the load with a small overlap per layer, as in Box2D v3 (whose pyramid of base 50
+        // sinks 18 pt in 10 s); base 30 sinks about 7 pt here. A collapse would drop it by metres.
+        #expect(end.y - start.y < 10, "top box sank \(end.y - start.y) pt")
+        #expect(world.kineticEnergy < 10)
+    }
+
+    @Test("a ball of elasticity 1 keeps ≥ 95 % of its bounce height after 5 bounces; elasticity 0 does not bounce")
+    func bounce() {
+        func heights(elasticity: CGFloat) -> [CGFloat] {
+            let ball = DynamicBody(center: CGPoint(x: 500, y: 400), size: CGSize(width: 100, height: 100),
+                                   collisionBoundsType: .ellipse)
+            let a = animator()
+            let collision = CollisionBehavior(items: [ball])
+            collision.translatesReferenceBoundsIntoBoundary = true
+            let material = DynamicItemBehavior(items: [ball])
+            material.elasticity = elasticity
+            a.addBehavior(GravityBehavior(items: [ball]))
+            a.addBehavior(collision)
+            a.addBehavior(material)
+            var apexes: [CGFloat] = [], previous: CGFloat = 0, highest: CGFloat = 1000
+            material.action = {
+                let v = material.linearVelocity(for: ball).y
+                highest = min(highest, ball.center.y)
+                if previous < 0 && v >= 0 { apexes.append(950 - highest); highest = 1000 }  // bottom's height
+                previous = v
+            }
+            a.step(by: 12)
+            return apexes
+        }
+        let elastic = heights(elasticity: 1)
+        #expect(elastic.count >= 5)
+        if elastic.count >= 5 { #expect(elastic[4] >= 0.95 * 500, "apex heights \(elastic)") }
+        #expect((heights(elasticity: 0).max() ?? 0) < 5)
+    }
+
+    @Test("a box on an incline stays when friction ≥ tan(angle) and slides otherwise")
+    func incline() {
+        func slide(friction: CGFloat) -> CGFloat {
+            let angle: CGFloat = 20 * .pi / 180  // tan = 0.364
+            let a = animator()
+            let box = DynamicBody(center: .zero, size: CGSize(width: 100, height: 100), rotation: angle)
+            // The incline rises to the left: a segment through (500, 700) at `angle`.
+            let (c, s) = (cos(angle), sin(angle))
+            let p0 = CGPoint(x: 500 - 600 * c, y: 700 - 600 * s), p1 = CGPoint(x: 500 + 600 * c, y: 700 + 600 * s)
+            box.center = CGPoint(x: 500 + 50.5 * s, y: 700 - 50.5 * c)  // resting on the segment
+            let collision = CollisionBehavior(items: [box])
+            collision.addBoundary(withIdentifier: "ramp", from: p0, to: p1)
+            let material = DynamicItemBehavior(items: [box])
+            material.friction = friction
+            a.addBehavior(GravityBehavior(items: [box]))
+            a.addBehavior(collision)
+            a.addBehavior(material)
+            let start = box.center
+            a.step(by: 2)
+            return hypot(box.center.x - start.x, box.center.y - start.y)
+        }
+        #expect(slide(friction: 0.5) < 2)
+        #expect(slide(friction: 0.2) > 100)
+    }
+
+    @Test("an item at 10 000 pt/s does not pass through a boundary or a 10 pt thick anchored item")
+    func noTunnelling() {
+        let a = animator()
+        let bullet = DynamicBody(center: CGPoint(x: 300, y: 100), size: CGSize(width: 20, height: 20))
+        let wallHit = DynamicBody(center: CGPoint(x: 700, y: 100), size: CGSize(width: 20, height: 20))
+        let plate = DynamicBody(center: CGPoint(x: 300, y: 600), size: CGSize(width: 300, height: 10))
+        let collision = CollisionBehavior(items: [bullet, plate, wallHit])
+        collision.translatesReferenceBoundsIntoBoundary = true
+        let anchor = DynamicItemBehavior(items: [plate])
+        anchor.isAnchored = true
+        let speedy = DynamicItemBehavior(items: [bullet, wallHit])
+        a.addBehavior(collision)
+        a.addBehavior(anchor)
+        a.addBehavior(speedy)
+        speedy.addLinearVelocity(CGPoint(x: 0, y: 10_000), for: bullet)
+        speedy.addLinearVelocity(CGPoint(x: 10_000, y: 0), for: wallHit)
+        a.step(by: 0.5)
+        #expect(bullet.center.y < 600, "the bullet passed the plate: y = \(bullet.center.y)")
+        #expect(wallHit.center.x < 1000, "passed the right wall: x = \(wallHit.center.x)")
+        #expect(plate.center == CGPoint(x: 300, y: 600))
+    }
+
+    @Test("items of different collision behaviours pass through each other")
+    func separateBehaviours() {
+        let a = animator()
+        let falling = DynamicBody(center: CGPoint(x: 500, y: 100), size: CGSize(width: 100, height: 100))
+        let resting = DynamicBody(center: CGPoint(x: 500, y: 950), size: CGSize(width: 100, height: 100))
+        let floorOnly = CollisionBehavior(items: [falling])
+        floorOnly.addBoundary(withIdentifier: "floor", from: CGPoint(x: 0, y: 1000), to: CGPoint(x: 1000, y: 1000))
+        let other = CollisionBehavior(items: [resting])
+        other.translatesReferenceBoundsIntoBoundary = true
+        a.addBehavior(GravityBehavior(items: [falling, resting]))
+        a.addBehavior(floorOnly)
+        a.addBehavior(other)
+        a.step(by: 2)
+        #expect(abs(falling.center.y - 950) < 2 && abs(resting.center.y - 950) < 2, "\(falling.center) \(resting.center)")
+    }
+
+    @Test(".items ignores boundaries; .boundaries ignores items")
+    func modes() {
+        func run(_ mode: CollisionBehavior.Mode) -> (CGFloat, CGFloat) {
+            let a = animator()
+            let top = DynamicBody(center: CGPoint(x: 500, y: 700), size: CGSize(width: 100, height: 100))
+            let bottom = DynamicBody(center: CGPoint(x: 500, y: 900), size: CGSize(width: 100, height: 100))
+            let collision = CollisionBehavior(items: [top, bottom])
+            collision.translatesReferenceBoundsIntoBoundary = true
+            collision.collisionMode = mode
+            let anchor = DynamicItemBehavior(items: [bottom])
+            anchor.isAnchored = true
+            a.addBehavior(GravityBehavior(items: [top]))
+            a.addBehavior(collision)
+            a.addBehavior(anchor)
+            a.step(by: 1)
+            return (top.center.y, bottom.center.y)
+        }
+        let itemsOnly = run(.items), boundariesOnly = run(.boundaries)
+        #expect(abs(itemsOnly.0 - 800) < 2, "lands on the other item: \(itemsOnly)")
+        #expect(abs(boundariesOnly.0 - 950) < 2, "passes the item, lands on the floor: \(boundariesOnly)")
+    }
+
+    @Test("began and ended contact events pair up exactly, with points on the contact")
+    func eventsPairUp() {
+        let a = animator()
+        let ball = DynamicBody(center: CGPoint(x: 500, y: 500), size: CGSize(width: 100, height: 100),
+                               collisionBoundsType: .ellipse)
+        let log = ContactLog()
+        let collision = CollisionBehavior(items: [ball])
+        collision.translatesReferenceBoundsIntoBoundary = true
+        collision.collisionDelegate = log
+        let material = DynamicItemBehavior(items: [ball])
+        material.elasticity = 0.8
+        a.addBehavior(GravityBehavior(items: [ball]))
+        a.addBehavior(collision)
+        a.addBehavior(material)
+        a.step(by: 4)
+        let began = log.events.filter { $0 == "began bounds" }.count, ended = log.events.filter { $0 == "ended bounds" }.count
+        #expect(began >= 3, "events \(log.events)")
+        #expect(began == ended || began == ended + 1)
+        for (k, e) in log.events.enumerated() where k > 0 { #expect(e != log.events[k - 1], "two \(e) in a row") }
+        for p in log.points { #expect(abs(p.y - 1000) < 3 && abs(p.x - 500) < 3, "point \(p)") }
+    }
+
+    @Test("a ball rests on an arc boundary, not on its chord")
+    func arcBoundary() {
+        let a = animator()
+        let ball = DynamicBody(center: CGPoint(x: 560, y: 300), size: CGSize(width: 100, height: 100),
+                               collisionBoundsType: .ellipse)
+        let bowl = BezierPath(arcCenter: CGPoint(x: 500, y: 400), radius: 400, startAngle: 0, endAngle: .pi, clockwise: true)
+        let collision = CollisionBehavior(items: [ball])
+        collision.addBoundary(withIdentifier: "bowl", for: bowl)
+        let material = DynamicItemBehavior(items: [ball])
+        material.friction = 0.5
+        material.angularResistance = 2
+        a.addBehavior(GravityBehavior(items: [ball]))
+        a.addBehavior(collision)
+        a.addBehavior(material)
+        a.step(by: 8)
+        let d = hypot(ball.center.x - 500, ball.center.y - 400)
+        #expect(abs(d - 350) < 3, "distance from the arc's centre \(d); the chord would give \(400 - 50)… or far less")
+        #expect(ball.center.y > 700, "rests at the bottom of the bowl: \(ball.center)")
+    }
+}
