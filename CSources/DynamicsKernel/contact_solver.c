@@ -6,13 +6,18 @@
 // Separation is tracked during the step from each item's movement since the step began, so contacts stay
 // correct across substeps without a new narrowphase. Positive separation makes a speculative contact:
 // the items may close the gap within a substep but not pass through each other.
-// This is the scalar reference path, solving contacts in list order (deterministic). Graph colouring and
-// the wide SIMD solver come next.
+// Constraints are graph-coloured (constraint_graph.c) and solved colour by colour, in contact order within
+// a colour; no two constraints of a colour share a moving item, so their order within the colour does not
+// matter and a wide solver can take them in lanes. During the substeps the solver works on a compact
+// array of body states (velocity, movement since the step began); items that do not move share one
+// zero state.
 #include "collision.h"
+#include "constraint_graph.h"
 #include "kernels.h"
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #pragma clang fp contract(off)
 
@@ -133,23 +138,16 @@ static int32_t prepare(dkWorld* world)
 	return n;
 }
 
+// A moving item during the substeps: velocity and its movement since the step began. 32 bytes.
 typedef struct dkBodyState {
 	float vx, vy, w;
+	float dx, dy, dc, ds; // translation, rotation (cos, sin)
+	float pad;
 } dkBodyState;
+_Static_assert(sizeof(dkBodyState) == 32, "dkBodyState is 32 bytes");
 
-static inline dkBodyState load(float** col, int32_t row)
-{
-	if (row < 0) return (dkBodyState){0, 0, 0};
-	return (dkBodyState){col[dkColumnVelocityX][row], col[dkColumnVelocityY][row], col[dkColumnAngularVelocity][row]};
-}
-
-static inline void save(float** col, int32_t row, dkBodyState s)
-{
-	if (row < 0) return;
-	col[dkColumnVelocityX][row] = s.vx;
-	col[dkColumnVelocityY][row] = s.vy;
-	col[dkColumnAngularVelocity][row] = s.w;
-}
+// The state of a constraint side: rows that do not move (-1) share the zero state at index `awake`.
+static inline int32_t stateIndex(int32_t row, int32_t awake) { return row >= 0 ? row : awake; }
 
 static inline void applyImpulse(dkContactConstraint* cc, dkConstraintPoint* cp, float px, float py, dkBodyState* a,
 								dkBodyState* b)
@@ -170,46 +168,35 @@ static inline float relativeAlong(const dkConstraintPoint* cp, const dkBodyState
 	return dvx * dx + dvy * dy;
 }
 
-static void warmStart(dkWorld* world, int32_t n)
+static void warmStart(dkWorld* world, dkBodyState* states, int32_t n)
 {
-	float** col = world->col;
+	int32_t awake = world->awake;
 	for (int32_t k = 0; k < n; ++k) {
 		dkContactConstraint* cc = &world->constraints[k];
-		dkBodyState a = load(col, cc->rowA), b = load(col, cc->rowB);
+		dkBodyState* pa = &states[stateIndex(cc->rowA, awake)];
+		dkBodyState* pb = &states[stateIndex(cc->rowB, awake)];
+		dkBodyState a = *pa, b = *pb;
 		float tx = cc->ny, ty = -cc->nx;
 		for (int32_t i = 0; i < cc->count; ++i) {
 			dkConstraintPoint* cp = &cc->p[i];
 			applyImpulse(cc, cp, cp->normalImpulse * cc->nx + cp->tangentImpulse * tx,
 						 cp->normalImpulse * cc->ny + cp->tangentImpulse * ty, &a, &b);
 		}
-		save(col, cc->rowA, a);
-		save(col, cc->rowB, b);
+		if (cc->rowA >= 0) *pa = a;
+		if (cc->rowB >= 0) *pb = b;
 	}
 }
 
-// Movement of a row since the step began: translation and rotation (cos, sin).
-static inline void delta(float** col, int32_t row, float* dx, float* dy, float* c, float* s)
+static void solve(dkWorld* world, dkBodyState* states, int32_t n, float invH, dkSoftness soft, dkSoftness stiff,
+				  bool useBias)
 {
-	if (row < 0) {
-		*dx = *dy = *s = 0.0f;
-		*c = 1.0f;
-		return;
-	}
-	*dx = col[dkColumnPositionX][row] - col[dkColumnStartX][row];
-	*dy = col[dkColumnPositionY][row] - col[dkColumnStartY][row];
-	*c = col[dkColumnDeltaCos][row];
-	*s = col[dkColumnDeltaSin][row];
-}
-
-static void solve(dkWorld* world, int32_t n, float invH, dkSoftness soft, dkSoftness stiff, bool useBias)
-{
-	float** col = world->col;
+	int32_t awake = world->awake;
 	for (int32_t k = 0; k < n; ++k) {
 		dkContactConstraint* cc = &world->constraints[k];
-		dkBodyState a = load(col, cc->rowA), b = load(col, cc->rowB);
-		float dax, day, ca, sa, dbx, dby, cb, sb;
-		delta(col, cc->rowA, &dax, &day, &ca, &sa);
-		delta(col, cc->rowB, &dbx, &dby, &cb, &sb);
+		dkBodyState* pa = &states[stateIndex(cc->rowA, awake)];
+		dkBodyState* pb = &states[stateIndex(cc->rowB, awake)];
+		dkBodyState a = *pa, b = *pb;
+		float dax = a.dx, day = a.dy, ca = a.dc, sa = a.ds, dbx = b.dx, dby = b.dy, cb = b.dc, sb = b.ds;
 		dkSoftness sft = cc->stiff ? stiff : soft;
 		for (int32_t i = 0; i < cc->count; ++i) {
 			dkConstraintPoint* cp = &cc->p[i];
@@ -248,18 +235,20 @@ static void solve(dkWorld* world, int32_t n, float invH, dkSoftness soft, dkSoft
 			cp->tangentImpulse = total;
 			applyImpulse(cc, cp, impulse * tx, impulse * ty, &a, &b);
 		}
-		save(col, cc->rowA, a);
-		save(col, cc->rowB, b);
+		if (cc->rowA >= 0) *pa = a;
+		if (cc->rowB >= 0) *pb = b;
 	}
 }
 
-static void restitution(dkWorld* world, int32_t n)
+static void restitution(dkWorld* world, dkBodyState* states, int32_t n)
 {
-	float** col = world->col;
+	int32_t awake = world->awake;
 	for (int32_t k = 0; k < n; ++k) {
 		dkContactConstraint* cc = &world->constraints[k];
 		if (cc->restitution == 0.0f) continue;
-		dkBodyState a = load(col, cc->rowA), b = load(col, cc->rowB);
+		dkBodyState* pa = &states[stateIndex(cc->rowA, awake)];
+		dkBodyState* pb = &states[stateIndex(cc->rowB, awake)];
+		dkBodyState a = *pa, b = *pb;
 		for (int32_t i = 0; i < cc->count; ++i) {
 			dkConstraintPoint* cp = &cc->p[i];
 			if (cp->relativeVelocity > -DK_RESTITUTION_THRESHOLD || cp->maxNormalImpulse == 0.0f) continue;
@@ -270,8 +259,8 @@ static void restitution(dkWorld* world, int32_t n)
 			cp->normalImpulse = total;
 			applyImpulse(cc, cp, impulse * cc->nx, impulse * cc->ny, &a, &b);
 		}
-		save(col, cc->rowA, a);
-		save(col, cc->rowB, b);
+		if (cc->rowA >= 0) *pa = a;
+		if (cc->rowB >= 0) *pb = b;
 	}
 }
 
@@ -302,44 +291,105 @@ static void integrateVelocities(dkWorld* world, float h)
 	}
 }
 
-// Positions for one substep, and each row's rotation since the step began.
-static void integratePositions(dkWorld* world, float h)
+// Positions for one substep from the states' velocities, and each row's movement since the step began.
+static void integratePositions(dkWorld* world, dkBodyState* states, float h)
 {
 	float** c = world->col;
 	int32_t n = world->awake;
+	for (int32_t i = 0; i < n; ++i) {
+		dkBodyState* s = &states[i];
+		c[dkColumnVelocityX][i] = s->vx;
+		c[dkColumnVelocityY][i] = s->vy;
+		c[dkColumnAngularVelocity][i] = s->w;
+	}
 	dkBlasAxpy(n, h, c[dkColumnVelocityX], c[dkColumnPositionX], false);
 	dkBlasAxpy(n, h, c[dkColumnVelocityY], c[dkColumnPositionY], false);
 	dkBlasAxpy(n, h, c[dkColumnAngularVelocity], c[dkColumnAngle], false);
 	for (int32_t i = 0; i < n; ++i) {
+		dkBodyState* s = &states[i];
 		float d = c[dkColumnAngle][i] - c[dkColumnStartAngle][i];
-		c[dkColumnDeltaCos][i] = cosf(d);
-		c[dkColumnDeltaSin][i] = sinf(d);
+		s->dx = c[dkColumnPositionX][i] - c[dkColumnStartX][i];
+		s->dy = c[dkColumnPositionY][i] - c[dkColumnStartY][i];
+		s->dc = cosf(d);
+		s->ds = sinf(d);
 	}
+}
+
+// Copies velocities from the columns into the states (after velocity integration).
+static void loadStates(dkWorld* world, dkBodyState* states)
+{
+	float** c = world->col;
+	for (int32_t i = 0; i < world->awake; ++i) {
+		states[i].vx = c[dkColumnVelocityX][i];
+		states[i].vy = c[dkColumnVelocityY][i];
+		states[i].w = c[dkColumnAngularVelocity][i];
+	}
+}
+
+static void storeStates(dkWorld* world, const dkBodyState* states)
+{
+	float** c = world->col;
+	for (int32_t i = 0; i < world->awake; ++i) {
+		c[dkColumnVelocityX][i] = states[i].vx;
+		c[dkColumnVelocityY][i] = states[i].vy;
+		c[dkColumnAngularVelocity][i] = states[i].w;
+	}
+}
+
+// Puts the constraints in colour order.
+static void colour(dkWorld* world, int32_t n)
+{
+	int32_t* rowA = malloc((size_t)(n > 0 ? n : 1) * sizeof(int32_t));
+	int32_t* rowB = malloc((size_t)(n > 0 ? n : 1) * sizeof(int32_t));
+	int32_t* order = malloc((size_t)(n > 0 ? n : 1) * sizeof(int32_t));
+	dkContactConstraint* sorted = malloc((size_t)(n > 0 ? n : 1) * sizeof(dkContactConstraint));
+	int32_t starts[DK_GRAPH_COLOURS + 2];
+	if (rowA && rowB && order && sorted) {
+		for (int32_t k = 0; k < n; ++k) {
+			rowA[k] = world->constraints[k].rowA;
+			rowB[k] = world->constraints[k].rowB;
+		}
+		if (dkGraph_Colour(rowA, rowB, n, world->awake, order, starts)) {
+			for (int32_t k = 0; k < n; ++k) sorted[k] = world->constraints[order[k]];
+			memcpy(world->constraints, sorted, (size_t)n * sizeof(dkContactConstraint));
+		}
+	}
+	free(rowA);
+	free(rowB);
+	free(order);
+	free(sorted);
 }
 
 void dkContactSolver_Step(dkWorld* world, float dt, int32_t substeps)
 {
 	float** c = world->col;
 	int32_t awake = world->awake;
+	dkBodyState* states = calloc((size_t)awake + 1, sizeof(dkBodyState));
+	if (!states) return; // out of memory: the step integrates nothing
 	for (int32_t i = 0; i < awake; ++i) {
 		c[dkColumnStartX][i] = c[dkColumnPositionX][i];
 		c[dkColumnStartY][i] = c[dkColumnPositionY][i];
 		c[dkColumnStartAngle][i] = c[dkColumnAngle][i];
-		c[dkColumnDeltaCos][i] = 1.0f;
-		c[dkColumnDeltaSin][i] = 0.0f;
 	}
+	for (int32_t i = 0; i <= awake; ++i) states[i].dc = 1.0f; // and the zero state for items that do not move
 	int32_t n = prepare(world);
+	colour(world, n);
 	float h = dt / (float)substeps;
 	float hertz = fminf(DK_CONTACT_HERTZ, 0.25f / h);
 	dkSoftness soft = makeSoft(hertz, DK_CONTACT_DAMPING_RATIO, h);
 	dkSoftness stiff = makeSoft(2.0f * hertz, DK_CONTACT_DAMPING_RATIO, h);
 	for (int32_t s = 0; s < substeps; ++s) {
 		integrateVelocities(world, h);
-		warmStart(world, n);
-		solve(world, n, 1.0f / h, soft, stiff, true);
-		integratePositions(world, h);
-		solve(world, n, 1.0f / h, soft, stiff, false);
+		loadStates(world, states);
+		warmStart(world, states, n);
+		solve(world, states, n, 1.0f / h, soft, stiff, true);
+		integratePositions(world, states, h);
+		solve(world, states, n, 1.0f / h, soft, stiff, false);
+		storeStates(world, states);
 	}
-	restitution(world, n);
+	loadStates(world, states);
+	restitution(world, states, n);
+	storeStates(world, states);
 	storeImpulses(world, n);
+	free(states);
 }

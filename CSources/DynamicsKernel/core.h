@@ -12,7 +12,8 @@
 #define DK_MAX_WORKERS 64
 
 // Scratch columns after the public ones: per-substep accelerations of the BLAS path.
-// Step-start pose and rotation since then: the contact solver's view of how far each item moved.
+// Scratch columns: accelerations of the BLAS path, momentum for reductions, and the step-start pose the
+// contact solver measures movement from.
 enum {
 	dkColumnAccelX = dkColumnPublicCount,
 	dkColumnAccelY,
@@ -21,8 +22,6 @@ enum {
 	dkColumnStartX,
 	dkColumnStartY,
 	dkColumnStartAngle,
-	dkColumnDeltaCos,
-	dkColumnDeltaSin,
 	dkColumnTotal
 };
 
