@@ -13,6 +13,7 @@
 // zero state.
 #include "collision.h"
 #include "constraint_graph.h"
+#include "contact_soa.h"
 #include "kernels.h"
 
 #include <math.h>
@@ -20,10 +21,6 @@
 #include <string.h>
 
 #pragma clang fp contract(off)
-
-typedef struct dkSoftness {
-	float biasRate, massScale, impulseScale;
-} dkSoftness;
 
 typedef struct dkConstraintPoint {
 	float rAx, rAy, rBx, rBy;
@@ -138,140 +135,18 @@ static int32_t prepare(dkWorld* world)
 	return n;
 }
 
-// A moving item during the substeps: velocity and its movement since the step began. 32 bytes.
-typedef struct dkBodyState {
-	float vx, vy, w;
-	float dx, dy, dc, ds; // translation, rotation (cos, sin)
-	float pad;
-} dkBodyState;
-_Static_assert(sizeof(dkBodyState) == 32, "dkBodyState is 32 bytes");
-
 // The state of a constraint side: rows that do not move (-1) share the zero state at index `awake`.
 static inline int32_t stateIndex(int32_t row, int32_t awake) { return row >= 0 ? row : awake; }
 
-static inline void applyImpulse(dkContactConstraint* cc, dkConstraintPoint* cp, float px, float py, dkBodyState* a,
-								dkBodyState* b)
+// Copies each constraint's accumulated impulses back to its contact for the next step's warm start.
+static void storeImpulses(dkWorld* world, const dkContactSoA* soa)
 {
-	a->vx -= cc->mA * px;
-	a->vy -= cc->mA * py;
-	a->w -= cc->iA * (cp->rAx * py - cp->rAy * px);
-	b->vx += cc->mB * px;
-	b->vy += cc->mB * py;
-	b->w += cc->iB * (cp->rBx * py - cp->rBy * px);
-}
-
-static inline float relativeAlong(const dkConstraintPoint* cp, const dkBodyState* a, const dkBodyState* b, float dx,
-								  float dy)
-{
-	float dvx = (b->vx - b->w * cp->rBy) - (a->vx - a->w * cp->rAy);
-	float dvy = (b->vy + b->w * cp->rBx) - (a->vy + a->w * cp->rAx);
-	return dvx * dx + dvy * dy;
-}
-
-static void warmStart(dkWorld* world, dkBodyState* states, int32_t n)
-{
-	int32_t awake = world->awake;
-	for (int32_t k = 0; k < n; ++k) {
-		dkContactConstraint* cc = &world->constraints[k];
-		dkBodyState* pa = &states[stateIndex(cc->rowA, awake)];
-		dkBodyState* pb = &states[stateIndex(cc->rowB, awake)];
-		dkBodyState a = *pa, b = *pb;
-		float tx = cc->ny, ty = -cc->nx;
-		for (int32_t i = 0; i < cc->count; ++i) {
-			dkConstraintPoint* cp = &cc->p[i];
-			applyImpulse(cc, cp, cp->normalImpulse * cc->nx + cp->tangentImpulse * tx,
-						 cp->normalImpulse * cc->ny + cp->tangentImpulse * ty, &a, &b);
-		}
-		if (cc->rowA >= 0) *pa = a;
-		if (cc->rowB >= 0) *pb = b;
-	}
-}
-
-static void solve(dkWorld* world, dkBodyState* states, int32_t n, float invH, dkSoftness soft, dkSoftness stiff,
-				  bool useBias)
-{
-	int32_t awake = world->awake;
-	for (int32_t k = 0; k < n; ++k) {
-		dkContactConstraint* cc = &world->constraints[k];
-		dkBodyState* pa = &states[stateIndex(cc->rowA, awake)];
-		dkBodyState* pb = &states[stateIndex(cc->rowB, awake)];
-		dkBodyState a = *pa, b = *pb;
-		float dax = a.dx, day = a.dy, ca = a.dc, sa = a.ds, dbx = b.dx, dby = b.dy, cb = b.dc, sb = b.ds;
-		dkSoftness sft = cc->stiff ? stiff : soft;
-		for (int32_t i = 0; i < cc->count; ++i) {
-			dkConstraintPoint* cp = &cc->p[i];
-			// Current separation from the movement since the step began.
-			float prAx = ca * cp->rAx - sa * cp->rAy, prAy = sa * cp->rAx + ca * cp->rAy;
-			float prBx = cb * cp->rBx - sb * cp->rBy, prBy = sb * cp->rBx + cb * cp->rBy;
-			float dx = (dbx - dax) + (prBx - prAx), dy = (dby - day) + (prBy - prAy);
-			float s = dx * cc->nx + dy * cc->ny + cp->adjustedSeparation;
-			float bias = 0.0f, massScale = 1.0f, impulseScale = 0.0f;
-			if (s > 0.0f) {
-				bias = s * invH; // speculative: close the gap, no further
-			} else if (useBias) {
-				bias = fmaxf(sft.biasRate * s, -DK_CONTACT_PUSH_MAX_VELOCITY);
-				massScale = sft.massScale;
-				impulseScale = sft.impulseScale;
-			}
-			float vn = relativeAlong(cp, &a, &b, cc->nx, cc->ny);
-			// Restitution answers the fastest approach seen in this step, which includes the velocity gained
-			// during the step before the impact (the step-start value alone loses ~g·dt per bounce).
-			if (useBias && vn < cp->relativeVelocity) cp->relativeVelocity = vn;
-			float impulse = -cp->normalMass * massScale * (vn + bias) - impulseScale * cp->normalImpulse;
-			float total = fmaxf(cp->normalImpulse + impulse, 0.0f);
-			impulse = total - cp->normalImpulse;
-			cp->normalImpulse = total;
-			cp->maxNormalImpulse = fmaxf(cp->maxNormalImpulse, impulse);
-			applyImpulse(cc, cp, impulse * cc->nx, impulse * cc->ny, &a, &b);
-		}
-		float tx = cc->ny, ty = -cc->nx;
-		for (int32_t i = 0; i < cc->count; ++i) {
-			dkConstraintPoint* cp = &cc->p[i];
-			float vt = relativeAlong(cp, &a, &b, tx, ty);
-			float impulse = -cp->tangentMass * vt;
-			float limit = cc->friction * cp->normalImpulse;
-			float total = fminf(fmaxf(cp->tangentImpulse + impulse, -limit), limit);
-			impulse = total - cp->tangentImpulse;
-			cp->tangentImpulse = total;
-			applyImpulse(cc, cp, impulse * tx, impulse * ty, &a, &b);
-		}
-		if (cc->rowA >= 0) *pa = a;
-		if (cc->rowB >= 0) *pb = b;
-	}
-}
-
-static void restitution(dkWorld* world, dkBodyState* states, int32_t n)
-{
-	int32_t awake = world->awake;
-	for (int32_t k = 0; k < n; ++k) {
-		dkContactConstraint* cc = &world->constraints[k];
-		if (cc->restitution == 0.0f) continue;
-		dkBodyState* pa = &states[stateIndex(cc->rowA, awake)];
-		dkBodyState* pb = &states[stateIndex(cc->rowB, awake)];
-		dkBodyState a = *pa, b = *pb;
-		for (int32_t i = 0; i < cc->count; ++i) {
-			dkConstraintPoint* cp = &cc->p[i];
-			if (cp->relativeVelocity > -DK_RESTITUTION_THRESHOLD || cp->maxNormalImpulse == 0.0f) continue;
-			float vn = relativeAlong(cp, &a, &b, cc->nx, cc->ny);
-			float impulse = -cp->normalMass * (vn + cc->restitution * cp->relativeVelocity);
-			float total = fmaxf(cp->normalImpulse + impulse, 0.0f);
-			impulse = total - cp->normalImpulse;
-			cp->normalImpulse = total;
-			applyImpulse(cc, cp, impulse * cc->nx, impulse * cc->ny, &a, &b);
-		}
-		if (cc->rowA >= 0) *pa = a;
-		if (cc->rowB >= 0) *pb = b;
-	}
-}
-
-static void storeImpulses(dkWorld* world, int32_t n)
-{
-	for (int32_t k = 0; k < n; ++k) {
-		const dkContactConstraint* cc = &world->constraints[k];
-		dkManifold* m = &world->contacts[cc->contact].manifold;
-		for (int32_t i = 0; i < cc->count; ++i) {
-			m->points[i].normalImpulse = cc->p[i].normalImpulse;
-			m->points[i].tangentImpulse = cc->p[i].tangentImpulse;
+	for (int32_t k = 0; k < soa->count; ++k) {
+		if (soa->contact[k] < 0) continue;
+		dkManifold* m = &world->contacts[soa->contact[k]].manifold;
+		for (int32_t i = 0; i < m->count; ++i) {
+			m->points[i].normalImpulse = soa->col[dkSoaNormalImpulse + i * dkSoaPoint][k];
+			m->points[i].tangentImpulse = soa->col[dkSoaTangentImpulse + i * dkSoaPoint][k];
 		}
 	}
 }
@@ -336,28 +211,122 @@ static void storeStates(dkWorld* world, const dkBodyState* states)
 	}
 }
 
-// Puts the constraints in colour order.
-static void colour(dkWorld* world, int32_t n)
+// Colours the constraints and lays them out wide: colour by colour, each colour padded to a multiple of
+// DK_CONTACT_PAD with inert constraints; the overflow group comes last, unpadded (solved one at a time).
+// colourStart receives DK_GRAPH_COLOURS + 2 offsets into the layout. Returns false when out of memory.
+static bool buildSoa(dkWorld* world, int32_t n, dkContactSoA* soa, int32_t* colourStart)
 {
 	int32_t* rowA = malloc((size_t)(n > 0 ? n : 1) * sizeof(int32_t));
 	int32_t* rowB = malloc((size_t)(n > 0 ? n : 1) * sizeof(int32_t));
 	int32_t* order = malloc((size_t)(n > 0 ? n : 1) * sizeof(int32_t));
-	dkContactConstraint* sorted = malloc((size_t)(n > 0 ? n : 1) * sizeof(dkContactConstraint));
 	int32_t starts[DK_GRAPH_COLOURS + 2];
-	if (rowA && rowB && order && sorted) {
-		for (int32_t k = 0; k < n; ++k) {
-			rowA[k] = world->constraints[k].rowA;
-			rowB[k] = world->constraints[k].rowB;
-		}
-		if (dkGraph_Colour(rowA, rowB, n, world->awake, order, starts)) {
-			for (int32_t k = 0; k < n; ++k) sorted[k] = world->constraints[order[k]];
-			memcpy(world->constraints, sorted, (size_t)n * sizeof(dkContactConstraint));
-		}
+	bool ok = rowA && rowB && order;
+	for (int32_t k = 0; ok && k < n; ++k) {
+		rowA[k] = world->constraints[k].rowA;
+		rowB[k] = world->constraints[k].rowB;
 	}
+	ok = ok && dkGraph_Colour(rowA, rowB, n, world->awake, order, starts);
 	free(rowA);
 	free(rowB);
+	if (!ok) {
+		free(order);
+		return false;
+	}
+	int32_t total = 0;
+	for (int32_t c = 0; c <= DK_GRAPH_COLOURS; ++c) {
+		int32_t size = starts[c + 1] - starts[c];
+		colourStart[c] = total;
+		total += c < DK_GRAPH_COLOURS ? (size + DK_CONTACT_PAD - 1) / DK_CONTACT_PAD * DK_CONTACT_PAD : size;
+	}
+	colourStart[DK_GRAPH_COLOURS + 1] = total;
+	soa->count = total;
+	int32_t cap = total > 0 ? total : 1;
+	soa->stateA = malloc((size_t)cap * sizeof(int32_t));
+	soa->stateB = malloc((size_t)cap * sizeof(int32_t));
+	soa->contact = malloc((size_t)cap * sizeof(int32_t));
+	float* block = dkAllocColumn(cap * dkSoaColumns);
+	if (!soa->stateA || !soa->stateB || !soa->contact || !block) {
+		free(order);
+		free(soa->stateA);
+		free(soa->stateB);
+		free(soa->contact);
+		dkFreeColumn(block);
+		return false;
+	}
+	for (int32_t f = 0; f < dkSoaColumns; ++f) soa->col[f] = block + (size_t)f * cap;
+	int32_t awake = world->awake;
+	for (int32_t k = 0; k < total; ++k) { // padding: inert, on the zero state
+		soa->stateA[k] = soa->stateB[k] = awake;
+		soa->contact[k] = -1;
+	}
+	for (int32_t c = 0; c <= DK_GRAPH_COLOURS; ++c) {
+		for (int32_t q = starts[c]; q < starts[c + 1]; ++q) {
+			int32_t k = colourStart[c] + (q - starts[c]);
+			const dkContactConstraint* cc = &world->constraints[order[q]];
+			soa->stateA[k] = stateIndex(cc->rowA, awake);
+			soa->stateB[k] = stateIndex(cc->rowB, awake);
+			soa->contact[k] = cc->contact;
+			float** f = soa->col;
+			f[dkSoaNx][k] = cc->nx;
+			f[dkSoaNy][k] = cc->ny;
+			f[dkSoaFriction][k] = cc->friction;
+			f[dkSoaRestitution][k] = cc->restitution;
+			f[dkSoaMassA][k] = cc->mA;
+			f[dkSoaInertiaA][k] = cc->iA;
+			f[dkSoaMassB][k] = cc->mB;
+			f[dkSoaInertiaB][k] = cc->iB;
+			f[dkSoaStiff][k] = cc->stiff ? 1.0f : 0.0f;
+			for (int32_t i = 0; i < cc->count; ++i) {
+				const dkConstraintPoint* cp = &cc->p[i];
+				int o = i * dkSoaPoint;
+				f[dkSoaRAx + o][k] = cp->rAx;
+				f[dkSoaRAy + o][k] = cp->rAy;
+				f[dkSoaRBx + o][k] = cp->rBx;
+				f[dkSoaRBy + o][k] = cp->rBy;
+				f[dkSoaBase + o][k] = cp->adjustedSeparation;
+				f[dkSoaNormalMass + o][k] = cp->normalMass;
+				f[dkSoaTangentMass + o][k] = cp->tangentMass;
+				f[dkSoaNormalImpulse + o][k] = cp->normalImpulse;
+				f[dkSoaTangentImpulse + o][k] = cp->tangentImpulse;
+				f[dkSoaRelativeVelocity + o][k] = cp->relativeVelocity;
+			}
+		}
+	}
 	free(order);
-	free(sorted);
+	return true;
+}
+
+static void freeSoa(dkContactSoA* soa)
+{
+	free(soa->stateA);
+	free(soa->stateB);
+	free(soa->contact);
+	dkFreeColumn(soa->col[0]);
+}
+
+// Runs one contact kernel over every colour: the wide kernels per colour, width 1 for the overflow group.
+typedef enum { dkPassWarmStart, dkPassSolve, dkPassRelax, dkPassRestitution } dkPass;
+
+static void runPass(const dkKernels* k, dkContactSoA* soa, const int32_t* colourStart, dkBodyState* states, dkPass pass,
+					float invH, dkSoftness soft, dkSoftness stiff)
+{
+	for (int32_t c = 0; c <= DK_GRAPH_COLOURS; ++c) {
+		int32_t b = colourStart[c], e = colourStart[c + 1];
+		if (b == e) continue;
+		bool overflow = c == DK_GRAPH_COLOURS;
+		switch (pass) {
+		case dkPassWarmStart:
+			(overflow ? dkContactWarmStart_scalar : k->contactWarmStart)(soa, b, e, states);
+			break;
+		case dkPassSolve:
+		case dkPassRelax:
+			(overflow ? dkContactSolve_scalar : k->contactSolve)(soa, b, e, states, invH, soft, stiff, pass == dkPassSolve);
+			break;
+		case dkPassRestitution:
+			(overflow ? dkContactRestitution_scalar : k->contactRestitution)(soa, b, e, states);
+			break;
+		}
+	}
 }
 
 void dkContactSolver_Step(dkWorld* world, float dt, int32_t substeps)
@@ -373,23 +342,30 @@ void dkContactSolver_Step(dkWorld* world, float dt, int32_t substeps)
 	}
 	for (int32_t i = 0; i <= awake; ++i) states[i].dc = 1.0f; // and the zero state for items that do not move
 	int32_t n = prepare(world);
-	colour(world, n);
-	float h = dt / (float)substeps;
+	dkContactSoA soa = {0};
+	int32_t colourStart[DK_GRAPH_COLOURS + 2];
+	if (!buildSoa(world, n, &soa, colourStart)) {
+		free(states);
+		return; // out of memory: the step integrates nothing
+	}
+	float h = dt / (float)substeps, invH = 1.0f / h;
 	float hertz = fminf(DK_CONTACT_HERTZ, 0.25f / h);
 	dkSoftness soft = makeSoft(hertz, DK_CONTACT_DAMPING_RATIO, h);
 	dkSoftness stiff = makeSoft(2.0f * hertz, DK_CONTACT_DAMPING_RATIO, h);
+	const dkKernels* k = world->kernels;
 	for (int32_t s = 0; s < substeps; ++s) {
 		integrateVelocities(world, h);
 		loadStates(world, states);
-		warmStart(world, states, n);
-		solve(world, states, n, 1.0f / h, soft, stiff, true);
+		runPass(k, &soa, colourStart, states, dkPassWarmStart, invH, soft, stiff);
+		runPass(k, &soa, colourStart, states, dkPassSolve, invH, soft, stiff);
 		integratePositions(world, states, h);
-		solve(world, states, n, 1.0f / h, soft, stiff, false);
+		runPass(k, &soa, colourStart, states, dkPassRelax, invH, soft, stiff);
 		storeStates(world, states);
 	}
 	loadStates(world, states);
-	restitution(world, states, n);
+	runPass(k, &soa, colourStart, states, dkPassRestitution, invH, soft, stiff);
 	storeStates(world, states);
-	storeImpulses(world, n);
+	storeImpulses(world, &soa);
+	freeSoa(&soa);
 	free(states);
 }

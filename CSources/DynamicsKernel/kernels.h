@@ -3,6 +3,7 @@
 #ifndef DK_KERNELS_H
 #define DK_KERNELS_H
 
+#include "contact_soa.h"
 #include "core.h"
 
 // Columns are passed as the world's column array (indexed by dkColumn).
@@ -21,6 +22,11 @@ struct dkKernels {
 						  float restTime, int32_t* still);
 	// (x, y, angle) of rows [begin, end) to out[3 (row - begin) ...]
 	void (*packPoses)(dkCols c, int32_t begin, int32_t end, float* out);
+	// Contact solver over constraints [begin, end) of one colour (end − begin a multiple of the width)
+	void (*contactWarmStart)(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states);
+	void (*contactSolve)(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states, float invH, dkSoftness soft,
+						 dkSoftness stiff, bool useBias);
+	void (*contactRestitution)(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states);
 };
 
 const dkKernels* dkKernelsFor(dkSimdLevel limit);
@@ -32,6 +38,11 @@ void dkDampAndSnap_scalar(dkCols c, int32_t begin, int32_t end, float h, bool sn
 int32_t dkDetectRest_scalar(dkCols c, int32_t begin, int32_t end, float dt, float restSpeed, float restAngularSpeed,
 							float restTime, int32_t* still);
 void dkPackPoses_scalar(dkCols c, int32_t begin, int32_t end, float* out);
+// The contact kernels at width 1 (contact_scalar.c).
+void dkContactWarmStart_scalar(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states);
+void dkContactSolve_scalar(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states, float invH,
+						   dkSoftness soft, dkSoftness stiff, bool useBias);
+void dkContactRestitution_scalar(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states);
 
 // The wide tables, present when compiled for this architecture.
 #if defined(__x86_64__) || defined(__i386__)

@@ -14,6 +14,9 @@ static const dkKernels dkKernels_scalar = {
 	.dampAndSnap = dkDampAndSnap_scalar,
 	.detectRest = dkDetectRest_scalar,
 	.packPoses = dkPackPoses_scalar,
+	.contactWarmStart = dkContactWarmStart_scalar,
+	.contactSolve = dkContactSolve_scalar,
+	.contactRestitution = dkContactRestitution_scalar,
 };
 
 #if defined(__x86_64__) || defined(__i386__)

@@ -1,9 +1,11 @@
 // Internal: instantiates every wide stage template and the kernel table for the SIMD level of the
 // including file (which defines DK_W, DK_ISA and DK_LEVEL inside its target region).
+#include "collision.h"
 #include "integrate_math.h"
 #include "kernels.h"
 #include "simd.h"
 
+#include "stage_contact_wide.h"
 #include "stage_integrate_wide.h"
 #include "stage_pack_wide.h"
 #include "stage_rest_wide.h"
@@ -15,4 +17,7 @@ const dkKernels DK_CAT(dkKernels, DK_ISA) = {
 	.dampAndSnap = DK_FN(dkDampAndSnap),
 	.detectRest = DK_FN(dkDetectRest),
 	.packPoses = DK_FN(dkPackPoses),
+	.contactWarmStart = DK_FN(dkContactWarmStart),
+	.contactSolve = DK_FN(dkContactSolve),
+	.contactRestitution = DK_FN(dkContactRestitution),
 };

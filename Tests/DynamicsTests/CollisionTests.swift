@@ -69,6 +69,24 @@ final class ContactLog: CollisionBehaviorDelegate {
         #expect(world.kineticEnergy < 10)
     }
 
+    @Test("the wide contact solver equals the scalar path bit for bit (every SIMD level, 1 and 3 workers)")
+    func wideEqualsScalar() throws {
+        func hash(_ simd: SIMDLevel, workers: Int) throws -> UInt64 {
+            var c = DynamicsConfiguration()
+            c.simd = simd
+            c.workerCount = workers
+            let world = try Scene.pile.makeWorld(items: 300, configuration: c)
+            try world.step(count: 90)
+            #expect(world.contactCount > 200)
+            return world.stateHash()
+        }
+        let reference = try hash(.scalar, workers: 1)
+        for level in [SIMDLevel.sse2, .avx2, .avx512, .automatic] {
+            #expect(try hash(level, workers: 1) == reference, "\(level)")
+        }
+        #expect(try hash(.automatic, workers: 3) == reference)
+    }
+
     @Test("a ball of elasticity 1 keeps ≥ 95 % of its bounce height after 5 bounces; elasticity 0 does not bounce")
     func bounce() {
         func heights(elasticity: CGFloat) -> [CGFloat] {

@@ -1,0 +1,60 @@
+// Internal: the contact solver's wide layout. Constraints in colour order, one column per field, each
+// colour padded to a multiple of DK_CONTACT_PAD with inert constraints (zero masses, the zero state), so
+// a batch of 4, 8 or 16 lanes never spans two colours. 
+#ifndef DK_CONTACT_SOA_H
+#define DK_CONTACT_SOA_H
+
+#include <stdint.h>
+
+#define DK_CONTACT_PAD 16
+
+// A moving item during the substeps: velocity and its movement since the step began. 32 bytes.
+typedef struct dkBodyState {
+	float vx, vy, w;
+	float dx, dy, dc, ds; // translation, rotation (cos, sin)
+	float pad;
+} dkBodyState;
+_Static_assert(sizeof(dkBodyState) == 32, "dkBodyState is 32 bytes");
+
+enum {
+	dkSoaNx,
+	dkSoaNy,
+	dkSoaFriction,
+	dkSoaRestitution,
+	dkSoaMassA,
+	dkSoaInertiaA,
+	dkSoaMassB,
+	dkSoaInertiaB,
+	dkSoaStiff, // 1: against something that does not move
+	dkSoaShared,
+	// per point (add dkSoaPoint for the second)
+	dkSoaRAx = dkSoaShared,
+	dkSoaRAy,
+	dkSoaRBx,
+	dkSoaRBy,
+	dkSoaBase, // adjusted separation
+	dkSoaNormalMass,
+	dkSoaTangentMass,
+	dkSoaNormalImpulse,
+	dkSoaTangentImpulse,
+	dkSoaMaxNormalImpulse,
+	dkSoaRelativeVelocity,
+	dkSoaPointEnd,
+	dkSoaPoint = dkSoaPointEnd - dkSoaShared,
+	dkSoaColumns = dkSoaShared + 2 * dkSoaPoint,
+};
+
+typedef struct dkContactSoA {
+	int32_t count; // padded
+	int32_t* stateA;
+	int32_t* stateB;
+	int32_t* contact; // -1 for padding
+	float* col[dkSoaColumns];
+} dkContactSoA;
+
+// Soft constraint coefficients (Box2D's soft step).
+typedef struct dkSoftness {
+	float biasRate, massScale, impulseScale;
+} dkSoftness;
+
+#endif

@@ -1,0 +1,12 @@
+// Internal: a stable LSD radix sort of 64-bit keys with an optional 32-bit payload (radix_sort.c).
+#ifndef DK_RADIX_SORT_H
+#define DK_RADIX_SORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+// Sorts keys (and payload alongside, when not null) ascending; equal keys keep their order.
+// Returns false when out of memory (the arrays are then unchanged).
+bool dkRadixSort64(uint64_t* keys, int32_t* payload, int32_t n);
+
+#endif

@@ -1,0 +1,167 @@
+// Stage template: the contact solver's per-substep kernels over the wide layout (contact_soa.h), one batch
+// of DK_W constraints of one colour at a time. Instantiated per SIMD level and at DK_W = 1, which is the
+// scalar path; all levels give the same bits. The laws are those of contact_solver.c.
+
+typedef struct DK_FN(dkBodyVec) {
+	dkVf vx, vy, w, dx, dy, dc, ds;
+} DK_FN(dkBodyVec);
+
+static inline DK_FN(dkBodyVec) DK_FN(gatherBodies)(const dkBodyState* states, const int32_t* index)
+{
+	DK_FN(dkBodyVec) b;
+	for (int l = 0; l < DK_W; ++l) {
+		const dkBodyState* s = &states[index[l]];
+		b.vx[l] = s->vx;
+		b.vy[l] = s->vy;
+		b.w[l] = s->w;
+		b.dx[l] = s->dx;
+		b.dy[l] = s->dy;
+		b.dc[l] = s->dc;
+		b.ds[l] = s->ds;
+	}
+	return b;
+}
+
+static inline void DK_FN(scatterBodies)(dkBodyState* states, const int32_t* index, const DK_FN(dkBodyVec) * b)
+{
+	for (int l = 0; l < DK_W; ++l) {
+		dkBodyState* s = &states[index[l]];
+		s->vx = b->vx[l];
+		s->vy = b->vy[l];
+		s->w = b->w[l];
+	}
+}
+
+static inline dkVf DK_FN(vmax)(dkVf a, dkVf b) { return dkV_select(a > b, a, b); }
+static inline dkVf DK_FN(vmin)(dkVf a, dkVf b) { return dkV_select(a < b, a, b); }
+
+#define DK_LOAD(field) dkV_load(c->col[field] + k)
+
+static inline void DK_FN(applyImpulse)(DK_FN(dkBodyVec) * a, DK_FN(dkBodyVec) * b, dkVf mA, dkVf iA, dkVf mB,
+									   dkVf iB, dkVf rAx, dkVf rAy, dkVf rBx, dkVf rBy, dkVf px, dkVf py)
+{
+	a->vx = a->vx - mA * px;
+	a->vy = a->vy - mA * py;
+	a->w = a->w - iA * (rAx * py - rAy * px);
+	b->vx = b->vx + mB * px;
+	b->vy = b->vy + mB * py;
+	b->w = b->w + iB * (rBx * py - rBy * px);
+}
+
+static inline dkVf DK_FN(relativeAlong)(const DK_FN(dkBodyVec) * a, const DK_FN(dkBodyVec) * b, dkVf rAx, dkVf rAy,
+										dkVf rBx, dkVf rBy, dkVf dx, dkVf dy)
+{
+	dkVf dvx = (b->vx - b->w * rBy) - (a->vx - a->w * rAy);
+	dkVf dvy = (b->vy + b->w * rBx) - (a->vy + a->w * rAx);
+	return dvx * dx + dvy * dy;
+}
+
+static void DK_FN(dkContactWarmStart)(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states)
+{
+	for (int32_t k = begin; k < end; k += DK_W) {
+		DK_FN(dkBodyVec) a = DK_FN(gatherBodies)(states, c->stateA + k);
+		DK_FN(dkBodyVec) b = DK_FN(gatherBodies)(states, c->stateB + k);
+		dkVf nx = DK_LOAD(dkSoaNx), ny = DK_LOAD(dkSoaNy), tx = ny, ty = -nx;
+		dkVf mA = DK_LOAD(dkSoaMassA), iA = DK_LOAD(dkSoaInertiaA), mB = DK_LOAD(dkSoaMassB), iB = DK_LOAD(dkSoaInertiaB);
+		for (int j = 0; j < 2; ++j) {
+			int o = j * dkSoaPoint;
+			dkVf ni = DK_LOAD(dkSoaNormalImpulse + o), ti = DK_LOAD(dkSoaTangentImpulse + o);
+			DK_FN(applyImpulse)(&a, &b, mA, iA, mB, iB, DK_LOAD(dkSoaRAx + o), DK_LOAD(dkSoaRAy + o),
+								DK_LOAD(dkSoaRBx + o), DK_LOAD(dkSoaRBy + o), ni * nx + ti * tx, ni * ny + ti * ty);
+		}
+		DK_FN(scatterBodies)(states, c->stateA + k, &a);
+		DK_FN(scatterBodies)(states, c->stateB + k, &b);
+	}
+}
+
+static void DK_FN(dkContactSolve)(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states, float invH,
+								  dkSoftness soft, dkSoftness stiff, bool useBias)
+{
+	for (int32_t k = begin; k < end; k += DK_W) {
+		DK_FN(dkBodyVec) a = DK_FN(gatherBodies)(states, c->stateA + k);
+		DK_FN(dkBodyVec) b = DK_FN(gatherBodies)(states, c->stateB + k);
+		dkVf nx = DK_LOAD(dkSoaNx), ny = DK_LOAD(dkSoaNy), tx = ny, ty = -nx;
+		dkVf mA = DK_LOAD(dkSoaMassA), iA = DK_LOAD(dkSoaInertiaA), mB = DK_LOAD(dkSoaMassB), iB = DK_LOAD(dkSoaInertiaB);
+		dkVm isStiff = DK_LOAD(dkSoaStiff) > 0.0f;
+		dkVf biasRate = dkV_select(isStiff, dkV_splat(stiff.biasRate), dkV_splat(soft.biasRate));
+		dkVf softMass = dkV_select(isStiff, dkV_splat(stiff.massScale), dkV_splat(soft.massScale));
+		dkVf softImpulse = dkV_select(isStiff, dkV_splat(stiff.impulseScale), dkV_splat(soft.impulseScale));
+		for (int j = 0; j < 2; ++j) {
+			int o = j * dkSoaPoint;
+			dkVf rAx = DK_LOAD(dkSoaRAx + o), rAy = DK_LOAD(dkSoaRAy + o);
+			dkVf rBx = DK_LOAD(dkSoaRBx + o), rBy = DK_LOAD(dkSoaRBy + o);
+			// Current separation from the movement since the step began.
+			dkVf prAx = a.dc * rAx - a.ds * rAy, prAy = a.ds * rAx + a.dc * rAy;
+			dkVf prBx = b.dc * rBx - b.ds * rBy, prBy = b.ds * rBx + b.dc * rBy;
+			dkVf dx = (b.dx - a.dx) + (prBx - prAx), dy = (b.dy - a.dy) + (prBy - prAy);
+			dkVf s = dx * nx + dy * ny + DK_LOAD(dkSoaBase + o);
+			dkVm speculative = s > 0.0f;
+			dkVf bias = dkV_select(speculative, s * invH, dkV_splat(0.0f));
+			dkVf massScale = dkV_splat(1.0f), impulseScale = dkV_splat(0.0f);
+			if (useBias) {
+				dkVf pushed = DK_FN(vmax)(biasRate * s, dkV_splat(-DK_CONTACT_PUSH_MAX_VELOCITY));
+				bias = dkV_select(speculative, bias, pushed);
+				massScale = dkV_select(speculative, massScale, softMass);
+				impulseScale = dkV_select(speculative, impulseScale, softImpulse);
+			}
+			dkVf vn = DK_FN(relativeAlong)(&a, &b, rAx, rAy, rBx, rBy, nx, ny);
+			if (useBias) {
+				dkVf rv = DK_LOAD(dkSoaRelativeVelocity + o);
+				dkV_store(c->col[dkSoaRelativeVelocity + o] + k, DK_FN(vmin)(vn, rv));
+			}
+			dkVf ni = DK_LOAD(dkSoaNormalImpulse + o);
+			dkVf impulse = -DK_LOAD(dkSoaNormalMass + o) * massScale * (vn + bias) - impulseScale * ni;
+			dkVf total = DK_FN(vmax)(ni + impulse, dkV_splat(0.0f));
+			impulse = total - ni;
+			dkV_store(c->col[dkSoaNormalImpulse + o] + k, total);
+			dkV_store(c->col[dkSoaMaxNormalImpulse + o] + k, DK_FN(vmax)(DK_LOAD(dkSoaMaxNormalImpulse + o), impulse));
+			DK_FN(applyImpulse)(&a, &b, mA, iA, mB, iB, rAx, rAy, rBx, rBy, impulse * nx, impulse * ny);
+		}
+		dkVf friction = DK_LOAD(dkSoaFriction);
+		for (int j = 0; j < 2; ++j) {
+			int o = j * dkSoaPoint;
+			dkVf rAx = DK_LOAD(dkSoaRAx + o), rAy = DK_LOAD(dkSoaRAy + o);
+			dkVf rBx = DK_LOAD(dkSoaRBx + o), rBy = DK_LOAD(dkSoaRBy + o);
+			dkVf vt = DK_FN(relativeAlong)(&a, &b, rAx, rAy, rBx, rBy, tx, ty);
+			dkVf ti = DK_LOAD(dkSoaTangentImpulse + o);
+			dkVf impulse = -DK_LOAD(dkSoaTangentMass + o) * vt;
+			dkVf limit = friction * DK_LOAD(dkSoaNormalImpulse + o);
+			dkVf total = DK_FN(vmin)(DK_FN(vmax)(ti + impulse, -limit), limit);
+			impulse = total - ti;
+			dkV_store(c->col[dkSoaTangentImpulse + o] + k, total);
+			DK_FN(applyImpulse)(&a, &b, mA, iA, mB, iB, rAx, rAy, rBx, rBy, impulse * tx, impulse * ty);
+		}
+		DK_FN(scatterBodies)(states, c->stateA + k, &a);
+		DK_FN(scatterBodies)(states, c->stateB + k, &b);
+	}
+}
+
+static void DK_FN(dkContactRestitution)(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states)
+{
+	for (int32_t k = begin; k < end; k += DK_W) {
+		dkVf restitution = DK_LOAD(dkSoaRestitution);
+		DK_FN(dkBodyVec) a = DK_FN(gatherBodies)(states, c->stateA + k);
+		DK_FN(dkBodyVec) b = DK_FN(gatherBodies)(states, c->stateB + k);
+		dkVf nx = DK_LOAD(dkSoaNx), ny = DK_LOAD(dkSoaNy);
+		dkVf mA = DK_LOAD(dkSoaMassA), iA = DK_LOAD(dkSoaInertiaA), mB = DK_LOAD(dkSoaMassB), iB = DK_LOAD(dkSoaInertiaB);
+		for (int j = 0; j < 2; ++j) {
+			int o = j * dkSoaPoint;
+			dkVf rv = DK_LOAD(dkSoaRelativeVelocity + o);
+			// Every lane applies an impulse (zero where inactive), so all widths round identically.
+			dkVm active = (restitution != 0.0f) & ~(rv > -DK_RESTITUTION_THRESHOLD) & (DK_LOAD(dkSoaMaxNormalImpulse + o) != 0.0f);
+			dkVf rAx = DK_LOAD(dkSoaRAx + o), rAy = DK_LOAD(dkSoaRAy + o);
+			dkVf rBx = DK_LOAD(dkSoaRBx + o), rBy = DK_LOAD(dkSoaRBy + o);
+			dkVf vn = DK_FN(relativeAlong)(&a, &b, rAx, rAy, rBx, rBy, nx, ny);
+			dkVf ni = DK_LOAD(dkSoaNormalImpulse + o);
+			dkVf impulse = -DK_LOAD(dkSoaNormalMass + o) * (vn + restitution * rv);
+			dkVf total = DK_FN(vmax)(ni + impulse, dkV_splat(0.0f));
+			impulse = dkV_select(active, total - ni, dkV_splat(0.0f));
+			dkV_store(c->col[dkSoaNormalImpulse + o] + k, dkV_select(active, total, ni));
+			DK_FN(applyImpulse)(&a, &b, mA, iA, mB, iB, rAx, rAy, rBx, rBy, impulse * nx, impulse * ny);
+		}
+		DK_FN(scatterBodies)(states, c->stateA + k, &a);
+		DK_FN(scatterBodies)(states, c->stateB + k, &b);
+	}
+}
+
+#undef DK_LOAD
