@@ -40,6 +40,7 @@ static bool isActive(const dkWorld* world, const dkShape* s)
 	return row >= 0 && row < world->awake && world->col[dkColumnInverseMass][row] > 0.0f;
 }
 
+// The AABB of a shape at its item's pose (rotation from the step's cached cos/sin columns).
 static void computeBox(const dkWorld* world, const dkShape* s, float dt, float* box)
 {
 	float x = 0, y = 0, c = 1, sn = 0, margin = 0;
@@ -47,22 +48,20 @@ static void computeBox(const dkWorld* world, const dkShape* s, float dt, float* 
 		int32_t row = world->slots[s->body].dense;
 		x = world->col[dkColumnPositionX][row];
 		y = world->col[dkColumnPositionY][row];
-		float a = world->col[dkColumnAngle][row];
-		c = cosf(a);
-		sn = sinf(a);
+		c = world->col[dkColumnCos][row];
+		sn = world->col[dkColumnSin][row];
 		float vx = world->col[dkColumnVelocityX][row], vy = world->col[dkColumnVelocityY][row];
 		margin = DK_SPECULATIVE_DISTANCE + dt * sqrtf(vx * vx + vy * vy);
 	}
-	dkPlaced p;
-	dkPlaceShape(s, x, y, c, sn, 0, 0, &p);
 	float lx = INFINITY, ly = INFINITY, ux = -INFINITY, uy = -INFINITY;
-	for (int32_t i = 0; i < p.count; ++i) {
-		lx = fminf(lx, p.x[i]);
-		ly = fminf(ly, p.y[i]);
-		ux = fmaxf(ux, p.x[i]);
-		uy = fmaxf(uy, p.y[i]);
+	for (int32_t i = 0; i < s->count; ++i) {
+		float px = (c * s->x[i] - sn * s->y[i]) + x, py = (sn * s->x[i] + c * s->y[i]) + y;
+		lx = fminf(lx, px);
+		ly = fminf(ly, py);
+		ux = fmaxf(ux, px);
+		uy = fmaxf(uy, py);
 	}
-	float r = p.radius + margin;
+	float r = s->radius + margin;
 	box[0] = lx - r;
 	box[1] = ly - r;
 	box[2] = ux + r;
@@ -84,12 +83,31 @@ static bool pushPair(dkWorld* world, int32_t a, int32_t b)
 	return true;
 }
 
-static bool candidate(const dkWorld* world, int32_t i, int32_t j, const bool* active)
+// What the pair test needs of a shape, 24 bytes (the shapes themselves are ~300).
+typedef struct dkFilter {
+	uint64_t itemGroups, boundaryGroups;
+	int32_t body;
+	bool active; // on an awake item that moves
+} dkFilter;
+
+// Two shapes collide when they are on different items (or one is a boundary) and their groups accept
+// each other: items share an item group; an item's boundary groups contain the boundary's group.
+static bool accepts(const dkFilter* a, const dkFilter* b)
+{
+	if (a->body >= 0 && a->body == b->body) return false;
+	if (a->body < 0 && b->body < 0) return false;
+	if (a->body >= 0 && b->body >= 0) return (a->itemGroups & b->itemGroups) != 0;
+	const dkFilter* item = a->body >= 0 ? a : b;
+	const dkFilter* boundary = a->body >= 0 ? b : a;
+	return (item->boundaryGroups & boundary->itemGroups) != 0;
+}
+
+static bool candidate(const dkWorld* world, int32_t i, int32_t j, const dkFilter* filters)
 {
 	const float *a = world->aabb + 4 * i, *b = world->aabb + 4 * j;
 	if (a[0] > b[2] || b[0] > a[2] || a[1] > b[3] || b[1] > a[3]) return false;
-	if (!active[i] && !active[j]) return false;
-	return dkShouldCollide(&world->shapes[i], &world->shapes[j]);
+	if (!filters[i].active && !filters[j].active) return false;
+	return accepts(&filters[i], &filters[j]);
 }
 
 static inline int32_t cellOf(float v, float inv) { return (int32_t)floorf(v * inv); }
@@ -99,7 +117,7 @@ static inline uint64_t cellKey(int32_t cx, int32_t cy)
 	return ((uint64_t)(uint32_t)(cx + (1 << 30)) << 32) | (uint32_t)(cy + (1 << 30));
 }
 
-static void gridPairs(dkWorld* world, const int32_t* slots, int32_t live, const bool* active)
+static void gridPairs(dkWorld* world, const int32_t* slots, int32_t live, const dkFilter* filters)
 {
 	const float* box = world->aabb;
 	double extent = 0;
@@ -165,7 +183,7 @@ static void gridPairs(dkWorld* world, const int32_t* slots, int32_t live, const 
 				const float *ba = box + 4 * a, *bb = box + 4 * b;
 				// Report the pair only in the cell of the overlap's lower corner.
 				if (cellOf(fmaxf(ba[0], bb[0]), inv) != cx || cellOf(fmaxf(ba[1], bb[1]), inv) != cy) continue;
-				if (candidate(world, a, b, active)) pushPair(world, a, b);
+				if (candidate(world, a, b, filters)) pushPair(world, a, b);
 			}
 		}
 		r = end;
@@ -175,7 +193,7 @@ static void gridPairs(dkWorld* world, const int32_t* slots, int32_t live, const 
 		for (int32_t p = 0; p < live; ++p) {
 			int32_t other = slots[p];
 			if (other == large[l] || (isLarge[other] && other < large[l])) continue;
-			if (candidate(world, large[l], other, active)) pushPair(world, large[l], other);
+			if (candidate(world, large[l], other, filters)) pushPair(world, large[l], other);
 		}
 	}
 	free(large);
@@ -195,30 +213,36 @@ int32_t dkBroadphase_Pairs(dkWorld* world, float dt, bool bruteForce)
 		world->aabb = boxes;
 		world->aabbCapacity = n;
 	}
-	bool* active = malloc((size_t)n * sizeof(bool));
+	dkFilter* filters = malloc((size_t)n * sizeof(dkFilter));
 	int32_t* slots = malloc((size_t)n * sizeof(int32_t));
-	if (!active || !slots) {
-		free(active);
+	if (!filters || !slots) {
+		free(filters);
 		free(slots);
 		return 0;
+	}
+	// Each item's rotation, once per step (the narrowphase reads it too).
+	float** col = world->col;
+	for (int32_t i = 0; i < world->count; ++i) {
+		col[dkColumnCos][i] = cosf(col[dkColumnAngle][i]);
+		col[dkColumnSin][i] = sinf(col[dkColumnAngle][i]);
 	}
 	int32_t live = 0;
 	for (int32_t i = 0; i < n; ++i) {
 		const dkShape* s = &world->shapes[i];
-		active[i] = s->alive && isActive(world, s);
 		if (!s->alive) continue;
+		filters[i] = (dkFilter){s->itemGroups, s->boundaryGroups, s->body, isActive(world, s)};
 		computeBox(world, s, dt, world->aabb + 4 * i);
 		slots[live++] = i;
 	}
 	if (bruteForce) {
 		for (int32_t p = 0; p < live; ++p)
 			for (int32_t q = p + 1; q < live; ++q)
-				if (candidate(world, slots[p], slots[q], active)) pushPair(world, slots[p], slots[q]);
+				if (candidate(world, slots[p], slots[q], filters)) pushPair(world, slots[p], slots[q]);
 	} else {
-		gridPairs(world, slots, live, active);
+		gridPairs(world, slots, live, filters);
 	}
 	sortPairs(world);
-	free(active);
+	free(filters);
 	free(slots);
 	return world->pairCount;
 }

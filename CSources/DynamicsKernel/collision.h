@@ -51,6 +51,7 @@ typedef struct dkManifold {
 typedef struct dkContact {
 	int32_t shapeA, shapeB; // slots, shapeA < shapeB
 	uint32_t generationA, generationB;
+	int32_t bodyA, bodyB; // the shapes' item slots (-1 for a boundary)
 	float originX, originY; // the pair origin of the manifold, world
 	dkManifold manifold;
 	bool touching;
@@ -60,8 +61,6 @@ typedef struct dkContact {
 void dkCollide(const dkPlaced* a, const dkPlaced* b, float speculative, dkManifold* m);
 // Places a shape of a body at (x, y, angle) relative to an origin.
 void dkPlaceShape(const dkShape* s, float x, float y, float c, float sn, float ox, float oy, dkPlaced* out);
-// Whether two shapes' filters let them collide (and they are on different bodies).
-bool dkShouldCollide(const dkShape* a, const dkShape* b);
 
 // Shapes (shape_store.c).
 void dkShapes_Destroy(dkWorld* world);

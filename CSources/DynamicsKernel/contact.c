@@ -73,11 +73,10 @@ static void updateManifold(dkWorld* world, dkContact* c, float dt)
 	for (int k = 0; k < 2; ++k) {
 		int32_t row;
 		if (!rowOf(world, s[k], &row)) continue;
-		float a = col[dkColumnAngle][row];
 		pose[k][0] = col[dkColumnPositionX][row];
 		pose[k][1] = col[dkColumnPositionY][row];
-		pose[k][2] = cosf(a);
-		pose[k][3] = sinf(a);
+		pose[k][2] = col[dkColumnCos][row];
+		pose[k][3] = col[dkColumnSin][row];
 		float vx = col[dkColumnVelocityX][row], vy = col[dkColumnVelocityY][row];
 		speed += sqrtf(vx * vx + vy * vy);
 	}
@@ -121,6 +120,7 @@ void dkContacts_Update(dkWorld* world, float dt)
 {
 	world->eventCount = 0;
 	double t0 = dkNowNs();
+
 	int32_t np = dkBroadphase_Pairs(world, dt, false);
 	double t1 = dkNowNs();
 	world->profile.broadphase = t1 - t0;
@@ -160,6 +160,8 @@ void dkContacts_Update(dkWorld* world, float dt)
 			c.shapeB = b;
 			c.generationA = world->shapes[a].generation;
 			c.generationB = world->shapes[b].generation;
+			c.bodyA = world->shapes[a].body;
+			c.bodyB = world->shapes[b].body;
 		}
 		++i;
 		bool was = c.touching;
@@ -193,7 +195,6 @@ void dkContacts_Destroy(dkWorld* world)
 	free(world->events);
 	free(world->pairs);
 	free(world->aabb);
-	free(world->constraints);
 }
 
 const dkContactEvent* dkWorld_ContactEvents(const dkWorld* world, int32_t* count)

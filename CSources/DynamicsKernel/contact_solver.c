@@ -22,22 +22,6 @@
 
 #pragma clang fp contract(off)
 
-typedef struct dkConstraintPoint {
-	float rAx, rAy, rBx, rBy;
-	float adjustedSeparation, normalMass, tangentMass;
-	float normalImpulse, tangentImpulse, maxNormalImpulse, relativeVelocity;
-} dkConstraintPoint;
-
-struct dkContactConstraint {
-	int32_t contact;
-	int32_t rowA, rowB; // -1 for a boundary or an item that does not move this step
-	float mA, iA, mB, iB;
-	float nx, ny, friction, restitution;
-	bool stiff; // against something that does not move: twice the contact stiffness
-	int32_t count;
-	dkConstraintPoint p[2];
-};
-
 static dkSoftness makeSoft(float hertz, float zeta, float h)
 {
 	if (hertz == 0.0f) return (dkSoftness){0.0f, 1.0f, 0.0f};
@@ -48,92 +32,18 @@ static dkSoftness makeSoft(float hertz, float zeta, float h)
 	return (dkSoftness){omega / a1, a2 * a3, a3};
 }
 
-// The row of a shape's item when it moves this step, else -1.
-static int32_t movingRow(const dkWorld* world, const dkShape* s)
+// The row of an item slot when it moves this step, else -1 (boundaries have slot -1).
+static int32_t movingRow(const dkWorld* world, int32_t body)
 {
-	if (s->body < 0) return -1;
-	int32_t row = world->slots[s->body].dense;
+	if (body < 0) return -1;
+	int32_t row = world->slots[body].dense;
 	if (row < 0 || row >= world->awake) return -1;
 	float* const* c = world->col;
 	return (c[dkColumnInverseMass][row] > 0.0f || c[dkColumnInverseInertia][row] > 0.0f) ? row : -1;
 }
 
-static float material(const dkWorld* world, const dkShape* s, dkColumn column, bool* has)
-{
-	*has = s->body >= 0 && world->slots[s->body].dense >= 0;
-	return *has ? world->col[column][world->slots[s->body].dense] : 0.0f;
-}
-
-// Builds constraints for contacts with points and a moving item; returns their number.
-static int32_t prepare(dkWorld* world)
-{
-	if (world->constraintCapacity < world->contactCount) {
-		dkContactConstraint* c = realloc(world->constraints, (size_t)world->contactCount * sizeof *c);
-		if (!c) return 0;
-		world->constraints = c;
-		world->constraintCapacity = world->contactCount;
-	}
-	float** col = world->col;
-	int32_t n = 0;
-	for (int32_t k = 0; k < world->contactCount; ++k) {
-		const dkContact* contact = &world->contacts[k];
-		const dkManifold* m = &contact->manifold;
-		const dkShape *sa = &world->shapes[contact->shapeA], *sb = &world->shapes[contact->shapeB];
-		int32_t ra = movingRow(world, sa), rb = movingRow(world, sb);
-		if (m->count == 0 || (ra < 0 && rb < 0)) continue;
-		dkContactConstraint* cc = &world->constraints[n++];
-		cc->contact = k;
-		cc->rowA = ra;
-		cc->rowB = rb;
-		cc->mA = ra >= 0 ? col[dkColumnInverseMass][ra] : 0.0f;
-		cc->iA = ra >= 0 ? col[dkColumnInverseInertia][ra] : 0.0f;
-		cc->mB = rb >= 0 ? col[dkColumnInverseMass][rb] : 0.0f;
-		cc->iB = rb >= 0 ? col[dkColumnInverseInertia][rb] : 0.0f;
-		cc->stiff = ra < 0 || rb < 0;
-		cc->nx = m->nx;
-		cc->ny = m->ny;
-		bool hasA, hasB;
-		float fA = material(world, sa, dkColumnFriction, &hasA), fB = material(world, sb, dkColumnFriction, &hasB);
-		float eA = material(world, sa, dkColumnElasticity, &hasA), eB = material(world, sb, dkColumnElasticity, &hasB);
-		// SEMANTICS §2: items mix friction by geometric mean and elasticity by maximum; a boundary uses the item's.
-		cc->friction = hasA && hasB ? sqrtf(fA * fB) : (hasA ? fA : fB);
-		cc->restitution = hasA && hasB ? fmaxf(eA, eB) : (hasA ? eA : eB);
-		cc->count = m->count;
-		// Centres: an item's position, or the world origin for a boundary (which never moves).
-		float cax = ra >= 0 ? col[dkColumnPositionX][ra] : (sa->body >= 0 ? col[dkColumnPositionX][world->slots[sa->body].dense] : 0);
-		float cay = ra >= 0 ? col[dkColumnPositionY][ra] : (sa->body >= 0 ? col[dkColumnPositionY][world->slots[sa->body].dense] : 0);
-		float cbx = rb >= 0 ? col[dkColumnPositionX][rb] : (sb->body >= 0 ? col[dkColumnPositionX][world->slots[sb->body].dense] : 0);
-		float cby = rb >= 0 ? col[dkColumnPositionY][rb] : (sb->body >= 0 ? col[dkColumnPositionY][world->slots[sb->body].dense] : 0);
-		float vax = ra >= 0 ? col[dkColumnVelocityX][ra] : 0, vay = ra >= 0 ? col[dkColumnVelocityY][ra] : 0;
-		float wa = ra >= 0 ? col[dkColumnAngularVelocity][ra] : 0;
-		float vbx = rb >= 0 ? col[dkColumnVelocityX][rb] : 0, vby = rb >= 0 ? col[dkColumnVelocityY][rb] : 0;
-		float wb = rb >= 0 ? col[dkColumnAngularVelocity][rb] : 0;
-		float tx = cc->ny, ty = -cc->nx;
-		for (int32_t i = 0; i < m->count; ++i) {
-			const dkManifoldPoint* mp = &m->points[i];
-			dkConstraintPoint* cp = &cc->p[i];
-			float px = contact->originX + mp->px, py = contact->originY + mp->py;
-			cp->rAx = px - cax;
-			cp->rAy = py - cay;
-			cp->rBx = px - cbx;
-			cp->rBy = py - cby;
-			cp->adjustedSeparation = mp->separation - ((cp->rBx - cp->rAx) * cc->nx + (cp->rBy - cp->rAy) * cc->ny);
-			float rnA = cp->rAx * cc->ny - cp->rAy * cc->nx, rnB = cp->rBx * cc->ny - cp->rBy * cc->nx;
-			float kn = cc->mA + cc->mB + cc->iA * rnA * rnA + cc->iB * rnB * rnB;
-			cp->normalMass = kn > 0.0f ? 1.0f / kn : 0.0f;
-			float rtA = cp->rAx * ty - cp->rAy * tx, rtB = cp->rBx * ty - cp->rBy * tx;
-			float kt = cc->mA + cc->mB + cc->iA * rtA * rtA + cc->iB * rtB * rtB;
-			cp->tangentMass = kt > 0.0f ? 1.0f / kt : 0.0f;
-			cp->normalImpulse = mp->normalImpulse;
-			cp->tangentImpulse = mp->tangentImpulse;
-			cp->maxNormalImpulse = 0.0f;
-			float dvx = (vbx - wb * cp->rBy) - (vax - wa * cp->rAy);
-			float dvy = (vby + wb * cp->rBx) - (vay + wa * cp->rAx);
-			cp->relativeVelocity = dvx * cc->nx + dvy * cc->ny;
-		}
-	}
-	return n;
-}
+// The row of an item slot (moving or not), or -1 for a boundary.
+static int32_t anyRow(const dkWorld* world, int32_t body) { return body >= 0 ? world->slots[body].dense : -1; }
 
 // The state of a constraint side: rows that do not move (-1) share the zero state at index `awake`.
 static inline int32_t stateIndex(int32_t row, int32_t awake) { return row >= 0 ? row : awake; }
@@ -143,10 +53,10 @@ static void storeImpulses(dkWorld* world, const dkContactSoA* soa)
 {
 	for (int32_t k = 0; k < soa->count; ++k) {
 		if (soa->contact[k] < 0) continue;
-		dkManifold* m = &world->contacts[soa->contact[k]].manifold;
-		for (int32_t i = 0; i < m->count; ++i) {
-			m->points[i].normalImpulse = soa->col[dkSoaNormalImpulse + i * dkSoaPoint][k];
-			m->points[i].tangentImpulse = soa->col[dkSoaTangentImpulse + i * dkSoaPoint][k];
+		dkManifoldPoint* points = world->contacts[soa->contact[k]].manifold.points;
+		for (int32_t i = 0; i < 2; ++i) { // a missing second point stores zeros it never reads
+			points[i].normalImpulse = soa->col[dkSoaNormalImpulse + i * dkSoaPoint][k];
+			points[i].tangentImpulse = soa->col[dkSoaTangentImpulse + i * dkSoaPoint][k];
 		}
 	}
 }
@@ -211,88 +121,122 @@ static void storeStates(dkWorld* world, const dkBodyState* states)
 	}
 }
 
-// Colours the constraints and lays them out wide: colour by colour, each colour padded to a multiple of
-// DK_CONTACT_PAD with inert constraints; the overflow group comes last, unpadded (solved one at a time).
-// colourStart receives DK_GRAPH_COLOURS + 2 offsets into the layout. Returns false when out of memory.
-static bool buildSoa(dkWorld* world, int32_t n, dkContactSoA* soa, int32_t* colourStart)
+// Prepares the constraints of every contact with points and a moving item, laid out wide: coloured
+// (constraint_graph.c), colour by colour, each colour padded to a multiple of DK_CONTACT_PAD with inert
+// constraints; the overflow group comes last, unpadded (solved one at a time). Contacts are read in order
+// and each constraint is written to its slot. colourStart receives DK_GRAPH_COLOURS + 2 offsets.
+// Per constraint: anchors from the item centres, effective masses, the relative normal velocity for
+// restitution, and friction and elasticity mixed per SEMANTICS.md §2 (geometric mean and maximum for two
+// items; a boundary takes the item's). Returns false when out of memory.
+static bool prepareSoa(dkWorld* world, dkContactSoA* soa, int32_t* colourStart)
 {
-	int32_t* rowA = malloc((size_t)(n > 0 ? n : 1) * sizeof(int32_t));
-	int32_t* rowB = malloc((size_t)(n > 0 ? n : 1) * sizeof(int32_t));
-	int32_t* order = malloc((size_t)(n > 0 ? n : 1) * sizeof(int32_t));
+	int32_t nc = world->contactCount, cap0 = nc > 0 ? nc : 1;
+	int32_t* list = malloc((size_t)cap0 * sizeof(int32_t));
+	int32_t* rowA = malloc((size_t)cap0 * sizeof(int32_t));
+	int32_t* rowB = malloc((size_t)cap0 * sizeof(int32_t));
+	int32_t* order = malloc((size_t)cap0 * sizeof(int32_t));
+	int32_t* slot = malloc((size_t)cap0 * sizeof(int32_t));
 	int32_t starts[DK_GRAPH_COLOURS + 2];
-	bool ok = rowA && rowB && order;
-	for (int32_t k = 0; ok && k < n; ++k) {
-		rowA[k] = world->constraints[k].rowA;
-		rowB[k] = world->constraints[k].rowB;
+	bool ok = list && rowA && rowB && order && slot;
+	int32_t n = 0;
+	for (int32_t k = 0; ok && k < nc; ++k) {
+		const dkContact* c = &world->contacts[k];
+		int32_t ra = movingRow(world, c->bodyA), rb = movingRow(world, c->bodyB);
+		if (c->manifold.count == 0 || (ra < 0 && rb < 0)) continue;
+		list[n] = k;
+		rowA[n] = ra;
+		rowB[n] = rb;
+		n++;
 	}
 	ok = ok && dkGraph_Colour(rowA, rowB, n, world->awake, order, starts);
-	free(rowA);
-	free(rowB);
-	if (!ok) {
-		free(order);
-		return false;
-	}
 	int32_t total = 0;
-	for (int32_t c = 0; c <= DK_GRAPH_COLOURS; ++c) {
+	for (int32_t c = 0; ok && c <= DK_GRAPH_COLOURS; ++c) {
 		int32_t size = starts[c + 1] - starts[c];
 		colourStart[c] = total;
+		for (int32_t q = starts[c]; q < starts[c + 1]; ++q) slot[order[q]] = total + (q - starts[c]);
 		total += c < DK_GRAPH_COLOURS ? (size + DK_CONTACT_PAD - 1) / DK_CONTACT_PAD * DK_CONTACT_PAD : size;
 	}
 	colourStart[DK_GRAPH_COLOURS + 1] = total;
-	soa->count = total;
 	int32_t cap = total > 0 ? total : 1;
-	soa->stateA = malloc((size_t)cap * sizeof(int32_t));
-	soa->stateB = malloc((size_t)cap * sizeof(int32_t));
-	soa->contact = malloc((size_t)cap * sizeof(int32_t));
-	float* block = dkAllocColumn(cap * dkSoaColumns);
-	if (!soa->stateA || !soa->stateB || !soa->contact || !block) {
-		free(order);
+	float* block = NULL;
+	if (ok) {
+		soa->count = total;
+		soa->stateA = malloc((size_t)cap * sizeof(int32_t));
+		soa->stateB = malloc((size_t)cap * sizeof(int32_t));
+		soa->contact = malloc((size_t)cap * sizeof(int32_t));
+		block = dkAllocColumn(cap * dkSoaColumns); // zeroed: padding is inert
+		ok = soa->stateA && soa->stateB && soa->contact && block;
+	}
+	if (!ok) {
 		free(soa->stateA);
 		free(soa->stateB);
 		free(soa->contact);
 		dkFreeColumn(block);
+		free(list), free(rowA), free(rowB), free(order), free(slot);
 		return false;
 	}
 	for (int32_t f = 0; f < dkSoaColumns; ++f) soa->col[f] = block + (size_t)f * cap;
 	int32_t awake = world->awake;
-	for (int32_t k = 0; k < total; ++k) { // padding: inert, on the zero state
+	for (int32_t k = 0; k < total; ++k) {
 		soa->stateA[k] = soa->stateB[k] = awake;
 		soa->contact[k] = -1;
 	}
-	for (int32_t c = 0; c <= DK_GRAPH_COLOURS; ++c) {
-		for (int32_t q = starts[c]; q < starts[c + 1]; ++q) {
-			int32_t k = colourStart[c] + (q - starts[c]);
-			const dkContactConstraint* cc = &world->constraints[order[q]];
-			soa->stateA[k] = stateIndex(cc->rowA, awake);
-			soa->stateB[k] = stateIndex(cc->rowB, awake);
-			soa->contact[k] = cc->contact;
-			float** f = soa->col;
-			f[dkSoaNx][k] = cc->nx;
-			f[dkSoaNy][k] = cc->ny;
-			f[dkSoaFriction][k] = cc->friction;
-			f[dkSoaRestitution][k] = cc->restitution;
-			f[dkSoaMassA][k] = cc->mA;
-			f[dkSoaInertiaA][k] = cc->iA;
-			f[dkSoaMassB][k] = cc->mB;
-			f[dkSoaInertiaB][k] = cc->iB;
-			f[dkSoaStiff][k] = cc->stiff ? 1.0f : 0.0f;
-			for (int32_t i = 0; i < cc->count; ++i) {
-				const dkConstraintPoint* cp = &cc->p[i];
-				int o = i * dkSoaPoint;
-				f[dkSoaRAx + o][k] = cp->rAx;
-				f[dkSoaRAy + o][k] = cp->rAy;
-				f[dkSoaRBx + o][k] = cp->rBx;
-				f[dkSoaRBy + o][k] = cp->rBy;
-				f[dkSoaBase + o][k] = cp->adjustedSeparation;
-				f[dkSoaNormalMass + o][k] = cp->normalMass;
-				f[dkSoaTangentMass + o][k] = cp->tangentMass;
-				f[dkSoaNormalImpulse + o][k] = cp->normalImpulse;
-				f[dkSoaTangentImpulse + o][k] = cp->tangentImpulse;
-				f[dkSoaRelativeVelocity + o][k] = cp->relativeVelocity;
-			}
+	float** col = world->col;
+	float** f = soa->col;
+	for (int32_t i = 0; i < n; ++i) {
+		const dkContact* contact = &world->contacts[list[i]];
+		const dkManifold* m = &contact->manifold;
+		int32_t k = slot[i], ra = rowA[i], rb = rowB[i];
+		int32_t rowOfA = anyRow(world, contact->bodyA), rowOfB = anyRow(world, contact->bodyB);
+		soa->stateA[k] = stateIndex(ra, awake);
+		soa->stateB[k] = stateIndex(rb, awake);
+		soa->contact[k] = list[i];
+		float mA = ra >= 0 ? col[dkColumnInverseMass][ra] : 0.0f, iA = ra >= 0 ? col[dkColumnInverseInertia][ra] : 0.0f;
+		float mB = rb >= 0 ? col[dkColumnInverseMass][rb] : 0.0f, iB = rb >= 0 ? col[dkColumnInverseInertia][rb] : 0.0f;
+		float nx = m->nx, ny = m->ny, tx = ny, ty = -nx;
+		f[dkSoaNx][k] = nx;
+		f[dkSoaNy][k] = ny;
+		f[dkSoaMassA][k] = mA;
+		f[dkSoaInertiaA][k] = iA;
+		f[dkSoaMassB][k] = mB;
+		f[dkSoaInertiaB][k] = iB;
+		f[dkSoaStiff][k] = (ra < 0 || rb < 0) ? 1.0f : 0.0f;
+		bool hasA = rowOfA >= 0, hasB = rowOfB >= 0;
+		float fA = hasA ? col[dkColumnFriction][rowOfA] : 0, fB = hasB ? col[dkColumnFriction][rowOfB] : 0;
+		float eA = hasA ? col[dkColumnElasticity][rowOfA] : 0, eB = hasB ? col[dkColumnElasticity][rowOfB] : 0;
+		f[dkSoaFriction][k] = hasA && hasB ? sqrtf(fA * fB) : (hasA ? fA : fB);
+		f[dkSoaRestitution][k] = hasA && hasB ? fmaxf(eA, eB) : (hasA ? eA : eB);
+		// Centres: an item's position, or the world origin for a boundary (which never moves).
+		float cax = hasA ? col[dkColumnPositionX][rowOfA] : 0, cay = hasA ? col[dkColumnPositionY][rowOfA] : 0;
+		float cbx = hasB ? col[dkColumnPositionX][rowOfB] : 0, cby = hasB ? col[dkColumnPositionY][rowOfB] : 0;
+		float vax = ra >= 0 ? col[dkColumnVelocityX][ra] : 0, vay = ra >= 0 ? col[dkColumnVelocityY][ra] : 0;
+		float wa = ra >= 0 ? col[dkColumnAngularVelocity][ra] : 0;
+		float vbx = rb >= 0 ? col[dkColumnVelocityX][rb] : 0, vby = rb >= 0 ? col[dkColumnVelocityY][rb] : 0;
+		float wb = rb >= 0 ? col[dkColumnAngularVelocity][rb] : 0;
+		for (int32_t p = 0; p < m->count; ++p) {
+			const dkManifoldPoint* mp = &m->points[p];
+			int o = p * dkSoaPoint;
+			float px = contact->originX + mp->px, py = contact->originY + mp->py;
+			float rAx = px - cax, rAy = py - cay, rBx = px - cbx, rBy = py - cby;
+			f[dkSoaRAx + o][k] = rAx;
+			f[dkSoaRAy + o][k] = rAy;
+			f[dkSoaRBx + o][k] = rBx;
+			f[dkSoaRBy + o][k] = rBy;
+			f[dkSoaBase + o][k] = mp->separation - ((rBx - rAx) * nx + (rBy - rAy) * ny);
+			float rnA = rAx * ny - rAy * nx, rnB = rBx * ny - rBy * nx;
+			float kn = mA + mB + iA * rnA * rnA + iB * rnB * rnB;
+			f[dkSoaNormalMass + o][k] = kn > 0.0f ? 1.0f / kn : 0.0f;
+			float rtA = rAx * ty - rAy * tx, rtB = rBx * ty - rBy * tx;
+			float kt = mA + mB + iA * rtA * rtA + iB * rtB * rtB;
+			f[dkSoaTangentMass + o][k] = kt > 0.0f ? 1.0f / kt : 0.0f;
+			f[dkSoaNormalImpulse + o][k] = mp->normalImpulse;
+			f[dkSoaTangentImpulse + o][k] = mp->tangentImpulse;
+			float dvx = (vbx - wb * rBy) - (vax - wa * rAy);
+			float dvy = (vby + wb * rBx) - (vay + wa * rAx);
+			f[dkSoaRelativeVelocity + o][k] = dvx * nx + dvy * ny;
 		}
 	}
-	free(order);
+	free(list), free(rowA), free(rowB), free(order), free(slot);
 	return true;
 }
 
@@ -341,10 +285,9 @@ void dkContactSolver_Step(dkWorld* world, float dt, int32_t substeps)
 		c[dkColumnStartAngle][i] = c[dkColumnAngle][i];
 	}
 	for (int32_t i = 0; i <= awake; ++i) states[i].dc = 1.0f; // and the zero state for items that do not move
-	int32_t n = prepare(world);
 	dkContactSoA soa = {0};
 	int32_t colourStart[DK_GRAPH_COLOURS + 2];
-	if (!buildSoa(world, n, &soa, colourStart)) {
+	if (!prepareSoa(world, &soa, colourStart)) {
 		free(states);
 		return; // out of memory: the step integrates nothing
 	}

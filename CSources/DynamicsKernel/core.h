@@ -22,6 +22,8 @@ enum {
 	dkColumnStartX,
 	dkColumnStartY,
 	dkColumnStartAngle,
+	dkColumnCos, // cos and sin of the angle at the start of the step (collision)
+	dkColumnSin,
 	dkColumnTotal
 };
 
@@ -36,7 +38,6 @@ typedef struct dkKernels dkKernels;
 typedef struct dkShape dkShape;
 typedef struct dkContact dkContact;
 typedef struct dkContactEvent dkContactEvent;
-typedef struct dkContactConstraint dkContactConstraint;
 
 struct dkWorld {
 	dkWorldDef def;
@@ -68,8 +69,6 @@ struct dkWorld {
 	int32_t contactCount, contactCapacity;
 	dkContactEvent* events;
 	int32_t eventCount, eventCapacity;
-	dkContactConstraint* constraints;
-	int32_t constraintCapacity;
 };
 
 // Allocation helpers (item_store.c).

@@ -237,16 +237,6 @@ dkResult dkWorld_SetItemShapeGroups(dkWorld* world, const dkItemId* items, const
 int32_t dkWorld_ShapeCount(const dkWorld* world) { return world->liveShapes; }
 bool dkWorld_ShapeIsValid(dkWorld* world, dkShapeId id) { return resolveShape(world, id) != NULL; }
 
-bool dkShouldCollide(const dkShape* a, const dkShape* b)
-{
-	if (a->body >= 0 && a->body == b->body) return false;
-	if (a->body < 0 && b->body < 0) return false;
-	if (a->body >= 0 && b->body >= 0) return (a->itemGroups & b->itemGroups) != 0;
-	const dkShape* item = a->body >= 0 ? a : b;
-	const dkShape* boundary = a->body >= 0 ? b : a;
-	return (item->boundaryGroups & boundary->itemGroups) != 0;
-}
-
 void dkPlaceShape(const dkShape* s, float x, float y, float c, float sn, float ox, float oy, dkPlaced* out)
 {
 	out->kind = s->kind;
