@@ -90,13 +90,17 @@ static void integratePositions(dkWorld* world, dkBodyState* states, float h)
 	dkBlasAxpy(n, h, c[dkColumnVelocityX], c[dkColumnPositionX], false);
 	dkBlasAxpy(n, h, c[dkColumnVelocityY], c[dkColumnPositionY], false);
 	dkBlasAxpy(n, h, c[dkColumnAngularVelocity], c[dkColumnAngle], false);
+	// The rotation since the step began advances as a unit complex number, q ← normalise(q + h ω q⊥),
+	// which needs no cos or sin (the angle column itself integrates exactly).
 	for (int32_t i = 0; i < n; ++i) {
 		dkBodyState* s = &states[i];
-		float d = c[dkColumnAngle][i] - c[dkColumnStartAngle][i];
 		s->dx = c[dkColumnPositionX][i] - c[dkColumnStartX][i];
 		s->dy = c[dkColumnPositionY][i] - c[dkColumnStartY][i];
-		s->dc = cosf(d);
-		s->ds = sinf(d);
+		float hw = h * s->w;
+		float qc = s->dc - hw * s->ds, qs = s->ds + hw * s->dc;
+		float inv = 1.0f / sqrtf(qc * qc + qs * qs);
+		s->dc = qc * inv;
+		s->ds = qs * inv;
 	}
 }
 
@@ -282,7 +286,6 @@ void dkContactSolver_Step(dkWorld* world, float dt, int32_t substeps)
 	for (int32_t i = 0; i < awake; ++i) {
 		c[dkColumnStartX][i] = c[dkColumnPositionX][i];
 		c[dkColumnStartY][i] = c[dkColumnPositionY][i];
-		c[dkColumnStartAngle][i] = c[dkColumnAngle][i];
 	}
 	for (int32_t i = 0; i <= awake; ++i) states[i].dc = 1.0f; // and the zero state for items that do not move
 	dkContactSoA soa = {0};

@@ -21,7 +21,6 @@ enum {
 	dkColumnMomentum,
 	dkColumnStartX,
 	dkColumnStartY,
-	dkColumnStartAngle,
 	dkColumnCos, // cos and sin of the angle at the start of the step (collision)
 	dkColumnSin,
 	dkColumnTotal

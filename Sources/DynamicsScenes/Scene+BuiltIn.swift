@@ -3,15 +3,18 @@ import Foundation
 
 extension Scene {
     /// Every built-in scene, in the order `dynamics scenes` lists them.
-    public static let builtIn: [Scene] = [.default, .integration, .pile, .pileCircles, .pyramid]
+    public static let builtIn: [Scene] = [
+        .default, .integration, .pile, .pileCircles, .pyramid, .manyPyramids, .smash, .scatter,
+    ]
 
     /// The built-in scene called `name`, if any.
     public static func named(_ name: String) -> Scene? { builtIn.first { $0.name == name } }
 
-    /// The default scene: a grid of 100 × 100 pt boxes at 120 pt pitch under gravity. Every third item has
-    /// resistance 1/s, every fifth a 2 N push at 30 pt off-centre (so it spins), every seventh a snap spring to
-    /// a point 150 pt above its start (it sags under gravity and comes to rest). Collisions, attachments
-    /// and fields join it as they land.
+    /// The default scene: a grid of 100 × 100 pt boxes at 120 pt pitch under gravity, colliding with each
+    /// other and with a box-shaped container around the grid. Every third item has resistance 1/s, every
+    /// fifth a 2 N push at 30 pt off-centre (so it spins), and every seventh a snap spring to a point
+    /// 150 pt above its start (it sags under gravity and comes to rest). Attachments and fields join it as
+    /// they land.
     public static let `default` = Scene(
         name: "default", summary: "boxes under gravity with resistance, off-centre pushes and snap springs",
         defaultItems: 10_000, defaultSeconds: 10
@@ -28,6 +31,11 @@ extension Scene {
             let p = world.pose(of: ids[k]).center
             try world.setSnap(to: CGPoint(x: p.x, y: p.y - 150), dampingRatio: 0.525, for: [ids[k]])
         }
+        try world.addCollisionShape(.rectangle(width: 100, height: 100), to: ids)
+        let side = Double(Int(Double(n).squareRoot().rounded(.up))) * 120
+        let corners = [CGPoint(x: -200, y: -400), CGPoint(x: -200, y: side + 200),
+                       CGPoint(x: side + 80, y: side + 200), CGPoint(x: side + 80, y: -400)]
+        for k in 0..<4 { try world.addBoundary(from: corners[k], to: corners[(k + 1) % 4]) }
     }
 
     /// Integration only: every item has gravity, resistance 0.5/s and a 1 N push through its centre.

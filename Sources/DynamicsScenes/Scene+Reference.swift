@@ -36,6 +36,68 @@ extension Scene {
                               to: CGPoint(x: 60 * Double(base) + 1000, y: 0))
     }
 
+    /// `many_pyramids`: after Box2D v3's benchmark, 20 rows × 20 columns of pyramids of base 10 (55 boxes of
+    /// 100 pt each), each on its own floor segment: 22 000 boxes. The spacing (1 400 pt between pyramids,
+    /// 1 300 pt between rows) is ours. The item count picks the number of pyramids (55 items each).
+    public static let manyPyramids = Scene(
+        name: "many_pyramids", summary: "Box2D many_pyramids: 400 pyramids of base 10 (22 000 boxes)",
+        defaultItems: 22_000, defaultSeconds: 200.0 / 60, shape: "box", restDetection: false
+    ) { world, n throws(DynamicsError) in
+        let pyramids = max(1, n / 55), side = Int(Double(pyramids).squareRoot().rounded(.up))
+        var points: [CGPoint] = []
+        for p in 0..<pyramids {
+            let (ox, oy) = (Double(p % side) * 1400, Double(p / side) * 1300)
+            for i in 0..<10 {
+                for j in i..<10 {
+                    points.append(CGPoint(x: ox + 50 * Double(i + 1) + 100 * Double(j - i) - 500, y: oy - (100 * Double(i) + 50)))
+                }
+            }
+            try world.addBoundary(from: CGPoint(x: ox - 650, y: oy), to: CGPoint(x: ox + 650, y: oy))
+        }
+        _ = try boxes(world, points, circles: false)
+    }
+
+    /// `smash`: after Box2D v3's benchmark, an 800 × 800 pt box of density 8 at 4 000 pt/s into a 120 × 80 grid
+    /// of 40 pt boxes, no gravity. The item count scales the grid (columns : rows = 3 : 2).
+    public static let smash = Scene(
+        name: "smash", summary: "Box2D smash: a heavy box at 4 000 pt/s into a 120 × 80 grid of 40 pt boxes",
+        defaultItems: 9_601, defaultSeconds: 300.0 / 60, shape: "box", restDetection: false
+    ) { world, n throws(DynamicsError) in
+        let rows = max(1, Int((Double(max(n - 1, 1)) / 1.5).squareRoot())), columns = max(1, (n - 1) / rows)
+        var small = ItemDescription(shape: .rectangle(width: 40, height: 40))
+        small.friction = 0.6
+        let grid = (0..<(rows * columns)).map { k in
+            CGPoint(x: 20 + 40 * Double(k % columns), y: 20 + 40 * Double(k / columns) - 20 * Double(rows))
+        }
+        let ids = try world.createItems(small, at: grid)
+        try world.addCollisionShape(.rectangle(width: 40, height: 40), to: ids)
+        var big = ItemDescription(shape: .rectangle(width: 800, height: 800), density: 8)
+        big.friction = 0.6
+        let hammer = try world.createItems(big, at: [CGPoint(x: -1000, y: 0)])
+        try world.addCollisionShape(.rectangle(width: 800, height: 800), to: hammer)
+        try world.setVelocities([CGVector(dx: 4000, dy: 0)], for: hammer)
+    }
+
+    /// `scatter`: N boxes of 20…100 pt at random, non-overlapping-on-average positions (density about one box
+    /// per 200 × 200 pt), still and without gravity: a step is almost only the broadphase.
+    public static let scatter = Scene(
+        name: "scatter", summary: "broadphase load: boxes of mixed sizes scattered at random, still",
+        defaultItems: 100_000, defaultSeconds: 1, shape: "box", restDetection: false
+    ) { world, n throws(DynamicsError) in
+        let side = Double(n).squareRoot() * 200
+        var state: UInt64 = 0x5EED
+        func unit() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        for size in [20.0, 60.0, 100.0] {
+            let count = n / 3 + (size == 20 ? n % 3 : 0)
+            let points = (0..<count).map { _ in CGPoint(x: unit() * side, y: unit() * side) }
+            let ids = try world.createItems(ItemDescription(shape: .rectangle(width: size, height: size)), at: points)
+            try world.addCollisionShape(.rectangle(width: size, height: size), to: ids)
+        }
+    }
+
     private static func populatePile(_ world: DynamicWorld, _ n: Int, circles: Bool) throws(DynamicsError) {
         let cols = Int((2 * Double(n).squareRoot()).rounded(.up))
         let rows = (n + cols - 1) / cols
