@@ -61,6 +61,7 @@ struct Bench: ParsableCommand {
 
 /// One line of `dynamics bench --json` (field names of BENCH-SCENES.md).
 struct BenchResult: Encodable {
+    let engine = "dynamics"
     let scene, shape: String
     let items, workers, steps: Int
     let msPerStepMedian, msPerStepMean, cpuMsPerStep: Double

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Runs the reference scenes of BENCH-SCENES.md on Dynamics and on its peers (Box2D 3.1 through pyb2d3,
+# and pymunk, from ../shared/peers/run) back to back, alternating engines, at 1 and 2 workers, and prints
+# one JSON line per run (fields of BENCH-SCENES.md).
+#   Benchmarks/compare-peers.sh > Benchmarks/results/<machine>/peers-<date>.jsonl
+# The 100 000-item pile runs 60 steps instead of 600 to bound the run time (the pile is still falling).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+swift build -c release --product dynamics >&2
+bin="$(swift build -c release --show-bin-path)/dynamics"
+peers=../shared/peers/run
+
+run() { # scene items steps
+	for w in 1 2; do
+		"$bin" bench --scene "$1" --items "$2" --steps "$3" --workers "$w" --json
+		"$peers" --engine box2d --scene "$1" --items "$2" --steps "$3" --workers "$w"
+	done
+	"$peers" --engine pymunk --scene "$1" --items "$2" --steps "$3" --workers 1
+}
+
+run pile 1000 600
+run pile 10000 600
+run pyramid 5050 500
+run pile 100000 60
