@@ -17,6 +17,8 @@
 #include "kernels.h"
 
 #include <math.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,64 +63,64 @@ static void storeImpulses(dkWorld* world, const dkContactSoA* soa)
 	}
 }
 
-// Velocities for one substep: forces, v += h a, damping and snap springs (the SIMD kernels and BLAS).
-static void integrateVelocities(dkWorld* world, float h)
+// Block stages: rows [b, e) of the awake range.
+
+// Velocities for one substep (forces, v += h a, damping, snap springs: the SIMD kernels and BLAS), after
+// taking the relaxed velocities of the previous substep from the states; then into the states.
+static void velocitiesBlock(dkWorld* world, dkBodyState* states, int32_t b, int32_t e, float h, bool fromStates)
 {
 	float** c = world->col;
 	const dkKernels* k = world->kernels;
-	for (int32_t b = 0; b < world->awake; b += DK_BLOCK) {
-		int32_t e = b + DK_BLOCK < world->awake ? b + DK_BLOCK : world->awake;
-		k->accumulateForces(c, b, e);
-		dkBlasAxpy(e - b, h, c[dkColumnAccelX] + b, c[dkColumnVelocityX] + b, false);
-		dkBlasAxpy(e - b, h, c[dkColumnAccelY] + b, c[dkColumnVelocityY] + b, false);
-		dkBlasAxpy(e - b, h, c[dkColumnAlpha] + b, c[dkColumnAngularVelocity] + b, false);
-		k->dampAndSnap(c, b, e, h, world->hasSnaps);
+	if (fromStates) {
+		for (int32_t i = b; i < e; ++i) {
+			c[dkColumnVelocityX][i] = states[i].vx;
+			c[dkColumnVelocityY][i] = states[i].vy;
+			c[dkColumnAngularVelocity][i] = states[i].w;
+		}
 	}
-}
-
-// Positions for one substep from the states' velocities, and each row's movement since the step began.
-static void integratePositions(dkWorld* world, dkBodyState* states, float h)
-{
-	float** c = world->col;
-	int32_t n = world->awake;
-	for (int32_t i = 0; i < n; ++i) {
-		dkBodyState* s = &states[i];
-		c[dkColumnVelocityX][i] = s->vx;
-		c[dkColumnVelocityY][i] = s->vy;
-		c[dkColumnAngularVelocity][i] = s->w;
-	}
-	dkBlasAxpy(n, h, c[dkColumnVelocityX], c[dkColumnPositionX], false);
-	dkBlasAxpy(n, h, c[dkColumnVelocityY], c[dkColumnPositionY], false);
-	dkBlasAxpy(n, h, c[dkColumnAngularVelocity], c[dkColumnAngle], false);
-	// The rotation since the step began advances as a unit complex number, q ← normalise(q + h ω q⊥),
-	// which needs no cos or sin (the angle column itself integrates exactly).
-	for (int32_t i = 0; i < n; ++i) {
-		dkBodyState* s = &states[i];
-		s->dx = c[dkColumnPositionX][i] - c[dkColumnStartX][i];
-		s->dy = c[dkColumnPositionY][i] - c[dkColumnStartY][i];
-		float hw = h * s->w;
-		float qc = s->dc - hw * s->ds, qs = s->ds + hw * s->dc;
-		float inv = 1.0f / sqrtf(qc * qc + qs * qs);
-		s->dc = qc * inv;
-		s->ds = qs * inv;
-	}
-}
-
-// Copies velocities from the columns into the states (after velocity integration).
-static void loadStates(dkWorld* world, dkBodyState* states)
-{
-	float** c = world->col;
-	for (int32_t i = 0; i < world->awake; ++i) {
+	k->accumulateForces(c, b, e);
+	dkBlasAxpy(e - b, h, c[dkColumnAccelX] + b, c[dkColumnVelocityX] + b, false);
+	dkBlasAxpy(e - b, h, c[dkColumnAccelY] + b, c[dkColumnVelocityY] + b, false);
+	dkBlasAxpy(e - b, h, c[dkColumnAlpha] + b, c[dkColumnAngularVelocity] + b, false);
+	k->dampAndSnap(c, b, e, h, world->hasSnaps);
+	for (int32_t i = b; i < e; ++i) {
 		states[i].vx = c[dkColumnVelocityX][i];
 		states[i].vy = c[dkColumnVelocityY][i];
 		states[i].w = c[dkColumnAngularVelocity][i];
 	}
 }
 
-static void storeStates(dkWorld* world, const dkBodyState* states)
+// Positions for one substep from the states' velocities, and each row's movement since the step began.
+// The rotation since the step began advances as a unit complex number, q ← normalise(q + h ω q⊥), which
+// needs no cos or sin (the angle column itself integrates exactly).
+static void positionsBlock(dkWorld* world, dkBodyState* states, int32_t b, int32_t e, float h)
 {
 	float** c = world->col;
-	for (int32_t i = 0; i < world->awake; ++i) {
+	for (int32_t i = b; i < e; ++i) {
+		c[dkColumnVelocityX][i] = states[i].vx;
+		c[dkColumnVelocityY][i] = states[i].vy;
+		c[dkColumnAngularVelocity][i] = states[i].w;
+	}
+	dkBlasAxpy(e - b, h, c[dkColumnVelocityX] + b, c[dkColumnPositionX] + b, false);
+	dkBlasAxpy(e - b, h, c[dkColumnVelocityY] + b, c[dkColumnPositionY] + b, false);
+	dkBlasAxpy(e - b, h, c[dkColumnAngularVelocity] + b, c[dkColumnAngle] + b, false);
+	for (int32_t i = b; i < e; ++i) {
+		dkBodyState* st = &states[i];
+		st->dx = c[dkColumnPositionX][i] - c[dkColumnStartX][i];
+		st->dy = c[dkColumnPositionY][i] - c[dkColumnStartY][i];
+		float hw = h * st->w;
+		float qc = st->dc - hw * st->ds, qs = st->ds + hw * st->dc;
+		float inv = 1.0f / sqrtf(qc * qc + qs * qs);
+		st->dc = qc * inv;
+		st->ds = qs * inv;
+	}
+}
+
+// Velocities from the states back to the columns.
+static void storeBlock(dkWorld* world, const dkBodyState* states, int32_t b, int32_t e)
+{
+	float** c = world->col;
+	for (int32_t i = b; i < e; ++i) {
 		c[dkColumnVelocityX][i] = states[i].vx;
 		c[dkColumnVelocityY][i] = states[i].vy;
 		c[dkColumnAngularVelocity][i] = states[i].w;
@@ -252,29 +254,122 @@ static void freeSoa(dkContactSoA* soa)
 	dkFreeColumn(soa->col[0]);
 }
 
-// Runs one contact kernel over every colour: the wide kernels per colour, width 1 for the overflow group.
-typedef enum { dkPassWarmStart, dkPassSolve, dkPassRelax, dkPassRestitution } dkPass;
+// The step as a fixed sequence of stages, each split into items: blocks of DK_BLOCK rows, or chunks of
+// DK_CONTACT_CHUNK constraints of one colour (the overflow colour is one item, solved at width 1). Any
+// thread that runs dkContactSolver's task claims the items of the current stage with an atomic counter,
+// then waits until every item of the stage is done before the next stage. A thread never waits for
+// another thread to arrive, so the step is correct however many threads the host actually runs, and the
+// result does not depend on which thread took which item.
+#define DK_CONTACT_CHUNK 64
 
-static void runPass(const dkKernels* k, dkContactSoA* soa, const int32_t* colourStart, dkBodyState* states, dkPass pass,
-					float invH, dkSoftness soft, dkSoftness stiff)
+typedef enum { dkStageVelocities, dkStageWarmStart, dkStageSolve, dkStagePositions, dkStageRelax,
+			   dkStageStore, dkStageRestitution } dkStageKind;
+
+typedef struct dkStage {
+	dkStageKind kind;
+	int32_t colour;	 // colour stages
+	int32_t items;	 // blocks or chunks
+	bool fromStates; // velocities: after the first substep, velocities come from the states
+} dkStage;
+
+typedef struct dkStageCounters {
+	atomic_int claimed, done;
+} dkStageCounters;
+
+typedef struct dkContactStep {
+	dkWorld* world;
+	dkBodyState* states;
+	dkContactSoA* soa;
+	const int32_t* colourStart;
+	const dkStage* stages;
+	dkStageCounters* counters;
+	int32_t stageCount;
+	float h, invH;
+	dkSoftness soft, stiff;
+} dkContactStep;
+
+static void runItem(dkContactStep* step, const dkStage* stage, int32_t item)
 {
-	for (int32_t c = 0; c <= DK_GRAPH_COLOURS; ++c) {
-		int32_t b = colourStart[c], e = colourStart[c + 1];
-		if (b == e) continue;
-		bool overflow = c == DK_GRAPH_COLOURS;
-		switch (pass) {
-		case dkPassWarmStart:
-			(overflow ? dkContactWarmStart_scalar : k->contactWarmStart)(soa, b, e, states);
-			break;
-		case dkPassSolve:
-		case dkPassRelax:
-			(overflow ? dkContactSolve_scalar : k->contactSolve)(soa, b, e, states, invH, soft, stiff, pass == dkPassSolve);
-			break;
-		case dkPassRestitution:
-			(overflow ? dkContactRestitution_scalar : k->contactRestitution)(soa, b, e, states);
-			break;
+	dkWorld* world = step->world;
+	const dkKernels* k = world->kernels;
+	if (stage->kind == dkStageVelocities || stage->kind == dkStagePositions || stage->kind == dkStageStore) {
+		int32_t b = item * DK_BLOCK, e = b + DK_BLOCK < world->awake ? b + DK_BLOCK : world->awake;
+		if (stage->kind == dkStageVelocities) velocitiesBlock(world, step->states, b, e, step->h, stage->fromStates);
+		else if (stage->kind == dkStagePositions) positionsBlock(world, step->states, b, e, step->h);
+		else storeBlock(world, step->states, b, e);
+		return;
+	}
+	int32_t first = step->colourStart[stage->colour], last = step->colourStart[stage->colour + 1];
+	bool overflow = stage->colour == DK_GRAPH_COLOURS;
+	int32_t b = overflow ? first : first + item * DK_CONTACT_CHUNK;
+	int32_t e = overflow ? last : (b + DK_CONTACT_CHUNK < last ? b + DK_CONTACT_CHUNK : last);
+	switch (stage->kind) {
+	case dkStageWarmStart: (overflow ? dkContactWarmStart_scalar : k->contactWarmStart)(step->soa, b, e, step->states); break;
+	case dkStageSolve:
+	case dkStageRelax:
+		(overflow ? dkContactSolve_scalar : k->contactSolve)(step->soa, b, e, step->states, step->invH, step->soft,
+															  step->stiff, stage->kind == dkStageSolve);
+		break;
+	case dkStageRestitution:
+		(overflow ? dkContactRestitution_scalar : k->contactRestitution)(step->soa, b, e, step->states);
+		break;
+	default: break;
+	}
+}
+
+static void contactTask(void* context, int32_t worker)
+{
+	(void)worker;
+	dkContactStep* step = context;
+	for (int32_t s = 0; s < step->stageCount; ++s) {
+		const dkStage* stage = &step->stages[s];
+		dkStageCounters* counter = &step->counters[s];
+		for (;;) {
+			int32_t item = atomic_fetch_add(&counter->claimed, 1);
+			if (item >= stage->items) break;
+			runItem(step, stage, item);
+			atomic_fetch_add(&counter->done, 1);
+		}
+		// Stages are short (tens of microseconds): spin, and only yield the processor after a long wait.
+		int32_t spins = 0;
+		while (atomic_load_explicit(&counter->done, memory_order_acquire) < stage->items) {
+			if (++spins > 20000) sched_yield();
 		}
 	}
+}
+
+// Appends the stages of one step: per substep velocities, warm start, solve, positions and relax (colour
+// by colour), then restitution and the final velocities.
+static int32_t buildStages(dkStage* stages, const int32_t* colourStart, int32_t blocks, int32_t substeps)
+{
+	int32_t n = 0;
+	for (int32_t s = 0; s < substeps; ++s) {
+		stages[n++] = (dkStage){dkStageVelocities, 0, blocks, s > 0};
+		dkStageKind passes[2] = {dkStageWarmStart, dkStageSolve};
+		for (int p = 0; p < 2; ++p) {
+			for (int32_t c = 0; c <= DK_GRAPH_COLOURS; ++c) {
+				int32_t size = colourStart[c + 1] - colourStart[c];
+				if (size == 0) continue;
+				int32_t items = c == DK_GRAPH_COLOURS ? 1 : (size + DK_CONTACT_CHUNK - 1) / DK_CONTACT_CHUNK;
+				stages[n++] = (dkStage){passes[p], c, items, false};
+			}
+		}
+		stages[n++] = (dkStage){dkStagePositions, 0, blocks, false};
+		for (int32_t c = 0; c <= DK_GRAPH_COLOURS; ++c) {
+			int32_t size = colourStart[c + 1] - colourStart[c];
+			if (size == 0) continue;
+			int32_t items = c == DK_GRAPH_COLOURS ? 1 : (size + DK_CONTACT_CHUNK - 1) / DK_CONTACT_CHUNK;
+			stages[n++] = (dkStage){dkStageRelax, c, items, false};
+		}
+	}
+	for (int32_t c = 0; c <= DK_GRAPH_COLOURS; ++c) {
+		int32_t size = colourStart[c + 1] - colourStart[c];
+		if (size == 0) continue;
+		int32_t items = c == DK_GRAPH_COLOURS ? 1 : (size + DK_CONTACT_CHUNK - 1) / DK_CONTACT_CHUNK;
+		stages[n++] = (dkStage){dkStageRestitution, c, items, false};
+	}
+	stages[n++] = (dkStage){dkStageStore, 0, blocks, false};
+	return n;
 }
 
 void dkContactSolver_Step(dkWorld* world, float dt, int32_t substeps)
@@ -294,24 +389,36 @@ void dkContactSolver_Step(dkWorld* world, float dt, int32_t substeps)
 		free(states);
 		return; // out of memory: the step integrates nothing
 	}
-	float h = dt / (float)substeps, invH = 1.0f / h;
-	float hertz = fminf(DK_CONTACT_HERTZ, 0.25f / h);
-	dkSoftness soft = makeSoft(hertz, DK_CONTACT_DAMPING_RATIO, h);
-	dkSoftness stiff = makeSoft(2.0f * hertz, DK_CONTACT_DAMPING_RATIO, h);
-	const dkKernels* k = world->kernels;
-	for (int32_t s = 0; s < substeps; ++s) {
-		integrateVelocities(world, h);
-		loadStates(world, states);
-		runPass(k, &soa, colourStart, states, dkPassWarmStart, invH, soft, stiff);
-		runPass(k, &soa, colourStart, states, dkPassSolve, invH, soft, stiff);
-		integratePositions(world, states, h);
-		runPass(k, &soa, colourStart, states, dkPassRelax, invH, soft, stiff);
-		storeStates(world, states);
+	int32_t maxStages = substeps * (2 + 3 * (DK_GRAPH_COLOURS + 1)) + DK_GRAPH_COLOURS + 2;
+	dkStage* stages = malloc((size_t)maxStages * sizeof(dkStage));
+	dkStageCounters* counters = calloc((size_t)maxStages, sizeof(dkStageCounters));
+	if (!stages || !counters) {
+		free(stages);
+		free(counters);
+		freeSoa(&soa);
+		free(states);
+		return;
 	}
-	loadStates(world, states);
-	runPass(k, &soa, colourStart, states, dkPassRestitution, invH, soft, stiff);
-	storeStates(world, states);
+	float h = dt / (float)substeps;
+	float hertz = fminf(DK_CONTACT_HERTZ, 0.25f / h);
+	dkContactStep step = {
+		.world = world, .states = states, .soa = &soa, .colourStart = colourStart, .stages = stages,
+		.counters = counters, .h = h, .invH = 1.0f / h,
+		.soft = makeSoft(hertz, DK_CONTACT_DAMPING_RATIO, h), .stiff = makeSoft(2.0f * hertz, DK_CONTACT_DAMPING_RATIO, h)};
+	int32_t blocks = (awake + DK_BLOCK - 1) / DK_BLOCK;
+	step.stageCount = buildStages(stages, colourStart, blocks, substeps);
+	for (int32_t s = 0; s < step.stageCount; ++s) {
+		atomic_init(&counters[s].claimed, 0);
+		atomic_init(&counters[s].done, 0);
+	}
+	int32_t workers = world->def.workerCount;
+	if (workers > 1 && world->def.runTasks && soa.count + awake >= 2 * DK_CONTACT_CHUNK)
+		world->def.runTasks(contactTask, &step, workers, world->def.hostContext);
+	else
+		contactTask(&step, 0);
 	storeImpulses(world, &soa);
+	free(stages);
+	free(counters);
 	freeSoa(&soa);
 	free(states);
 }
