@@ -1,5 +1,5 @@
-// The solver owns the order of stages within a step. Today every stage is local to an item, so a block
-// of DK_BLOCK awake rows runs the whole sequence for all substeps while it is in cache:
+// The solver owns the order of stages within a step. Without collision shapes every stage is local to an
+// item, so a block of DK_BLOCK awake rows runs the whole sequence for all substeps while it is in cache:
 //   for each substep:  forces → velocity (+ damping) → snap springs → position
 //   then, once per step: rest detection
 // Blocks have a fixed size and each row's arithmetic is independent of the block boundaries, so the
