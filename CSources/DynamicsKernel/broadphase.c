@@ -15,21 +15,23 @@
 #include <math.h>
 #include <stdlib.h>
 
-// Sorts the pairs by (smaller slot, larger slot).
-static void sortPairs(dkWorld* world)
+// Sorts the pairs by (smaller slot, larger slot); false when out of memory.
+static bool sortPairs(dkWorld* world)
 {
 	int32_t n = world->pairCount;
 	uint64_t* keys = malloc((size_t)(n > 0 ? n : 1) * sizeof(uint64_t));
-	if (!keys) return;
+	if (!keys) return false;
 	for (int32_t i = 0; i < n; ++i)
 		keys[i] = ((uint64_t)(uint32_t)world->pairs[2 * i] << 32) | (uint32_t)world->pairs[2 * i + 1];
-	if (dkRadixSort64(keys, NULL, n)) {
+	bool sorted = dkRadixSort64(keys, NULL, n);
+	if (sorted) {
 		for (int32_t i = 0; i < n; ++i) {
 			world->pairs[2 * i] = (int32_t)(keys[i] >> 32);
 			world->pairs[2 * i + 1] = (int32_t)(uint32_t)keys[i];
 		}
 	}
 	free(keys);
+	return sorted;
 }
 
 // Whether a shape moves this step (belongs to an awake item that is not anchored).
@@ -117,7 +119,7 @@ static inline uint64_t cellKey(int32_t cx, int32_t cy)
 	return ((uint64_t)(uint32_t)(cx + (1 << 30)) << 32) | (uint32_t)(cy + (1 << 30));
 }
 
-static void gridPairs(dkWorld* world, const int32_t* slots, int32_t live, const dkFilter* filters)
+static bool gridPairs(dkWorld* world, const int32_t* slots, int32_t live, const dkFilter* filters)
 {
 	const float* box = world->aabb;
 	double extent = 0;
@@ -139,7 +141,7 @@ static void gridPairs(dkWorld* world, const int32_t* slots, int32_t live, const 
 		free(isLarge);
 		free(cells);
 		free(members);
-		return;
+		return false;
 	}
 	int32_t largeCount = 0;
 	for (int32_t p = 0; p < live; ++p) {
@@ -164,7 +166,7 @@ static void gridPairs(dkWorld* world, const int32_t* slots, int32_t live, const 
 						free(isLarge);
 						free(cells);
 						free(members);
-						return;
+						return false;
 					}
 				}
 				cells[used] = cellKey(cx, cy);
@@ -172,7 +174,7 @@ static void gridPairs(dkWorld* world, const int32_t* slots, int32_t live, const 
 			}
 		}
 	}
-	dkRadixSort64(cells, members, (int32_t)used); // stable: slots stay in order within a cell
+	bool ok = dkRadixSort64(cells, members, (int32_t)used); // stable: slots stay in order within a cell
 	for (size_t r = 0; r < used;) {
 		size_t end = r + 1;
 		while (end < used && cells[end] == cells[r]) ++end;
@@ -183,7 +185,7 @@ static void gridPairs(dkWorld* world, const int32_t* slots, int32_t live, const 
 				const float *ba = box + 4 * a, *bb = box + 4 * b;
 				// Report the pair only in the cell of the overlap's lower corner.
 				if (cellOf(fmaxf(ba[0], bb[0]), inv) != cx || cellOf(fmaxf(ba[1], bb[1]), inv) != cy) continue;
-				if (candidate(world, a, b, filters)) pushPair(world, a, b);
+				if (candidate(world, a, b, filters)) ok = pushPair(world, a, b) && ok;
 			}
 		}
 		r = end;
@@ -193,13 +195,14 @@ static void gridPairs(dkWorld* world, const int32_t* slots, int32_t live, const 
 		for (int32_t p = 0; p < live; ++p) {
 			int32_t other = slots[p];
 			if (other == large[l] || (isLarge[other] && other < large[l])) continue;
-			if (candidate(world, large[l], other, filters)) pushPair(world, large[l], other);
+			if (candidate(world, large[l], other, filters)) ok = pushPair(world, large[l], other) && ok;
 		}
 	}
 	free(large);
 	free(isLarge);
 	free(cells);
 	free(members);
+	return ok;
 }
 
 int32_t dkBroadphase_Pairs(dkWorld* world, float dt, bool bruteForce)
@@ -209,7 +212,7 @@ int32_t dkBroadphase_Pairs(dkWorld* world, float dt, bool bruteForce)
 	if (n == 0) return 0;
 	if (world->aabbCapacity < n) {
 		float* boxes = realloc(world->aabb, (size_t)n * 4 * sizeof(float));
-		if (!boxes) return 0;
+		if (!boxes) return -1;
 		world->aabb = boxes;
 		world->aabbCapacity = n;
 	}
@@ -218,7 +221,7 @@ int32_t dkBroadphase_Pairs(dkWorld* world, float dt, bool bruteForce)
 	if (!filters || !slots) {
 		free(filters);
 		free(slots);
-		return 0;
+		return -1;
 	}
 	// Each item's rotation, once per step (the narrowphase reads it too).
 	float** col = world->col;
@@ -227,6 +230,7 @@ int32_t dkBroadphase_Pairs(dkWorld* world, float dt, bool bruteForce)
 		col[dkColumnSin][i] = sinf(col[dkColumnAngle][i]);
 	}
 	int32_t live = 0;
+	bool ok = true;
 	for (int32_t i = 0; i < n; ++i) {
 		const dkShape* s = &world->shapes[i];
 		if (!s->alive) continue;
@@ -237,18 +241,19 @@ int32_t dkBroadphase_Pairs(dkWorld* world, float dt, bool bruteForce)
 	if (bruteForce) {
 		for (int32_t p = 0; p < live; ++p)
 			for (int32_t q = p + 1; q < live; ++q)
-				if (candidate(world, slots[p], slots[q], filters)) pushPair(world, slots[p], slots[q]);
+				if (candidate(world, slots[p], slots[q], filters)) ok = pushPair(world, slots[p], slots[q]) && ok;
 	} else {
-		gridPairs(world, slots, live, filters);
+		ok = gridPairs(world, slots, live, filters);
 	}
-	sortPairs(world);
+	ok = ok && sortPairs(world);
 	free(filters);
 	free(slots);
-	return world->pairCount;
+	return ok ? world->pairCount : -1;
 }
 
-static int32_t copyPairs(const dkWorld* world, int32_t* out, int32_t capacity)
+static int32_t copyPairs(const dkWorld* world, int32_t found, int32_t* out, int32_t capacity)
 {
+	if (found < 0) return -1;
 	for (int32_t i = 0; i < world->pairCount && i < capacity; ++i) {
 		out[2 * i] = world->pairs[2 * i];
 		out[2 * i + 1] = world->pairs[2 * i + 1];
@@ -258,12 +263,10 @@ static int32_t copyPairs(const dkWorld* world, int32_t* out, int32_t capacity)
 
 int32_t dkWorld_FindPairs(dkWorld* world, int32_t* outPairs, int32_t capacity)
 {
-	dkBroadphase_Pairs(world, 0.0f, false);
-	return copyPairs(world, outPairs, capacity);
+	return copyPairs(world, dkBroadphase_Pairs(world, 0.0f, false), outPairs, capacity);
 }
 
 int32_t dkWorld_FindPairsBruteForce(dkWorld* world, int32_t* outPairs, int32_t capacity)
 {
-	dkBroadphase_Pairs(world, 0.0f, true);
-	return copyPairs(world, outPairs, capacity);
+	return copyPairs(world, dkBroadphase_Pairs(world, 0.0f, true), outPairs, capacity);
 }

@@ -52,6 +52,8 @@ typedef struct dkContact {
 	int32_t shapeA, shapeB; // slots, shapeA < shapeB
 	uint32_t generationA, generationB;
 	int32_t bodyA, bodyB; // the shapes' item slots (-1 for a boundary)
+	dkItemId itemA, itemB; // the items' ids when the contact began (null for a boundary)
+	int32_t tagA, tagB;
 	float originX, originY; // the pair origin of the manifold, world
 	dkManifold manifold;
 	bool touching;
@@ -68,7 +70,8 @@ void dkShapes_RemoveItem(dkWorld* world, uint32_t slot);
 // Destroys the shapes of every item slot marked in `removed` (one byte per item slot) in one pass.
 void dkShapes_RemoveItems(dkWorld* world, const uint8_t* removed);
 
-// Broadphase (broadphase.c): candidate pairs for the current positions, fattened for a step of dt.
+// Broadphase (broadphase.c): candidate pairs for the current positions, fattened for a step of dt;
+// -1 when out of memory (the pair list is then incomplete).
 int32_t dkBroadphase_Pairs(dkWorld* world, float dt, bool bruteForce);
 
 // Contacts (contact.c): pairs → manifolds, warm-start matching, events; wakes touched resting items.

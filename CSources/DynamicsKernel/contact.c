@@ -27,27 +27,20 @@ static bool pushEvent(dkWorld* world, dkContactEvent e)
 	return true;
 }
 
-static dkShapeId shapeId(const dkWorld* world, int32_t slot)
-{
-	return (dkShapeId){(uint32_t)slot + 1, world->shapes[slot].generation};
-}
-
-// The id of a shape's item, or null for a boundary. An item removed this step keeps its old generation
-// in the event (the slot's generation moved on, so the id is already stale).
+// The id of a shape's item, or null for a boundary (read when a contact is created).
 static dkItemId itemId(const dkWorld* world, int32_t slot)
 {
 	int32_t body = world->shapes[slot].body;
 	if (body < 0) return (dkItemId){0, 0};
-	uint32_t generation = world->slots[body].generation;
-	if (world->slots[body].dense < 0) generation--; // removed: report the id it had
-	return (dkItemId){(uint32_t)body + 1, generation};
+	return (dkItemId){(uint32_t)body + 1, world->slots[body].generation};
 }
 
+// Events name the shapes, items and tags the contact was made with, even if those were removed since.
 static void emit(dkWorld* world, const dkContact* c, bool began)
 {
-	dkContactEvent e = {.shapeA = shapeId(world, c->shapeA), .shapeB = shapeId(world, c->shapeB),
-						.itemA = itemId(world, c->shapeA), .itemB = itemId(world, c->shapeB),
-						.tagA = world->shapes[c->shapeA].tag, .tagB = world->shapes[c->shapeB].tag, .began = began};
+	dkContactEvent e = {.shapeA = {(uint32_t)c->shapeA + 1, c->generationA},
+						.shapeB = {(uint32_t)c->shapeB + 1, c->generationB},
+						.itemA = c->itemA, .itemB = c->itemB, .tagA = c->tagA, .tagB = c->tagB, .began = began};
 	if (began && c->manifold.count > 0) {
 		e.x = c->originX + c->manifold.points[0].px;
 		e.y = c->originY + c->manifold.points[0].py;
@@ -106,12 +99,32 @@ static int comparePair(int32_t a0, int32_t a1, int32_t b0, int32_t b1)
 	return (a1 > b1) - (a1 < b1);
 }
 
+// Whether both shape slots still hold the shapes the contact was made with.
+static bool sameShapes(const dkWorld* world, const dkContact* c)
+{
+	const dkShape *a = &world->shapes[c->shapeA], *b = &world->shapes[c->shapeB];
+	return a->alive && b->alive && a->generation == c->generationA && b->generation == c->generationB;
+}
+
+// Wakes the items of a contact that still exist (their support or partner went away).
+static void wakePartners(dkWorld* world, const dkContact* c)
+{
+	int32_t bodies[2] = {c->bodyA, c->bodyB};
+	for (int k = 0; k < 2; ++k) {
+		if (bodies[k] < 0) continue;
+		int32_t row = world->slots[bodies[k]].dense;
+		if (row >= 0 && world->slots[bodies[k]].generation == (k == 0 ? c->itemA : c->itemB).generation)
+			dkStore_WakeRow(world, row);
+	}
+}
+
 static bool bothAsleep(const dkWorld* world, const dkContact* c)
 {
+	int32_t bodies[2] = {c->bodyA, c->bodyB};
 	for (int k = 0; k < 2; ++k) {
-		const dkShape* s = &world->shapes[k == 0 ? c->shapeA : c->shapeB];
-		int32_t row;
-		if (rowOf(world, s, &row) && row < world->awake && world->col[dkColumnInverseMass][row] > 0.0f) return false;
+		if (bodies[k] < 0) continue;
+		int32_t row = world->slots[bodies[k]].dense;
+		if (row >= 0 && row < world->awake && world->col[dkColumnInverseMass][row] > 0.0f) return false;
 	}
 	return true;
 }
@@ -124,6 +137,7 @@ void dkContacts_Update(dkWorld* world, float dt)
 	int32_t np = dkBroadphase_Pairs(world, dt, false);
 	double t1 = dkNowNs();
 	world->profile.broadphase = t1 - t0;
+	if (np < 0) return; // out of memory: keep last step's contacts rather than lose or duplicate some
 	int32_t cap = np + world->contactCount;
 	dkContact* next = malloc((size_t)(cap > 0 ? cap : 1) * sizeof(dkContact));
 	if (!next) return; // out of memory: keep last step's contacts
@@ -137,11 +151,12 @@ void dkContacts_Update(dkWorld* world, float dt)
 		if (order > 0) {
 			// An old contact the broadphase no longer reports.
 			dkContact* old = &world->contacts[j++];
-			bool alive = world->shapes[old->shapeA].alive && world->shapes[old->shapeB].alive;
+			bool alive = sameShapes(world, old);
 			if (alive && bothAsleep(world, old)) {
 				next[n++] = *old; // a resting pair stays as it was
 			} else if (old->touching) {
 				emit(world, old, false);
+				if (!alive) wakePartners(world, old); // lost support: whatever was resting on it moves again
 			}
 			continue;
 		}
@@ -162,6 +177,10 @@ void dkContacts_Update(dkWorld* world, float dt)
 			c.generationB = world->shapes[b].generation;
 			c.bodyA = world->shapes[a].body;
 			c.bodyB = world->shapes[b].body;
+			c.itemA = itemId(world, a);
+			c.itemB = itemId(world, b);
+			c.tagA = world->shapes[a].tag;
+			c.tagB = world->shapes[b].tag;
 		}
 		++i;
 		bool was = c.touching;

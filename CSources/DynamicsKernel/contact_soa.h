@@ -46,6 +46,7 @@ enum {
 
 typedef struct dkContactSoA {
 	int32_t count; // padded
+	int32_t zeroState; // index of the shared zero state: read by many lanes, never written
 	int32_t* stateA;
 	int32_t* stateB;
 	int32_t* contact; // -1 for padding

@@ -183,6 +183,7 @@ static bool prepareSoa(dkWorld* world, dkContactSoA* soa, int32_t* colourStart)
 	}
 	for (int32_t f = 0; f < dkSoaColumns; ++f) soa->col[f] = block + (size_t)f * cap;
 	int32_t awake = world->awake;
+	soa->zeroState = awake;
 	for (int32_t k = 0; k < total; ++k) {
 		soa->stateA[k] = soa->stateB[k] = awake;
 		soa->contact[k] = -1;

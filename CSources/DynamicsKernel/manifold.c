@@ -160,6 +160,29 @@ static void collidePolygons(const dkPlaced* a, const dkPlaced* b, float speculat
 		clipPolygons(a, b, edgeA, false, speculative, m);
 }
 
+// Segment A against circle B: the closest point of the segment, so a centre on the segment's line
+// beyond an end touches the end, not the line.
+static void collideSegmentCircle(const dkPlaced* a, const dkPlaced* b, float speculative, dkManifold* m)
+{
+	float cx = b->x[0], cy = b->y[0], r = b->radius;
+	float ex = a->x[1] - a->x[0], ey = a->y[1] - a->y[0];
+	float t = ((cx - a->x[0]) * ex + (cy - a->y[0]) * ey) / (ex * ex + ey * ey);
+	t = t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t);
+	float px = a->x[0] + t * ex, py = a->y[0] + t * ey;
+	float dx = cx - px, dy = cy - py, d = sqrtf(dx * dx + dy * dy);
+	if (d - r > speculative) return;
+	float nx = a->nx[0], ny = a->ny[0];
+	if (d > 1e-6f) {
+		nx = dx / d;
+		ny = dy / d;
+	}
+	float bx = cx - r * nx, by = cy - r * ny;
+	m->nx = nx;
+	m->ny = ny;
+	m->count = 1;
+	m->points[0] = (dkManifoldPoint){.px = 0.5f * (px + bx), .py = 0.5f * (py + by), .separation = d - r};
+}
+
 void dkCollide(const dkPlaced* a, const dkPlaced* b, float speculative, dkManifold* m)
 {
 	m->count = 0;
@@ -167,9 +190,9 @@ void dkCollide(const dkPlaced* a, const dkPlaced* b, float speculative, dkManifo
 	if (circleA && circleB) {
 		collideCircles(a, b, speculative, m);
 	} else if (circleB) {
-		collidePolygonCircle(a, b, speculative, m);
+		(a->kind == dkGeometrySegment ? collideSegmentCircle : collidePolygonCircle)(a, b, speculative, m);
 	} else if (circleA) {
-		collidePolygonCircle(b, a, speculative, m);
+		(b->kind == dkGeometrySegment ? collideSegmentCircle : collidePolygonCircle)(b, a, speculative, m);
 		m->nx = -m->nx;
 		m->ny = -m->ny;
 	} else {

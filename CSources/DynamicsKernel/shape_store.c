@@ -157,6 +157,8 @@ static dkShape* resolveShape(dkWorld* world, dkShapeId id)
 
 static void freeShape(dkWorld* world, int32_t slot)
 {
+	int32_t body = world->shapes[slot].body;
+	if (body >= 0 && world->slots[body].dense >= 0) dkStore_WakeRow(world, world->slots[body].dense);
 	world->shapes[slot].alive = false;
 	world->freeShapes[world->freeShapeCount++] = slot;
 	world->liveShapes--;

@@ -22,9 +22,13 @@ static inline DK_FN(dkBodyVec) DK_FN(gatherBodies)(const dkBodyState* states, co
 	return b;
 }
 
-static inline void DK_FN(scatterBodies)(dkBodyState* states, const int32_t* index, const DK_FN(dkBodyVec) * b)
+// Writes velocities back, except to the shared zero state (static sides and padding lanes of parallel
+// chunks all point at it; its velocity is zero and stays zero).
+static inline void DK_FN(scatterBodies)(dkBodyState* states, const int32_t* index, const DK_FN(dkBodyVec) * b,
+										int32_t zero)
 {
 	for (int l = 0; l < DK_W; ++l) {
+		if (index[l] == zero) continue;
 		dkBodyState* s = &states[index[l]];
 		s->vx = b->vx[l];
 		s->vy = b->vy[l];
@@ -69,8 +73,8 @@ static void DK_FN(dkContactWarmStart)(dkContactSoA* c, int32_t begin, int32_t en
 			DK_FN(applyImpulse)(&a, &b, mA, iA, mB, iB, DK_LOAD(dkSoaRAx + o), DK_LOAD(dkSoaRAy + o),
 								DK_LOAD(dkSoaRBx + o), DK_LOAD(dkSoaRBy + o), ni * nx + ti * tx, ni * ny + ti * ty);
 		}
-		DK_FN(scatterBodies)(states, c->stateA + k, &a);
-		DK_FN(scatterBodies)(states, c->stateB + k, &b);
+		DK_FN(scatterBodies)(states, c->stateA + k, &a, c->zeroState);
+		DK_FN(scatterBodies)(states, c->stateB + k, &b, c->zeroState);
 	}
 }
 
@@ -131,8 +135,8 @@ static void DK_FN(dkContactSolve)(dkContactSoA* c, int32_t begin, int32_t end, d
 			dkV_store(c->col[dkSoaTangentImpulse + o] + k, total);
 			DK_FN(applyImpulse)(&a, &b, mA, iA, mB, iB, rAx, rAy, rBx, rBy, impulse * tx, impulse * ty);
 		}
-		DK_FN(scatterBodies)(states, c->stateA + k, &a);
-		DK_FN(scatterBodies)(states, c->stateB + k, &b);
+		DK_FN(scatterBodies)(states, c->stateA + k, &a, c->zeroState);
+		DK_FN(scatterBodies)(states, c->stateB + k, &b, c->zeroState);
 	}
 }
 
@@ -159,8 +163,8 @@ static void DK_FN(dkContactRestitution)(dkContactSoA* c, int32_t begin, int32_t 
 			dkV_store(c->col[dkSoaNormalImpulse + o] + k, dkV_select(active, total, ni));
 			DK_FN(applyImpulse)(&a, &b, mA, iA, mB, iB, rAx, rAy, rBx, rBy, impulse * nx, impulse * ny);
 		}
-		DK_FN(scatterBodies)(states, c->stateA + k, &a);
-		DK_FN(scatterBodies)(states, c->stateB + k, &b);
+		DK_FN(scatterBodies)(states, c->stateA + k, &a, c->zeroState);
+		DK_FN(scatterBodies)(states, c->stateB + k, &b, c->zeroState);
 	}
 }
 

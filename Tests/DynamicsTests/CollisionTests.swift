@@ -223,6 +223,47 @@ final class ContactLog: CollisionBehaviorDelegate {
         for p in log.points { #expect(abs(p.y - 1000) < 3 && abs(p.x - 500) < 3, "point \(p)") }
     }
 
+    @Test("a ball dropped on the end of a vertical segment lands on its tip")
+    func segmentTip() throws {
+        var c = DynamicsConfiguration()
+        c.workerCount = 1
+        let world = try DynamicWorld(configuration: c)
+        let ball = try world.createItems(ItemDescription(shape: .ellipse(width: 20, height: 20)),
+                                         at: [CGPoint(x: 0, y: -60)])
+        try world.addCollisionShape(.circle(radius: 10), to: ball)
+        try world.setGravity(CGVector(dx: 0, dy: 1000), for: ball)
+        try world.addBoundary(from: CGPoint(x: 0, y: 0), to: CGPoint(x: 0, y: 100))
+        try world.step(by: 0.5)
+        let p = world.pose(of: ball[0]).center
+        #expect(abs(p.y - -10) < 1.5 && abs(p.x) < 1, "ball at \(p)")
+    }
+
+    @Test("removing the boundary under a resting item wakes it and it falls")
+    func supportRemovalWakes() throws {
+        let world = try DynamicWorld()
+        let box = try world.createItems(ItemDescription(), at: [CGPoint(x: 0, y: -50)])
+        try world.addCollisionShape(.rectangle(width: 100, height: 100), to: box)
+        try world.setGravity(CGVector(dx: 0, dy: 1000), for: box)
+        let floor = try world.addBoundary(from: CGPoint(x: -500, y: 0), to: CGPoint(x: 500, y: 0))
+        try world.step(by: 2)
+        #expect(world.isResting(box[0]))
+        try world.removeBoundary(floor)
+        try world.step(by: 0.5)
+        #expect(world.pose(of: box[0]).center.y > 50, "the box stayed in the air at \(world.pose(of: box[0]).center)")
+        #expect(world.contactEvents.isEmpty || world.contactEvents.allSatisfy { !$0.began })
+    }
+
+    @Test("an arc with an absurd sweep flattens to at most one turn")
+    func arcSweepClamped() {
+        let path = BezierPath(arcCenter: .zero, radius: 10, startAngle: 0, endAngle: -1e18, clockwise: true)
+        let collision = CollisionBehavior()
+        collision.addBoundary(withIdentifier: "arc", for: path)
+        let a = animator()
+        a.addBehavior(collision)
+        a.step(by: 1.0 / 60)  // flattening must terminate
+        #expect(collision.boundaryIdentifiers.count == 1)
+    }
+
     @Test("a ball rests on an arc boundary, not on its chord")
     func arcBoundary() {
         let a = animator()

@@ -74,7 +74,7 @@ const dkContactEvent* dkWorld_ContactEvents(const dkWorld* world, int32_t* count
 int32_t dkWorld_ContactCount(const dkWorld* world);
 
 /// Pairs the broadphase finds for the current positions (for tests): writes up to `capacity` pairs of
-/// shape slots (smaller first, sorted) and returns the number found.
+/// shape slots (smaller first, sorted) and returns the number found (-1 when out of memory).
 int32_t dkWorld_FindPairs(dkWorld* world, int32_t* outPairs, int32_t capacity);
 /// The same pairs by testing every pair of AABBs (the broadphase's oracle).
 int32_t dkWorld_FindPairsBruteForce(dkWorld* world, int32_t* outPairs, int32_t capacity);

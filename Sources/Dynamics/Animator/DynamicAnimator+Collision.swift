@@ -82,7 +82,10 @@ extension DynamicAnimator {
                 guard let c = byID[behavior] else { return false }
                 return c.collisionMode.contains(.items) && c.contains(a) && c.contains(b)
             case let .boundary(a, record):
-                return Int(record) < boundaryRecords.count && boundaryRecords[Int(record)] != nil && members.contains(a)
+                guard Int(record) < boundaryRecords.count, let owner = boundaryRecords[Int(record)]?.behavior else {
+                    return false
+                }
+                return owner.collisionMode.contains(.boundaries) && owner.contains(a)
             }
         }
     }
@@ -174,6 +177,8 @@ extension DynamicAnimator {
         for behavior in behaviors { behavior.forEachInTree { if let c = $0 as? CollisionBehavior { collisions.append(c) } } }
         for event in events {
             let keyA = event.itemA.flatMap { keyOfID[$0] }, keyB = event.itemB.flatMap { keyOfID[$0] }
+            // An item of this animator that was removed has no key any more: its contacts are gone with it.
+            if (event.itemA != nil && keyA == nil) || (event.itemB != nil && keyB == nil) { continue }
             if let keyA, let keyB, let a = entries[keyA]?.item, let b = entries[keyB]?.item {
                 for behavior in collisions where behavior.collisionMode.contains(.items)
                     && behavior.contains(keyA) && behavior.contains(keyB)

@@ -19,9 +19,17 @@ extension BezierPath {
             case let .line(p):
                 if current.isEmpty { current = [p] } else if current.last != p { current.append(p) }
             case let .arc(center, radius, start, end, clockwise):
-                var sweep = end - start
-                // UIKit's clockwise is the positive angle direction on a y-down screen.
-                if clockwise { while sweep < 0 { sweep += 2 * .pi } } else { while sweep > 0 { sweep -= 2 * .pi } }
+                // UIKit's clockwise is the positive angle direction on a y-down screen. The sweep is at most one
+                // full turn, reached when the angles differ by a whole non-zero number of turns.
+                let raw = end - start
+                var sweep = raw.truncatingRemainder(dividingBy: 2 * .pi)
+                if clockwise {
+                    if sweep < 0 || (sweep == 0 && raw < 0) { sweep += 2 * .pi }
+                    if sweep == 0 && raw > 0 { sweep = 2 * .pi }
+                } else {
+                    if sweep > 0 || (sweep == 0 && raw > 0) { sweep -= 2 * .pi }
+                    if sweep == 0 && raw < 0 { sweep = -2 * .pi }
+                }
                 let n = max(4, Int((abs(sweep) / (2 * .pi / 32)).rounded(.up)))
                 for k in 0...n {
                     let a = start + sweep * CGFloat(k) / CGFloat(n)
