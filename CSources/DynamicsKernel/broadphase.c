@@ -1,5 +1,7 @@
 // Stage: broadphase. Every step it recomputes each shape's AABB (item shapes fattened by the speculative
-// distance plus |v|·dt) and finds overlapping pairs with a uniform grid. The cell is twice the mean box
+// distance plus |v|·dt). Pairs come from fat boxes (DK_AABB_MARGIN more): while every box stays inside
+// its fat box and nothing that changes pairs happened (shapes, groups, anchoring, rest), last step's
+// pairs still cover every overlap and are kept. Otherwise it finds the pairs of fat boxes with a grid. The cell is twice the mean box
 // extent; a box is listed in every cell it touches (1–4 as a rule), and a pair is reported only by the
 // cell holding the lower corner of the two boxes' overlap, so no pair comes twice. Shapes wider than
 // 8 cells (long boundaries, giant items) are tested against every box directly.
@@ -106,7 +108,7 @@ static bool accepts(const dkFilter* a, const dkFilter* b)
 
 static bool candidate(const dkWorld* world, int32_t i, int32_t j, const dkFilter* filters)
 {
-	const float *a = world->aabb + 4 * i, *b = world->aabb + 4 * j;
+	const float *a = world->fatAabb + 4 * i, *b = world->fatAabb + 4 * j;
 	if (a[0] > b[2] || b[0] > a[2] || a[1] > b[3] || b[1] > a[3]) return false;
 	if (!filters[i].active && !filters[j].active) return false;
 	return accepts(&filters[i], &filters[j]);
@@ -121,7 +123,7 @@ static inline uint64_t cellKey(int32_t cx, int32_t cy)
 
 static bool gridPairs(dkWorld* world, const int32_t* slots, int32_t live, const dkFilter* filters)
 {
-	const float* box = world->aabb;
+	const float* box = world->fatAabb;
 	double extent = 0;
 	for (int32_t p = 0; p < live; ++p) {
 		const float* b = box + 4 * slots[p];
@@ -207,14 +209,20 @@ static bool gridPairs(dkWorld* world, const int32_t* slots, int32_t live, const 
 
 int32_t dkBroadphase_Pairs(dkWorld* world, float dt, bool bruteForce)
 {
-	world->pairCount = 0;
 	int32_t n = world->shapeSlots;
-	if (n == 0) return 0;
+	if (n == 0) {
+		world->pairCount = 0;
+		return 0;
+	}
 	if (world->aabbCapacity < n) {
 		float* boxes = realloc(world->aabb, (size_t)n * 4 * sizeof(float));
 		if (!boxes) return -1;
 		world->aabb = boxes;
+		float* fat = realloc(world->fatAabb, (size_t)n * 4 * sizeof(float));
+		if (!fat) return -1;
+		world->fatAabb = fat;
 		world->aabbCapacity = n;
+		world->pairsValid = false;
 	}
 	dkFilter* filters = malloc((size_t)n * sizeof(dkFilter));
 	int32_t* slots = malloc((size_t)n * sizeof(int32_t));
@@ -230,13 +238,31 @@ int32_t dkBroadphase_Pairs(dkWorld* world, float dt, bool bruteForce)
 		col[dkColumnSin][i] = sinf(col[dkColumnAngle][i]);
 	}
 	int32_t live = 0;
-	bool ok = true;
+	bool ok = true, contained = world->pairsValid && !bruteForce;
 	for (int32_t i = 0; i < n; ++i) {
 		const dkShape* s = &world->shapes[i];
 		if (!s->alive) continue;
 		filters[i] = (dkFilter){s->itemGroups, s->boundaryGroups, s->body, isActive(world, s)};
-		computeBox(world, s, dt, world->aabb + 4 * i);
+		float* box = world->aabb + 4 * i;
+		computeBox(world, s, dt, box);
+		const float* fat = world->fatAabb + 4 * i;
+		contained = contained && box[0] >= fat[0] && box[1] >= fat[1] && box[2] <= fat[2] && box[3] <= fat[3];
 		slots[live++] = i;
+	}
+	if (contained) { // nothing left its fat box: last step's pairs still cover every pair of boxes
+		free(filters);
+		free(slots);
+		return world->pairCount;
+	}
+	world->pairCount = 0;
+	for (int32_t p = 0; p < live; ++p) {
+		const float* box = world->aabb + 4 * slots[p];
+		float* fat = world->fatAabb + 4 * slots[p];
+		float margin = world->shapes[slots[p]].body >= 0 ? DK_AABB_MARGIN : 0.0f;
+		fat[0] = box[0] - margin;
+		fat[1] = box[1] - margin;
+		fat[2] = box[2] + margin;
+		fat[3] = box[3] + margin;
 	}
 	if (bruteForce) {
 		for (int32_t p = 0; p < live; ++p)
@@ -246,6 +272,7 @@ int32_t dkBroadphase_Pairs(dkWorld* world, float dt, bool bruteForce)
 		ok = gridPairs(world, slots, live, filters);
 	}
 	ok = ok && sortPairs(world);
+	world->pairsValid = ok && !bruteForce;
 	free(filters);
 	free(slots);
 	return ok ? world->pairCount : -1;
@@ -263,6 +290,7 @@ static int32_t copyPairs(const dkWorld* world, int32_t found, int32_t* out, int3
 
 int32_t dkWorld_FindPairs(dkWorld* world, int32_t* outPairs, int32_t capacity)
 {
+	world->pairsValid = false;
 	return copyPairs(world, dkBroadphase_Pairs(world, 0.0f, false), outPairs, capacity);
 }
 

@@ -12,6 +12,7 @@
 #define DK_CONTACT_DAMPING_RATIO 10.0f	   // damping of the soft contact
 #define DK_CONTACT_PUSH_MAX_VELOCITY 300.0f // pt/s: the fastest overlap recovery
 #define DK_RESTITUTION_THRESHOLD 100.0f	   // pt/s: slower impacts do not bounce
+#define DK_AABB_MARGIN 10.0f			   // pt: fat boxes let the pair list survive small movements
 
 typedef struct dkShape {
 	int32_t body; // item slot, -1 for a boundary

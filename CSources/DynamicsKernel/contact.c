@@ -214,6 +214,7 @@ void dkContacts_Destroy(dkWorld* world)
 	free(world->events);
 	free(world->pairs);
 	free(world->aabb);
+	free(world->fatAabb);
 }
 
 const dkContactEvent* dkWorld_ContactEvents(const dkWorld* world, int32_t* count)

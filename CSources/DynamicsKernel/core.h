@@ -62,8 +62,10 @@ struct dkWorld {
 	int32_t freeShapeCount;
 	int32_t* pairs; // broadphase output: 2 slots per pair, sorted
 	int32_t pairCount, pairCapacity;
-	float* aabb;	// 4 floats per shape slot
+	float* aabb;	// 4 floats per shape slot: this step's box (speculative margin and |v|·dt)
+	float* fatAabb; // 4 floats per shape slot: the box the pair list was built from (+ DK_AABB_MARGIN)
 	int32_t aabbCapacity;
+	bool pairsValid; // the pair list still covers every box (cleared by anything that changes pairs)
 	dkContact* contacts; // sorted by (shapeA, shapeB)
 	int32_t contactCount, contactCapacity;
 	dkContactEvent* events;

@@ -116,6 +116,7 @@ void dkStore_WakeRow(dkWorld* world, int32_t row)
 {
 	world->col[dkColumnSleepTime][row] = 0.0f;
 	if (row >= world->awake) {
+		world->pairsValid = false; // a resting item moves again: its pairs count again
 		dkStore_SwapRows(world, row, world->awake);
 		row = world->awake++;
 	}
@@ -161,6 +162,7 @@ static void writeMassRow(dkWorld* world, int32_t row, const dkItemDef* def)
 	float m, inertia;
 	dkShapeMass(def, &m, &inertia);
 	float** c = world->col;
+	world->pairsValid = false; // anchoring decides which pairs matter
 	bool anchored = (def->flags & dkItemAnchored) != 0;
 	bool fixedRotation = anchored || (def->flags & dkItemFixedRotation) != 0;
 	c[dkColumnWidth][row] = def->width;

@@ -12,6 +12,7 @@ void dkRest_Partition(dkWorld* world)
 			int32_t last = world->awake - 1;
 			dkStore_SwapRows(world, i, last);
 			world->flags[last] |= dkItemResting;
+			world->pairsValid = false;
 			world->awake--;
 		} else {
 			++i;

@@ -144,6 +144,7 @@ dkResult dkWorld_CreateShape(dkWorld* world, const dkShapeDef* def, dkShapeId* o
 	s.generation = generation;
 	world->shapes[slot] = s;
 	world->liveShapes++;
+	world->pairsValid = false;
 	*outId = (dkShapeId){(uint32_t)slot + 1, generation};
 	return dkResultOK;
 }
@@ -160,6 +161,7 @@ static void freeShape(dkWorld* world, int32_t slot)
 	int32_t body = world->shapes[slot].body;
 	if (body >= 0 && world->slots[body].dense >= 0) dkStore_WakeRow(world, world->slots[body].dense);
 	world->shapes[slot].alive = false;
+	world->pairsValid = false;
 	world->freeShapes[world->freeShapeCount++] = slot;
 	world->liveShapes--;
 }
@@ -202,6 +204,7 @@ dkResult dkWorld_SetShapeGroups(dkWorld* world, dkShapeId id, uint64_t itemGroup
 		return dkResultStaleId;
 	}
 	if (s->itemGroups != itemGroups || s->boundaryGroups != boundaryGroups) {
+		world->pairsValid = false;
 		s->itemGroups = itemGroups;
 		s->boundaryGroups = boundaryGroups;
 		if (s->body >= 0 && world->slots[s->body].dense >= 0) dkStore_WakeRow(world, world->slots[s->body].dense);
