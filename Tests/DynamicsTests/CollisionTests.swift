@@ -52,21 +52,20 @@ final class ContactLog: CollisionBehaviorDelegate {
         #expect(abs(top.rotation) < 0.01)
     }
 
-    @Test("the pyramid of BENCH-SCENES (base 30) stands for 10 s")
+    @Test("the 5 050-box pyramid of BENCH-SCENES stands for 10 s")
     func pyramid() throws {
-        var c = DynamicsConfiguration()
-        c.workerCount = 1
-        let world = try Scene.pyramid.makeWorld(items: 465, configuration: c)  // base 30
+        let world = try Scene.pyramid.makeWorld()
         let ids = world.itemIDs()
+        #expect(ids.count == 5050)
         let top = ids.min { world.pose(of: $0).center.y < world.pose(of: $1).center.y }!
         let start = world.pose(of: top).center
         try world.step(count: 600)
         let end = world.pose(of: top).center
         #expect(abs(end.x - start.x) < 5, "top box drifted \(end.x - start.x) pt sideways")
-        // Soft contacts carry the load with a small overlap per layer, as in Box2D v3 (whose pyramid of base 50
-        // sinks 18 pt in 10 s); base 30 sinks about 7 pt here. A collapse would drop it by metres.
-        #expect(end.y - start.y < 10, "top box sank \(end.y - start.y) pt")
-        #expect(world.kineticEnergy < 10)
+        // Soft contacts carry the load with a small overlap per layer. Box2D 3.1 (pyb2d3, same scene, 10 s)
+        // lets the top box sink 73 pt; here it sinks about 74 pt. A collapse would drop it by thousands.
+        #expect(end.y - start.y < 80, "top box sank \(end.y - start.y) pt")
+        #expect(world.kineticEnergy < 1000, "still moving: kinetic energy \(world.kineticEnergy)")
     }
 
     @Test("the contact solver gives the same bits at every SIMD level and for 1, 2, 3, 4 and 8 workers")
