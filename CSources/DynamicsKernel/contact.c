@@ -5,6 +5,7 @@
 #include "collision.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -129,6 +130,34 @@ static bool bothAsleep(const dkWorld* world, const dkContact* c)
 	return true;
 }
 
+// What the merge decided for each entry of the next contact list.
+enum { dkEntryCarry = 0, dkEntryEnded = 1, dkEntryEndedLost = 2, dkEntryUpdate = 3 };
+
+typedef struct dkNarrowTask {
+	dkWorld* world;
+	dkContact* entries;
+	const uint8_t* kind;
+	int32_t count;
+	float dt;
+	atomic_int next;
+} dkNarrowTask;
+
+#define DK_NARROW_CHUNK 128
+
+// Manifolds of the update entries; each writes only its own contact, so chunks run on any worker.
+static void narrowTask(void* context, int32_t worker)
+{
+	(void)worker;
+	dkNarrowTask* t = context;
+	for (;;) {
+		int32_t b = atomic_fetch_add(&t->next, DK_NARROW_CHUNK);
+		if (b >= t->count) return;
+		int32_t e = b + DK_NARROW_CHUNK < t->count ? b + DK_NARROW_CHUNK : t->count;
+		for (int32_t k = b; k < e; ++k)
+			if (t->kind[k] == dkEntryUpdate) updateManifold(t->world, &t->entries[k], t->dt);
+	}
+}
+
 void dkContacts_Update(dkWorld* world, float dt)
 {
 	world->eventCount = 0;
@@ -138,10 +167,16 @@ void dkContacts_Update(dkWorld* world, float dt)
 	double t1 = dkNowNs();
 	world->profile.broadphase = t1 - t0;
 	if (np < 0) return; // out of memory: keep last step's contacts rather than lose or duplicate some
-	int32_t cap = np + world->contactCount;
-	dkContact* next = malloc((size_t)(cap > 0 ? cap : 1) * sizeof(dkContact));
-	if (!next) return; // out of memory: keep last step's contacts
-	int32_t n = 0, i = 0, j = 0;
+	// Pass 1 (serial): merge the sorted pairs with the sorted contacts and decide each entry's fate.
+	int32_t cap = 2 * (np + world->contactCount);
+	dkContact* work = malloc((size_t)(cap > 0 ? cap : 1) * sizeof(dkContact));
+	uint8_t* kind = malloc((size_t)(cap > 0 ? cap : 1));
+	if (!work || !kind) {
+		free(work);
+		free(kind);
+		return; // out of memory: keep last step's contacts
+	}
+	int32_t m = 0, i = 0, j = 0;
 	while (i < np || j < world->contactCount) {
 		int order;
 		if (i == np) order = 1;
@@ -153,10 +188,11 @@ void dkContacts_Update(dkWorld* world, float dt)
 			dkContact* old = &world->contacts[j++];
 			bool alive = sameShapes(world, old);
 			if (alive && bothAsleep(world, old)) {
-				next[n++] = *old; // a resting pair stays as it was
+				work[m] = *old; // a resting pair stays as it was
+				kind[m++] = dkEntryCarry;
 			} else if (old->touching) {
-				emit(world, old, false);
-				if (!alive) wakePartners(world, old); // lost support: whatever was resting on it moves again
+				work[m] = *old;
+				kind[m++] = alive ? dkEntryEnded : dkEntryEndedLost;
 			}
 			continue;
 		}
@@ -165,7 +201,10 @@ void dkContacts_Update(dkWorld* world, float dt)
 		if (order == 0) {
 			c = world->contacts[j++];
 			if (c.generationA != world->shapes[a].generation || c.generationB != world->shapes[b].generation) {
-				if (c.touching) emit(world, &c, false); // a slot reused by a new shape: a new contact
+				if (c.touching) { // a slot reused by a new shape: the old contact ends, a new one starts
+					work[m] = c;
+					kind[m++] = dkEntryEnded;
+				}
 				order = -1;
 			}
 		}
@@ -183,12 +222,38 @@ void dkContacts_Update(dkWorld* world, float dt)
 			c.tagB = world->shapes[b].tag;
 		}
 		++i;
-		bool was = c.touching;
-		updateManifold(world, &c, dt);
-		c.touching = isTouching(&c.manifold);
-		if (c.touching != was) emit(world, &c, c.touching);
-		if (c.manifold.count > 0 || c.touching) next[n++] = c;
+		work[m] = c; // `touching` still holds last step's value
+		kind[m++] = dkEntryUpdate;
 	}
+	// Pass 2 (parallel): manifolds.
+	dkNarrowTask task = {.world = world, .entries = work, .kind = kind, .count = m, .dt = dt};
+	atomic_init(&task.next, 0);
+	int32_t workers = world->def.workerCount;
+	if (workers > 1 && world->def.runTasks && m >= 2 * DK_NARROW_CHUNK)
+		world->def.runTasks(narrowTask, &task, workers, world->def.hostContext);
+	else
+		narrowTask(&task, 0);
+	// Pass 3 (serial, in list order): events, waking, and the next contact list.
+	int32_t n = 0;
+	for (int32_t k = 0; k < m; ++k) {
+		dkContact* c = &work[k];
+		switch (kind[k]) {
+		case dkEntryCarry: work[n++] = *c; break;
+		case dkEntryEnded: emit(world, c, false); break;
+		case dkEntryEndedLost:
+			emit(world, c, false);
+			wakePartners(world, c); // lost support: whatever was resting on it moves again
+			break;
+		default: {
+			bool was = c->touching;
+			c->touching = isTouching(&c->manifold);
+			if (c->touching != was) emit(world, c, c->touching);
+			if (c->manifold.count > 0 || c->touching) work[n++] = *c;
+		}
+		}
+	}
+	free(kind);
+	dkContact* next = work;
 	world->profile.narrowphase = dkNowNs() - t1;
 	free(world->contacts);
 	world->contacts = next;

@@ -261,7 +261,8 @@ static void freeSoa(dkContactSoA* soa)
 // then waits until every item of the stage is done before the next stage. A thread never waits for
 // another thread to arrive, so the step is correct however many threads the host actually runs, and the
 // result does not depend on which thread took which item.
-#define DK_CONTACT_CHUNK 64
+#define DK_CONTACT_CHUNK 256
+#define DK_CONTACT_BLOCK 2048 // rows per block stage item (per-item work: any split gives the same bits)
 
 typedef enum { dkStageVelocities, dkStageWarmStart, dkStageSolve, dkStagePositions, dkStageRelax,
 			   dkStageStore, dkStageRestitution } dkStageKind;
@@ -294,7 +295,7 @@ static void runItem(dkContactStep* step, const dkStage* stage, int32_t item)
 	dkWorld* world = step->world;
 	const dkKernels* k = world->kernels;
 	if (stage->kind == dkStageVelocities || stage->kind == dkStagePositions || stage->kind == dkStageStore) {
-		int32_t b = item * DK_BLOCK, e = b + DK_BLOCK < world->awake ? b + DK_BLOCK : world->awake;
+		int32_t b = item * DK_CONTACT_BLOCK, e = b + DK_CONTACT_BLOCK < world->awake ? b + DK_CONTACT_BLOCK : world->awake;
 		if (stage->kind == dkStageVelocities) velocitiesBlock(world, step->states, b, e, step->h, stage->fromStates);
 		else if (stage->kind == dkStagePositions) positionsBlock(world, step->states, b, e, step->h);
 		else storeBlock(world, step->states, b, e);
@@ -406,7 +407,7 @@ void dkContactSolver_Step(dkWorld* world, float dt, int32_t substeps)
 		.world = world, .states = states, .soa = &soa, .colourStart = colourStart, .stages = stages,
 		.counters = counters, .h = h, .invH = 1.0f / h,
 		.soft = makeSoft(hertz, DK_CONTACT_DAMPING_RATIO, h), .stiff = makeSoft(2.0f * hertz, DK_CONTACT_DAMPING_RATIO, h)};
-	int32_t blocks = (awake + DK_BLOCK - 1) / DK_BLOCK;
+	int32_t blocks = (awake + DK_CONTACT_BLOCK - 1) / DK_CONTACT_BLOCK;
 	step.stageCount = buildStages(stages, colourStart, blocks, substeps);
 	for (int32_t s = 0; s < step.stageCount; ++s) {
 		atomic_init(&counters[s].claimed, 0);
