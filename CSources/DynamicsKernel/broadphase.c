@@ -114,7 +114,12 @@ static bool candidate(const dkWorld* world, int32_t i, int32_t j, const dkFilter
 	return accepts(&filters[i], &filters[j]);
 }
 
-static inline int32_t cellOf(float v, float inv) { return (int32_t)floorf(v * inv); }
+static inline int32_t cellOf(float v, float inv)
+{
+	float f = v * inv;
+	int32_t t = (int32_t)f;
+	return t - (f < (float)t); // floor without a library call
+}
 
 static inline uint64_t cellKey(int32_t cx, int32_t cy)
 {
@@ -135,14 +140,16 @@ static bool gridPairs(dkWorld* world, const int32_t* slots, int32_t live, const 
 	// Large shapes are kept apart; the rest are listed in the cells they touch.
 	int32_t* large = malloc((size_t)(live > 0 ? live : 1) * sizeof(int32_t));
 	bool* isLarge = calloc((size_t)world->shapeSlots, sizeof(bool));
+	int32_t* lowCell = malloc((size_t)world->shapeSlots * 2 * sizeof(int32_t)); // each box's lower cell
 	size_t capacity = (size_t)live * 4 + 16, used = 0;
 	uint64_t* cells = malloc(capacity * sizeof(uint64_t));
 	int32_t* members = malloc(capacity * sizeof(int32_t));
-	if (!large || !isLarge || !cells || !members) {
+	if (!large || !isLarge || !cells || !members || !lowCell) {
 		free(large);
 		free(isLarge);
 		free(cells);
 		free(members);
+		free(lowCell);
 		return false;
 	}
 	int32_t largeCount = 0;
@@ -150,6 +157,8 @@ static bool gridPairs(dkWorld* world, const int32_t* slots, int32_t live, const 
 		int32_t slot = slots[p];
 		const float* b = box + 4 * slot;
 		int32_t x0 = cellOf(b[0], inv), y0 = cellOf(b[1], inv), x1 = cellOf(b[2], inv), y1 = cellOf(b[3], inv);
+		lowCell[2 * slot] = x0;
+		lowCell[2 * slot + 1] = y0;
 		if (x1 - x0 >= 8 || y1 - y0 >= 8) {
 			large[largeCount++] = slot;
 			isLarge[slot] = true;
@@ -168,6 +177,7 @@ static bool gridPairs(dkWorld* world, const int32_t* slots, int32_t live, const 
 						free(isLarge);
 						free(cells);
 						free(members);
+						free(lowCell);
 						return false;
 					}
 				}
@@ -184,10 +194,12 @@ static bool gridPairs(dkWorld* world, const int32_t* slots, int32_t live, const 
 		for (size_t i = r; i < end; ++i) {
 			for (size_t j = i + 1; j < end; ++j) {
 				int32_t a = members[i], b = members[j];
-				const float *ba = box + 4 * a, *bb = box + 4 * b;
-				// Report the pair only in the cell of the overlap's lower corner.
-				if (cellOf(fmaxf(ba[0], bb[0]), inv) != cx || cellOf(fmaxf(ba[1], bb[1]), inv) != cy) continue;
-				if (candidate(world, a, b, filters)) ok = pushPair(world, a, b) && ok;
+				if (!candidate(world, a, b, filters)) continue;
+				// Report the pair only in the cell of the overlap's lower corner; floor is monotone, so that
+				// cell is the larger of the two boxes' lower cells on each axis.
+				int32_t ox = lowCell[2 * a] > lowCell[2 * b] ? lowCell[2 * a] : lowCell[2 * b];
+				int32_t oy = lowCell[2 * a + 1] > lowCell[2 * b + 1] ? lowCell[2 * a + 1] : lowCell[2 * b + 1];
+				if (ox == cx && oy == cy) ok = pushPair(world, a, b) && ok;
 			}
 		}
 		r = end;
@@ -204,6 +216,7 @@ static bool gridPairs(dkWorld* world, const int32_t* slots, int32_t live, const 
 	free(isLarge);
 	free(cells);
 	free(members);
+	free(lowCell);
 	return ok;
 }
 
