@@ -62,7 +62,7 @@ static void updateManifold(dkWorld* world, dkContact* c, float dt)
 	const dkShape *sa = &world->shapes[c->shapeA], *sb = &world->shapes[c->shapeB];
 	float** col = world->col;
 	float pose[2][4] = {{0, 0, 1, 0}, {0, 0, 1, 0}}; // x, y, cos, sin
-	float speed = 0;
+	float velocity[2][2] = {{0, 0}, {0, 0}};
 	const dkShape* s[2] = {sa, sb};
 	for (int k = 0; k < 2; ++k) {
 		int32_t row;
@@ -71,8 +71,19 @@ static void updateManifold(dkWorld* world, dkContact* c, float dt)
 		pose[k][1] = col[dkColumnPositionY][row];
 		pose[k][2] = col[dkColumnCos][row];
 		pose[k][3] = col[dkColumnSin][row];
-		float vx = col[dkColumnVelocityX][row], vy = col[dkColumnVelocityY][row];
-		speed += sqrtf(vx * vx + vy * vy);
+		velocity[k][0] = col[dkColumnVelocityX][row];
+		velocity[k][1] = col[dkColumnVelocityY][row];
+	}
+	// Points are kept as far apart as the two can close within the step: the relative speed, so items
+	// falling side by side do not become contacts of each other.
+	float rvx = velocity[0][0] - velocity[1][0], rvy = velocity[0][1] - velocity[1][1];
+	float speed = sqrtf(rvx * rvx + rvy * rvy);
+	// This step's tight boxes include each item's speculative reach (2 pt + |v|·dt, at least the pair's
+	// 2 pt + |vA − vB|·dt): if they do not meet, no point is close enough and the manifold is empty.
+	const float *ba = world->aabb + 4 * c->shapeA, *bb = world->aabb + 4 * c->shapeB;
+	if (ba[0] > bb[2] || bb[0] > ba[2] || ba[1] > bb[3] || bb[1] > ba[3]) {
+		c->manifold.count = 0;
+		return;
 	}
 	// The origin is an item's centre (a boundary has none), which keeps coordinates small.
 	int k0 = sa->body >= 0 ? 0 : 1;
@@ -168,14 +179,25 @@ void dkContacts_Update(dkWorld* world, float dt)
 	world->profile.broadphase = t1 - t0;
 	if (np < 0) return; // out of memory: keep last step's contacts rather than lose or duplicate some
 	// Pass 1 (serial): merge the sorted pairs with the sorted contacts and decide each entry's fate.
-	int32_t cap = 2 * (np + world->contactCount);
-	dkContact* work = malloc((size_t)(cap > 0 ? cap : 1) * sizeof(dkContact));
-	uint8_t* kind = malloc((size_t)(cap > 0 ? cap : 1));
-	if (!work || !kind) {
-		free(work);
-		free(kind);
-		return; // out of memory: keep last step's contacts
+	// Entries go to the spare buffer (at most every pair, every old contact, and one ended entry per
+	// reused slot); both buffers persist across steps.
+	int32_t cap = np + 2 * world->contactCount + 1;
+	if (world->spareCapacity < cap) {
+		int32_t grown = cap + cap / 2;
+		dkContact* spare = realloc(world->spareContacts, (size_t)grown * sizeof(dkContact));
+		if (!spare) return; // out of memory: keep last step's contacts
+		world->spareContacts = spare;
+		world->spareCapacity = grown;
 	}
+	if (world->entryCapacity < cap) {
+		int32_t grown = cap + cap / 2;
+		uint8_t* kinds = realloc(world->entryKinds, (size_t)grown);
+		if (!kinds) return;
+		world->entryKinds = kinds;
+		world->entryCapacity = grown;
+	}
+	dkContact* work = world->spareContacts;
+	uint8_t* kind = world->entryKinds;
 	int32_t m = 0, i = 0, j = 0;
 	while (i < np || j < world->contactCount) {
 		int order;
@@ -252,20 +274,22 @@ void dkContacts_Update(dkWorld* world, float dt)
 		}
 		}
 	}
-	free(kind);
-	dkContact* next = work;
 	world->profile.narrowphase = dkNowNs() - t1;
-	free(world->contacts);
-	world->contacts = next;
+	// Swap the buffers: the compacted entries are the contact list, the old list is the next spare.
+	dkContact* previous = world->contacts;
+	int32_t previousCapacity = world->contactCapacity;
+	world->contacts = work;
+	world->contactCapacity = world->spareCapacity;
 	world->contactCount = n;
-	world->contactCapacity = cap;
+	world->spareContacts = previous;
+	world->spareCapacity = previousCapacity;
 
 	// Touching an awake item wakes a resting one.
 	for (int32_t k = 0; k < n; ++k) {
-		if (!next[k].touching) continue;
+		if (!work[k].touching) continue;
 		int32_t ra, rb;
-		bool ha = rowOf(world, &world->shapes[next[k].shapeA], &ra);
-		bool hb = rowOf(world, &world->shapes[next[k].shapeB], &rb);
+		bool ha = rowOf(world, &world->shapes[work[k].shapeA], &ra);
+		bool hb = rowOf(world, &world->shapes[work[k].shapeB], &rb);
 		if (!ha || !hb) continue;
 		bool awakeA = ra < world->awake, awakeB = rb < world->awake;
 		if (awakeA && !awakeB && world->col[dkColumnInverseMass][rb] > 0.0f) dkStore_WakeRow(world, rb);
@@ -276,6 +300,8 @@ void dkContacts_Update(dkWorld* world, float dt)
 void dkContacts_Destroy(dkWorld* world)
 {
 	free(world->contacts);
+	free(world->spareContacts);
+	free(world->entryKinds);
 	free(world->events);
 	free(world->pairs);
 	free(world->aabb);

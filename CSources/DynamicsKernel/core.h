@@ -68,6 +68,10 @@ struct dkWorld {
 	bool pairsValid; // the pair list still covers every box (cleared by anything that changes pairs)
 	dkContact* contacts; // sorted by (shapeA, shapeB)
 	int32_t contactCount, contactCapacity;
+	dkContact* spareContacts; // the other buffer of the double-buffered contact list
+	int32_t spareCapacity;
+	uint8_t* entryKinds;	  // scratch of the contact update
+	int32_t entryCapacity;
 	dkContactEvent* events;
 	int32_t eventCount, eventCapacity;
 };
