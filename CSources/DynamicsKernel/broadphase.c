@@ -15,6 +15,7 @@
 #include "radix_sort.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 
 // Sorts the pairs by (smaller slot, larger slot); false when out of memory.
@@ -126,6 +127,69 @@ static inline uint64_t cellKey(int32_t cx, int32_t cy)
 	return ((uint64_t)(uint32_t)(cx + (1 << 30)) << 32) | (uint32_t)(cy + (1 << 30));
 }
 
+// Pairs within the cell runs [range's first run, range's last run), into the range's own buffer.
+#define DK_PAIR_RANGES 64
+
+typedef struct dkPairBuffer {
+	int32_t* pairs;
+	int32_t count, capacity;
+	bool ok;
+} dkPairBuffer;
+
+typedef struct dkPairTask {
+	dkWorld* world;
+	const uint64_t* cells;
+	const int32_t* members;
+	const int32_t* lowCell;
+	const dkFilter* filters;
+	const int32_t* runStart;
+	int32_t runs, ranges;
+	atomic_int next;
+	dkPairBuffer buffer[DK_PAIR_RANGES];
+} dkPairTask;
+
+static void pairTask(void* context, int32_t worker)
+{
+	(void)worker;
+	dkPairTask* t = context;
+	for (;;) {
+		int32_t g = atomic_fetch_add(&t->next, 1);
+		if (g >= t->ranges) return;
+		dkPairBuffer* out = &t->buffer[g];
+		*out = (dkPairBuffer){.ok = true};
+		int32_t firstRun = (int32_t)((int64_t)t->runs * g / t->ranges);
+		int32_t lastRun = (int32_t)((int64_t)t->runs * (g + 1) / t->ranges);
+		for (int32_t run = firstRun; run < lastRun && out->ok; ++run) {
+			int32_t r = t->runStart[run], end = t->runStart[run + 1];
+			int32_t cx = (int32_t)(t->cells[r] >> 32) - (1 << 30), cy = (int32_t)(uint32_t)t->cells[r] - (1 << 30);
+			for (int32_t i = r; i < end; ++i) {
+				for (int32_t j = i + 1; j < end; ++j) {
+					int32_t a = t->members[i], b = t->members[j];
+					if (!candidate(t->world, a, b, t->filters)) continue;
+					// Report the pair only in the cell of the overlap's lower corner; floor is monotone, so
+					// that cell is the larger of the two boxes' lower cells on each axis.
+					int32_t ox = t->lowCell[2 * a] > t->lowCell[2 * b] ? t->lowCell[2 * a] : t->lowCell[2 * b];
+					int32_t oy = t->lowCell[2 * a + 1] > t->lowCell[2 * b + 1] ? t->lowCell[2 * a + 1] : t->lowCell[2 * b + 1];
+					if (ox != cx || oy != cy) continue;
+					if (out->count == out->capacity) {
+						int32_t cap = out->capacity > 0 ? out->capacity * 2 : 256;
+						int32_t* grown = realloc(out->pairs, (size_t)cap * 2 * sizeof(int32_t));
+						if (!grown) {
+							out->ok = false;
+							break;
+						}
+						out->pairs = grown;
+						out->capacity = cap;
+					}
+					out->pairs[2 * out->count] = a;
+					out->pairs[2 * out->count + 1] = b;
+					out->count++;
+				}
+			}
+		}
+	}
+}
+
 static bool gridPairs(dkWorld* world, const int32_t* slots, int32_t live, const dkFilter* filters)
 {
 	const float* box = world->fatAabb;
@@ -187,23 +251,31 @@ static bool gridPairs(dkWorld* world, const int32_t* slots, int32_t live, const 
 		}
 	}
 	bool ok = dkRadixSort64(cells, members, (int32_t)used); // stable: slots stay in order within a cell
-	for (size_t r = 0; r < used;) {
-		size_t end = r + 1;
-		while (end < used && cells[end] == cells[r]) ++end;
-		int32_t cx = (int32_t)(cells[r] >> 32) - (1 << 30), cy = (int32_t)(uint32_t)cells[r] - (1 << 30);
-		for (size_t i = r; i < end; ++i) {
-			for (size_t j = i + 1; j < end; ++j) {
-				int32_t a = members[i], b = members[j];
-				if (!candidate(world, a, b, filters)) continue;
-				// Report the pair only in the cell of the overlap's lower corner; floor is monotone, so that
-				// cell is the larger of the two boxes' lower cells on each axis.
-				int32_t ox = lowCell[2 * a] > lowCell[2 * b] ? lowCell[2 * a] : lowCell[2 * b];
-				int32_t oy = lowCell[2 * a + 1] > lowCell[2 * b + 1] ? lowCell[2 * a + 1] : lowCell[2 * b + 1];
-				if (ox == cx && oy == cy) ok = pushPair(world, a, b) && ok;
-			}
+	// Cell runs, then ranges of runs that workers take, each into its own pair buffer.
+	int32_t runs = 0;
+	int32_t* runStart = malloc((used + 1) * sizeof(int32_t));
+	ok = ok && runStart;
+	for (size_t r = 0; ok && r < used; ++r)
+		if (r == 0 || cells[r] != cells[r - 1]) runStart[runs++] = (int32_t)r;
+	if (runStart) runStart[runs] = (int32_t)used;
+	dkPairTask task = {.world = world, .cells = cells, .members = members, .lowCell = lowCell, .filters = filters,
+					   .runStart = runStart, .runs = runs};
+	task.ranges = runs < DK_PAIR_RANGES ? (runs > 0 ? runs : 1) : DK_PAIR_RANGES;
+	atomic_init(&task.next, 0);
+	if (ok) {
+		int32_t workers = world->def.workerCount;
+		if (workers > 1 && world->def.runTasks && used >= 4096)
+			world->def.runTasks(pairTask, &task, workers, world->def.hostContext);
+		else
+			pairTask(&task, 0);
+		for (int32_t g = 0; g < task.ranges; ++g) {
+			ok = ok && task.buffer[g].ok;
+			for (int32_t k = 0; ok && k < task.buffer[g].count; ++k)
+				ok = pushPair(world, task.buffer[g].pairs[2 * k], task.buffer[g].pairs[2 * k + 1]);
+			free(task.buffer[g].pairs);
 		}
-		r = end;
 	}
+	free(runStart);
 	// Large shapes against everything (each large pair once).
 	for (int32_t l = 0; l < largeCount; ++l) {
 		for (int32_t p = 0; p < live; ++p) {
@@ -218,6 +290,55 @@ static bool gridPairs(dkWorld* world, const int32_t* slots, int32_t live, const 
 	free(members);
 	free(lowCell);
 	return ok;
+}
+
+// The per-step pass over rows and shapes, run by any number of workers: first every item's rotation
+// (the narrowphase reads it too), then each live shape's box, filter and whether it left its fat box.
+// Workers claim chunks; the shape phase starts once every rotation chunk is done.
+#define DK_BOX_CHUNK 2048
+
+typedef struct dkBoxTask {
+	dkWorld* world;
+	dkFilter* filters;
+	float dt;
+	int32_t shapes;
+	atomic_int rowNext, rowDone, shapeNext, escaped;
+} dkBoxTask;
+
+static void boxTask(void* context, int32_t worker)
+{
+	(void)worker;
+	dkBoxTask* t = context;
+	dkWorld* world = t->world;
+	float** col = world->col;
+	int32_t rows = world->count, rowChunks = (rows + DK_BOX_CHUNK - 1) / DK_BOX_CHUNK;
+	for (;;) {
+		int32_t chunk = atomic_fetch_add(&t->rowNext, 1);
+		if (chunk >= rowChunks) break;
+		int32_t e = (chunk + 1) * DK_BOX_CHUNK < rows ? (chunk + 1) * DK_BOX_CHUNK : rows;
+		for (int32_t i = chunk * DK_BOX_CHUNK; i < e; ++i) {
+			col[dkColumnCos][i] = cosf(col[dkColumnAngle][i]);
+			col[dkColumnSin][i] = sinf(col[dkColumnAngle][i]);
+		}
+		atomic_fetch_add(&t->rowDone, 1);
+	}
+	while (atomic_load_explicit(&t->rowDone, memory_order_acquire) < rowChunks) {}
+	for (;;) {
+		int32_t b = atomic_fetch_add(&t->shapeNext, DK_BOX_CHUNK);
+		if (b >= t->shapes) return;
+		int32_t e = b + DK_BOX_CHUNK < t->shapes ? b + DK_BOX_CHUNK : t->shapes;
+		bool escaped = false;
+		for (int32_t i = b; i < e; ++i) {
+			const dkShape* s = &world->shapes[i];
+			if (!s->alive) continue;
+			t->filters[i] = (dkFilter){s->itemGroups, s->boundaryGroups, s->body, isActive(world, s)};
+			float* box = world->aabb + 4 * i;
+			computeBox(world, s, t->dt, box);
+			const float* fat = world->fatAabb + 4 * i;
+			escaped = escaped || box[0] < fat[0] || box[1] < fat[1] || box[2] > fat[2] || box[3] > fat[3];
+		}
+		if (escaped) atomic_store(&t->escaped, 1);
+	}
 }
 
 int32_t dkBroadphase_Pairs(dkWorld* world, float dt, bool bruteForce)
@@ -244,24 +365,21 @@ int32_t dkBroadphase_Pairs(dkWorld* world, float dt, bool bruteForce)
 		free(slots);
 		return -1;
 	}
-	// Each item's rotation, once per step (the narrowphase reads it too).
-	float** col = world->col;
-	for (int32_t i = 0; i < world->count; ++i) {
-		col[dkColumnCos][i] = cosf(col[dkColumnAngle][i]);
-		col[dkColumnSin][i] = sinf(col[dkColumnAngle][i]);
-	}
+	// Rotations, boxes, filters and the fat-box check, in parallel blocks.
+	dkBoxTask task = {.world = world, .filters = filters, .dt = dt, .shapes = n};
+	atomic_init(&task.rowNext, 0);
+	atomic_init(&task.rowDone, 0);
+	atomic_init(&task.shapeNext, 0);
+	atomic_init(&task.escaped, 0);
+	int32_t workers = world->def.workerCount;
+	if (workers > 1 && world->def.runTasks && n >= 2 * DK_BOX_CHUNK)
+		world->def.runTasks(boxTask, &task, workers, world->def.hostContext);
+	else
+		boxTask(&task, 0);
 	int32_t live = 0;
-	bool ok = true, contained = world->pairsValid && !bruteForce;
-	for (int32_t i = 0; i < n; ++i) {
-		const dkShape* s = &world->shapes[i];
-		if (!s->alive) continue;
-		filters[i] = (dkFilter){s->itemGroups, s->boundaryGroups, s->body, isActive(world, s)};
-		float* box = world->aabb + 4 * i;
-		computeBox(world, s, dt, box);
-		const float* fat = world->fatAabb + 4 * i;
-		contained = contained && box[0] >= fat[0] && box[1] >= fat[1] && box[2] <= fat[2] && box[3] <= fat[3];
-		slots[live++] = i;
-	}
+	bool ok = true, contained = world->pairsValid && !bruteForce && atomic_load(&task.escaped) == 0;
+	for (int32_t i = 0; i < n; ++i)
+		if (world->shapes[i].alive) slots[live++] = i;
 	if (contained) { // nothing left its fat box: last step's pairs still cover every pair of boxes
 		free(filters);
 		free(slots);

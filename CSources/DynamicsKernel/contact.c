@@ -231,6 +231,12 @@ void dkContacts_Update(dkWorld* world, float dt)
 			}
 		}
 		if (order != 0) {
+			// A new pair whose tight boxes do not meet has no points this step and no event: skip it.
+			const float *ba = world->aabb + 4 * a, *bb = world->aabb + 4 * b;
+			if (ba[0] > bb[2] || bb[0] > ba[2] || ba[1] > bb[3] || bb[1] > ba[3]) {
+				++i;
+				continue;
+			}
 			memset(&c, 0, sizeof c);
 			c.shapeA = a;
 			c.shapeB = b;
