@@ -6,6 +6,8 @@
 // cell holding the lower corner of the two boxes' overlap, so no pair comes twice. Shapes wider than
 // 8 cells (long boundaries, giant items) are tested against every box directly.
 //
+// The per-shape pass and the pair search over cell runs run in parallel chunks; the sorts are serial.
+//
 // Why a grid: sort-and-sweep on x, the first version, slows down in tall stacks, where a box shares its
 // x range with every box of its column (pyramid of 5 050 boxes: 6.5 ms/step sweeping). The grid needs no
 // persistent tree and its cost does not depend on the stacking direction. Its output, sorted by shape

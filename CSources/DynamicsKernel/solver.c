@@ -8,7 +8,8 @@
 // When the world has shapes, the coupled path runs first (contact.c, contact_solver.c): broadphase,
 // narrowphase and the contact solver, whose substeps integrate velocities and positions around the
 // contact solve; the blocks then only detect rest. The contact solver runs its own stage sequence on
-// the host's workers (contact_solver.c); broadphase and narrowphase run on the caller's thread.
+// the host's workers (contact_solver.c); the broadphase's box pass and pair search and the narrowphase's
+// manifolds also run on them, in chunks (broadphase.c, contact.c).
 //
 // The BLAS integrator makes one saxpy per column per substep over each block rather than one call over
 // all items: the block's columns stay in L2 across the substeps. Measured at 10⁶ items, 1 worker, reference
