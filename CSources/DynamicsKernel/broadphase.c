@@ -210,16 +210,9 @@ static bool gridPairs(dkWorld* world, const int32_t* slots, int32_t live, const 
 	size_t capacity = (size_t)live * 4 + 16, used = 0;
 	uint64_t* cells = malloc(capacity * sizeof(uint64_t));
 	int32_t* members = malloc(capacity * sizeof(int32_t));
-	if (!large || !isLarge || !cells || !members || !lowCell) {
-		free(large);
-		free(isLarge);
-		free(cells);
-		free(members);
-		free(lowCell);
-		return false;
-	}
+	bool ok = large && isLarge && cells && members && lowCell;
 	int32_t largeCount = 0;
-	for (int32_t p = 0; p < live; ++p) {
+	for (int32_t p = 0; ok && p < live; ++p) {
 		int32_t slot = slots[p];
 		const float* b = box + 4 * slot;
 		int32_t x0 = cellOf(b[0], inv), y0 = cellOf(b[1], inv), x1 = cellOf(b[2], inv), y1 = cellOf(b[3], inv);
@@ -230,29 +223,23 @@ static bool gridPairs(dkWorld* world, const int32_t* slots, int32_t live, const 
 			isLarge[slot] = true;
 			continue;
 		}
-		for (int32_t cx = x0; cx <= x1; ++cx) {
-			for (int32_t cy = y0; cy <= y1; ++cy) {
+		for (int32_t cx = x0; ok && cx <= x1; ++cx) {
+			for (int32_t cy = y0; ok && cy <= y1; ++cy) {
 				if (used == capacity) {
 					capacity *= 2;
 					uint64_t* grownCells = realloc(cells, capacity * sizeof(uint64_t));
 					if (grownCells) cells = grownCells;
 					int32_t* grownMembers = grownCells ? realloc(members, capacity * sizeof(int32_t)) : NULL;
 					if (grownMembers) members = grownMembers;
-					if (!grownCells || !grownMembers) {
-						free(large);
-						free(isLarge);
-						free(cells);
-						free(members);
-						free(lowCell);
-						return false;
-					}
+					ok = grownCells && grownMembers;
+					if (!ok) break;
 				}
 				cells[used] = cellKey(cx, cy);
 				members[used++] = slot;
 			}
 		}
 	}
-	bool ok = dkRadixSort64(cells, members, (int32_t)used); // stable: slots stay in order within a cell
+	ok = ok && dkRadixSort64(cells, members, (int32_t)used); // stable: slots stay in order within a cell
 	// Cell runs, then ranges of runs that workers take, each into its own pair buffer.
 	int32_t runs = 0;
 	int32_t* runStart = malloc((used + 1) * sizeof(int32_t));
