@@ -263,6 +263,41 @@ final class ContactLog: CollisionBehaviorDelegate {
         #expect(collision.boundaryIdentifiers.count == 1)
     }
 
+    @Test("a compound group collides with all its members and lands as one body")
+    func groupCollides() {
+        let a = animator()
+        let left = DynamicBody(center: CGPoint(x: 400, y: 300), size: CGSize(width: 100, height: 100))
+        let right = DynamicBody(center: CGPoint(x: 600, y: 250), size: CGSize(width: 100, height: 200))
+        let group = DynamicItemGroup(items: [left, right])
+        let collision = CollisionBehavior(items: [group])
+        collision.translatesReferenceBoundsIntoBoundary = true
+        let material = DynamicItemBehavior(items: [group])
+        material.friction = 0.8
+        a.addBehavior(GravityBehavior(items: [group]))
+        a.addBehavior(collision)
+        a.addBehavior(material)
+        a.step(by: 4)
+        // The taller member touches the floor first and the group tips until the shorter one lands too.
+        #expect(left.center.y < 951 && right.center.y < 901, "\(left.center) \(right.center)")
+        #expect(max(left.center.y + 50, right.center.y + 100) > 995, "the group rests on the floor")
+        #expect(abs(hypot(left.center.x - right.center.x, left.center.y - right.center.y) - hypot(200, 50)) < 0.5)
+    }
+
+    @Test("removing an item from its collision behaviour while running lets it fall through")
+    func removeWhileRunning() {
+        let a = animator()
+        let box = DynamicBody(center: CGPoint(x: 500, y: 800), size: CGSize(width: 100, height: 100))
+        let collision = CollisionBehavior(items: [box])
+        collision.translatesReferenceBoundsIntoBoundary = true
+        a.addBehavior(GravityBehavior(items: [box]))
+        a.addBehavior(collision)
+        a.step(by: 1)
+        #expect(abs(box.center.y - 950) < 2)
+        collision.removeItem(box)
+        a.step(by: 1)
+        #expect(box.center.y > 1100, "still held at \(box.center.y)")
+    }
+
     @Test("a ball rests on an arc boundary, not on its chord")
     func arcBoundary() {
         let a = animator()
