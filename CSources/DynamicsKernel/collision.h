@@ -21,6 +21,7 @@ typedef struct dkShape {
 	dkGeometryKind kind;
 	int32_t count;
 	float radius;
+	uint32_t chain; // segments: dkChainPrevious | dkChainNext
 	float x[DK_MAX_POLYGON_VERTICES], y[DK_MAX_POLYGON_VERTICES];	// item frame, or world for boundaries
 	float nx[DK_MAX_POLYGON_VERTICES], ny[DK_MAX_POLYGON_VERTICES]; // outward edge normals
 	uint64_t itemGroups, boundaryGroups;
@@ -32,6 +33,7 @@ typedef struct dkPlaced {
 	dkGeometryKind kind;
 	int32_t count;
 	float radius;
+	uint32_t chain;
 	float x[DK_MAX_POLYGON_VERTICES], y[DK_MAX_POLYGON_VERTICES];
 	float nx[DK_MAX_POLYGON_VERTICES], ny[DK_MAX_POLYGON_VERTICES];
 } dkPlaced;

@@ -161,12 +161,25 @@ static void collidePolygons(const dkPlaced* a, const dkPlaced* b, float speculat
 }
 
 // Segment A against circle B: the closest point of the segment, so a centre on the segment's line
-// beyond an end touches the end, not the line.
+// beyond a free end touches the end, not the line. Beyond an end that continues the chain, the circle
+// meets the segment's face (one-sided, on the centre's side), so it rolls over joints without catching.
 static void collideSegmentCircle(const dkPlaced* a, const dkPlaced* b, float speculative, dkManifold* m)
 {
 	float cx = b->x[0], cy = b->y[0], r = b->radius;
 	float ex = a->x[1] - a->x[0], ey = a->y[1] - a->y[0];
 	float t = ((cx - a->x[0]) * ex + (cy - a->y[0]) * ey) / (ex * ex + ey * ey);
+	if ((t < 0.0f && (a->chain & dkChainPrevious)) || (t > 1.0f && (a->chain & dkChainNext))) {
+		float d = (cx - a->x[0]) * a->nx[0] + (cy - a->y[0]) * a->ny[0];
+		float nx = d >= 0.0f ? a->nx[0] : -a->nx[0], ny = d >= 0.0f ? a->ny[0] : -a->ny[0];
+		float distance = d >= 0.0f ? d : -d;
+		if (distance - r > speculative) return;
+		float px = cx - distance * nx, py = cy - distance * ny, bx = cx - r * nx, by = cy - r * ny;
+		m->nx = nx;
+		m->ny = ny;
+		m->count = 1;
+		m->points[0] = (dkManifoldPoint){.px = 0.5f * (px + bx), .py = 0.5f * (py + by), .separation = distance - r};
+		return;
+	}
 	t = t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t);
 	float px = a->x[0] + t * ex, py = a->y[0] + t * ey;
 	float dx = cx - px, dy = cy - py, d = sqrtf(dx * dx + dy * dy);
@@ -183,6 +196,41 @@ static void collideSegmentCircle(const dkPlaced* a, const dkPlaced* b, float spe
 	m->points[0] = (dkManifoldPoint){.px = 0.5f * (px + bx), .py = 0.5f * (py + by), .separation = d - r};
 }
 
+// Whether a chained segment should meet polygon `p` with its face only: unless the polygon's centre lies
+// beyond a free end of the chain, where the end's vertex may matter. Returns the face edge (0 or 1)
+// whose normal points toward the polygon, or -1.
+static int32_t chainedFace(const dkPlaced* segment, const dkPlaced* p)
+{
+	if (segment->kind != dkGeometrySegment || segment->chain == 0) return -1;
+	float cx = 0.0f, cy = 0.0f;
+	for (int32_t i = 0; i < p->count; ++i) {
+		cx += p->x[i];
+		cy += p->y[i];
+	}
+	cx /= (float)p->count;
+	cy /= (float)p->count;
+	float ex = segment->x[1] - segment->x[0], ey = segment->y[1] - segment->y[0];
+	float t = ((cx - segment->x[0]) * ex + (cy - segment->y[0]) * ey) / (ex * ex + ey * ey);
+	if ((t < 0.0f && !(segment->chain & dkChainPrevious)) || (t > 1.0f && !(segment->chain & dkChainNext))) return -1;
+	float side = (cx - segment->x[0]) * segment->nx[0] + (cy - segment->y[0]) * segment->ny[0];
+	return side >= 0.0f ? 0 : 1;
+}
+
+// A polygon against the face `edge` of a chained segment: no contact when every vertex is farther than
+// the speculative distance in front of the face; otherwise the polygon's incident edge clipped to it.
+static void collideChainedFace(const dkPlaced* segment, const dkPlaced* p, int32_t edge, bool flip, float speculative,
+							   dkManifold* m)
+{
+	float nx = segment->nx[edge], ny = segment->ny[edge];
+	float least = INFINITY;
+	for (int32_t j = 0; j < p->count; ++j) {
+		float d = nx * (p->x[j] - segment->x[edge]) + ny * (p->y[j] - segment->y[edge]);
+		if (d < least) least = d;
+	}
+	if (least > speculative) return;
+	clipPolygons(segment, p, edge, flip, speculative, m);
+}
+
 void dkCollide(const dkPlaced* a, const dkPlaced* b, float speculative, dkManifold* m)
 {
 	m->count = 0;
@@ -196,6 +244,9 @@ void dkCollide(const dkPlaced* a, const dkPlaced* b, float speculative, dkManifo
 		m->nx = -m->nx;
 		m->ny = -m->ny;
 	} else {
-		collidePolygons(a, b, speculative, m);
+		int32_t faceA = chainedFace(a, b), faceB = faceA < 0 ? chainedFace(b, a) : -1;
+		if (faceA >= 0) collideChainedFace(a, b, faceA, false, speculative, m);
+		else if (faceB >= 0) collideChainedFace(b, a, faceB, true, speculative, m);
+		else collidePolygons(a, b, speculative, m);
 	}
 }

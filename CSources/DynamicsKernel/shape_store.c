@@ -114,6 +114,7 @@ dkResult dkWorld_CreateShape(dkWorld* world, const dkShapeDef* def, dkShapeId* o
 		s.ny[0] = -ex / len;
 		s.nx[1] = -s.nx[0];
 		s.ny[1] = -s.ny[0];
+		s.chain = def->chain & (dkChainPrevious | dkChainNext);
 		break;
 	}
 	case dkGeometryPolygon: {
@@ -247,6 +248,7 @@ void dkPlaceShape(const dkShape* s, float x, float y, float c, float sn, float o
 	out->kind = s->kind;
 	out->count = s->count;
 	out->radius = s->radius;
+	out->chain = s->chain;
 	for (int32_t i = 0; i < s->count; ++i) {
 		out->x[i] = (c * s->x[i] - sn * s->y[i]) + (x - ox);
 		out->y[i] = (sn * s->x[i] + c * s->y[i]) + (y - oy);

@@ -298,6 +298,36 @@ final class ContactLog: CollisionBehaviorDelegate {
         #expect(box.center.y > 1100, "still held at \(box.center.y)")
     }
 
+    @Test("a box and a ball slide over the joints of a 40-segment floor without catching")
+    func chainJoints() throws {
+        var c = DynamicsConfiguration()
+        c.workerCount = 1
+        let world = try DynamicWorld(configuration: c)
+        let floor = BezierPath()
+        floor.move(to: CGPoint(x: -2000, y: 0))
+        for k in 1...40 { floor.addLine(to: CGPoint(x: -2000 + 100 * Double(k), y: 0)) }
+        try world.addBoundary(floor)
+        let box = try world.createItems(ItemDescription(), at: [CGPoint(x: -1800, y: -50)])
+        try world.addCollisionShape(.rectangle(width: 100, height: 100), to: box)
+        let ball = try world.createItems(ItemDescription(shape: .ellipse(width: 50, height: 50)),
+                                         at: [CGPoint(x: -1400, y: -25)])
+        try world.addCollisionShape(.circle(radius: 25), to: ball)
+        try world.setGravity(CGVector(dx: 0, dy: 1000), for: box + ball)
+        try world.step(count: 30)
+        try world.setVelocities([CGVector(dx: 800, dy: 0), CGVector(dx: 800, dy: 0)], for: box + ball)
+        var slowest: CGFloat = .infinity, bump: CGFloat = 0
+        for _ in 0..<180 {  // frictionless: both should glide at 800 pt/s across 30 joints
+            try world.step(count: 1)
+            for id in box + ball {
+                slowest = min(slowest, world.velocity(of: id).dx)
+                bump = max(bump, abs(world.velocity(of: id).dy))
+            }
+        }
+        #expect(slowest > 799, "slowed to \(slowest) pt/s at a joint")
+        #expect(bump < 1, "bounced at a joint: |vy| up to \(bump) pt/s")
+        #expect(abs(world.pose(of: box[0]).angle) < 0.01)
+    }
+
     @Test("a ball rests on an arc boundary, not on its chord")
     func arcBoundary() {
         let a = animator()

@@ -38,9 +38,17 @@ typedef struct dkShapeDef {
 	int32_t count;
 	float x[DK_MAX_POLYGON_VERTICES], y[DK_MAX_POLYGON_VERTICES];
 	float radius; ///< circles only, pt
+	/// Segments only: dkChainPrevious and/or dkChainNext when the segment continues a chain at that end.
+	/// Against a chained end, contacts use the segment's face, so items slide over joints smoothly.
+	uint32_t chain;
 	uint64_t itemGroups, boundaryGroups;
 	int32_t tag; ///< returned in events (e.g. a boundary identifier's index)
 } dkShapeDef;
+
+enum {
+	dkChainPrevious = 1u << 0, ///< another segment of the chain ends at vertex 0
+	dkChainNext = 1u << 1,	   ///< another segment of the chain starts at vertex 1
+};
 
 dkShapeDef dkDefaultShapeDef(void);
 

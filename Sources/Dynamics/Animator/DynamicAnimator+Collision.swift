@@ -156,8 +156,9 @@ extension DynamicAnimator {
             case let .bounds(rect): path = BezierPath(rect: rect)
             case .path: path = behavior.boundaries.first { $0.identifier == identifier }!.path
             }
-            for (a, b) in path.segments() {
-                record.shapes.append(try world.kernel.createShape(item: nil, geometry: .segment(a, b), itemGroups: bit,
+            for s in path.segments() {
+                let geometry = KernelGeometry.segment(s.start, s.end, previous: s.previous, next: s.next)
+                record.shapes.append(try world.kernel.createShape(item: nil, geometry: geometry, itemGroups: bit,
                                                                   boundaryGroups: 0, tag: Int32(slot)))
             }
         }

@@ -5,7 +5,8 @@ import Foundation
 enum KernelGeometry {
     case circle(center: CGPoint, radius: CGFloat)
     case polygon([CGPoint])
-    case segment(CGPoint, CGPoint)
+    /// A segment; `previous` and `next` tell whether it continues a chain at its start and end.
+    case segment(CGPoint, CGPoint, previous: Bool = false, next: Bool = false)
 }
 
 /// A kernel shape id (boundaries keep theirs; item shapes go with their item).
@@ -42,8 +43,9 @@ extension KernelWorld {
         case let .polygon(vertices):
             def.kind = dkGeometryPolygon
             points = vertices
-        case let .segment(a, b):
+        case let .segment(a, b, previous, next):
             def.kind = dkGeometrySegment
+            def.chain = (previous ? UInt32(dkChainPrevious) : 0) | (next ? UInt32(dkChainNext) : 0)
             points = [a, b]
         }
         guard points.count <= Int(DK_MAX_POLYGON_VERTICES) else {

@@ -32,23 +32,30 @@ extension DynamicWorld {
     /// Adds a static two-sided boundary segment (pt) in collision group `group` (0…63).
     @discardableResult
     public func addBoundary(from start: CGPoint, to end: CGPoint, group: Int = 0) throws(DynamicsError) -> BoundaryID {
-        guard (0..<64).contains(group) else { throw .invalidValue(field: "group", value: Double(group), index: nil) }
-        let id = try kernel.createShape(item: nil, geometry: .segment(start, end), itemGroups: 1 << UInt64(group),
-                                        boundaryGroups: 0)
-        return BoundaryID(index: id.index, generation: id.generation)
+        try addSegment(.segment(start, end), group: group)
     }
 
-    /// Adds the segments of a path (arcs and curves flattened; closed subpaths form loops).
+    /// Adds the segments of a path (arcs and curves flattened; closed subpaths form loops). Consecutive
+    /// segments form a chain: items slide over the joints without catching on them.
     @discardableResult
     public func addBoundary(_ path: BezierPath, group: Int = 0) throws(DynamicsError) -> [BoundaryID] {
         var ids: [BoundaryID] = []
         do {
-            for (a, b) in path.segments() { ids.append(try addBoundary(from: a, to: b, group: group)) }
+            for segment in path.segments() {
+                ids.append(try addSegment(.segment(segment.start, segment.end, previous: segment.previous,
+                                                   next: segment.next), group: group))
+            }
         } catch {
             for id in ids { try? removeBoundary(id) }
             throw error
         }
         return ids
+    }
+
+    private func addSegment(_ geometry: KernelGeometry, group: Int) throws(DynamicsError) -> BoundaryID {
+        guard (0..<64).contains(group) else { throw .invalidValue(field: "group", value: Double(group), index: nil) }
+        let id = try kernel.createShape(item: nil, geometry: geometry, itemGroups: 1 << UInt64(group), boundaryGroups: 0)
+        return BoundaryID(index: id.index, generation: id.generation)
     }
 
     /// Removes a boundary segment.
@@ -105,12 +112,15 @@ extension CollisionShape {
 }
 
 extension BezierPath {
-    /// The path's line segments after flattening (closed subpaths include their closing segment).
-    func segments() -> [(CGPoint, CGPoint)] {
-        polylines().flatMap { line -> [(CGPoint, CGPoint)] in
-            var pairs = zip(line.points, line.points.dropFirst()).map { ($0, $1) }
-            if line.closed, let first = line.points.first, let last = line.points.last { pairs.append((last, first)) }
-            return pairs
+    /// The path's line segments after flattening (closed subpaths include their closing segment), each
+    /// with whether the chain continues before its start and after its end.
+    func segments() -> [(start: CGPoint, end: CGPoint, previous: Bool, next: Bool)] {
+        polylines().flatMap { line -> [(start: CGPoint, end: CGPoint, previous: Bool, next: Bool)] in
+            var ends = zip(line.points, line.points.dropFirst()).map { ($0, $1) }
+            if line.closed, let first = line.points.first, let last = line.points.last { ends.append((last, first)) }
+            return ends.enumerated().map { k, pair in
+                (pair.0, pair.1, line.closed || k > 0, line.closed || k < ends.count - 1)
+            }
         }
     }
 }
