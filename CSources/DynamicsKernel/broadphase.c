@@ -252,11 +252,7 @@ static bool gridPairs(dkWorld* world, const int32_t* slots, int32_t live, const 
 	task.ranges = runs < DK_PAIR_RANGES ? (runs > 0 ? runs : 1) : DK_PAIR_RANGES;
 	atomic_init(&task.next, 0);
 	if (ok) {
-		int32_t workers = world->def.workerCount;
-		if (workers > 1 && world->def.runTasks && used >= 4096)
-			world->def.runTasks(pairTask, &task, workers, world->def.hostContext);
-		else
-			pairTask(&task, 0);
+		dkRunTasks(world, pairTask, &task, used >= 4096 ? world->def.workerCount : 1);
 		for (int32_t g = 0; g < task.ranges; ++g) {
 			ok = ok && task.buffer[g].ok;
 			for (int32_t k = 0; ok && k < task.buffer[g].count; ++k)
@@ -360,11 +356,7 @@ int32_t dkBroadphase_Pairs(dkWorld* world, float dt, bool bruteForce)
 	atomic_init(&task.rowDone, 0);
 	atomic_init(&task.shapeNext, 0);
 	atomic_init(&task.escaped, 0);
-	int32_t workers = world->def.workerCount;
-	if (workers > 1 && world->def.runTasks && n >= 2 * DK_BOX_CHUNK)
-		world->def.runTasks(boxTask, &task, workers, world->def.hostContext);
-	else
-		boxTask(&task, 0);
+	dkRunTasks(world, boxTask, &task, n >= 2 * DK_BOX_CHUNK ? world->def.workerCount : 1);
 	int32_t live = 0;
 	bool ok = true, contained = world->pairsValid && !bruteForce && atomic_load(&task.escaped) == 0;
 	for (int32_t i = 0; i < n; ++i)

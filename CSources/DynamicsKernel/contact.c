@@ -256,11 +256,7 @@ void dkContacts_Update(dkWorld* world, float dt)
 	// Pass 2 (parallel): manifolds.
 	dkNarrowTask task = {.world = world, .entries = work, .kind = kind, .count = m, .dt = dt};
 	atomic_init(&task.next, 0);
-	int32_t workers = world->def.workerCount;
-	if (workers > 1 && world->def.runTasks && m >= 2 * DK_NARROW_CHUNK)
-		world->def.runTasks(narrowTask, &task, workers, world->def.hostContext);
-	else
-		narrowTask(&task, 0);
+	dkRunTasks(world, narrowTask, &task, m >= 2 * DK_NARROW_CHUNK ? world->def.workerCount : 1);
 	// Pass 3 (serial, in list order): events, waking, and the next contact list.
 	int32_t n = 0;
 	for (int32_t k = 0; k < m; ++k) {

@@ -70,7 +70,6 @@ static void storeImpulses(dkWorld* world, const dkContactSoA* soa)
 static void velocitiesBlock(dkWorld* world, dkBodyState* states, int32_t b, int32_t e, float h, bool fromStates)
 {
 	float** c = world->col;
-	const dkKernels* k = world->kernels;
 	if (fromStates) {
 		for (int32_t i = b; i < e; ++i) {
 			c[dkColumnVelocityX][i] = states[i].vx;
@@ -78,11 +77,7 @@ static void velocitiesBlock(dkWorld* world, dkBodyState* states, int32_t b, int3
 			c[dkColumnAngularVelocity][i] = states[i].w;
 		}
 	}
-	k->accumulateForces(c, b, e);
-	dkBlasAxpy(e - b, h, c[dkColumnAccelX] + b, c[dkColumnVelocityX] + b, false);
-	dkBlasAxpy(e - b, h, c[dkColumnAccelY] + b, c[dkColumnVelocityY] + b, false);
-	dkBlasAxpy(e - b, h, c[dkColumnAlpha] + b, c[dkColumnAngularVelocity] + b, false);
-	k->dampAndSnap(c, b, e, h, world->hasSnaps);
+	dkSolver_Velocities(world, b, e, h);
 	for (int32_t i = b; i < e; ++i) {
 		states[i].vx = c[dkColumnVelocityX][i];
 		states[i].vy = c[dkColumnVelocityY][i];
@@ -101,9 +96,7 @@ static void positionsBlock(dkWorld* world, dkBodyState* states, int32_t b, int32
 		c[dkColumnVelocityY][i] = states[i].vy;
 		c[dkColumnAngularVelocity][i] = states[i].w;
 	}
-	dkBlasAxpy(e - b, h, c[dkColumnVelocityX] + b, c[dkColumnPositionX] + b, false);
-	dkBlasAxpy(e - b, h, c[dkColumnVelocityY] + b, c[dkColumnPositionY] + b, false);
-	dkBlasAxpy(e - b, h, c[dkColumnAngularVelocity] + b, c[dkColumnAngle] + b, false);
+	dkSolver_Positions(world, b, e, h);
 	for (int32_t i = b; i < e; ++i) {
 		dkBodyState* st = &states[i];
 		st->dx = c[dkColumnPositionX][i] - c[dkColumnStartX][i];
@@ -413,11 +406,7 @@ void dkContactSolver_Step(dkWorld* world, float dt, int32_t substeps)
 		atomic_init(&counters[s].claimed, 0);
 		atomic_init(&counters[s].done, 0);
 	}
-	int32_t workers = world->def.workerCount;
-	if (workers > 1 && world->def.runTasks && soa.count + awake >= 2 * DK_CONTACT_CHUNK)
-		world->def.runTasks(contactTask, &step, workers, world->def.hostContext);
-	else
-		contactTask(&step, 0);
+	dkRunTasks(world, contactTask, &step, soa.count + awake >= 2 * DK_CONTACT_CHUNK ? world->def.workerCount : 1);
 	storeImpulses(world, &soa);
 	free(stages);
 	free(counters);

@@ -90,8 +90,24 @@ void dkStore_SwapRows(dkWorld* world, int32_t a, int32_t b);
 void dkStore_WakeRow(dkWorld* world, int32_t row);
 int32_t dkStore_Resolve(const dkWorld* world, dkItemId id); // dense row or -1
 
-// Solver (solver.c): the order of stages in a step.
+// Solver (solver.c): the order of stages in a step, and the BLAS path's two halves of a substep over
+// rows [b, e): velocities (SIMD forces, v += h·a by saxpy, SIMD damping and snap springs) and positions
+// (q += h·v by saxpy). The contact path and the test oracles use the same two.
 void dkSolver_Step(dkWorld* world, float dt, int32_t substeps);
+void dkSolver_Velocities(dkWorld* world, int32_t b, int32_t e, float h);
+void dkSolver_Positions(dkWorld* world, int32_t b, int32_t e, float h);
+
+// Runs task(context, worker) for `workers` workers on the host's pool, or once inline when there is one
+// worker or no host callback. Returns the number of workers used.
+static inline int32_t dkRunTasks(dkWorld* world, dkTaskFn* task, void* context, int32_t workers)
+{
+	if (workers > 1 && world->def.runTasks) {
+		world->def.runTasks(task, context, workers, world->def.hostContext);
+		return workers;
+	}
+	task(context, 0);
+	return 1;
+}
 
 // Rest partition (rest.c).
 void dkRest_Partition(dkWorld* world);

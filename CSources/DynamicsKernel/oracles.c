@@ -31,14 +31,8 @@ dkResult dkIntegrateColumns(dkColumnSet* set, dkIntegrator integrator, dkSimdLev
 	case dkIntegratorScalar: dkIntegrateFused_scalar(view.col, 0, set->count, h, substeps, true); break;
 	case dkIntegratorBLAS:
 		for (int32_t s = 0; s < substeps; ++s) {
-			view.kernels->accumulateForces(view.col, 0, set->count);
-			dkBlasAxpy(set->count, h, view.col[dkColumnAccelX], view.col[dkColumnVelocityX], false);
-			dkBlasAxpy(set->count, h, view.col[dkColumnAccelY], view.col[dkColumnVelocityY], false);
-			dkBlasAxpy(set->count, h, view.col[dkColumnAlpha], view.col[dkColumnAngularVelocity], false);
-			view.kernels->dampAndSnap(view.col, 0, set->count, h, true);
-			dkBlasAxpy(set->count, h, view.col[dkColumnVelocityX], view.col[dkColumnPositionX], false);
-			dkBlasAxpy(set->count, h, view.col[dkColumnVelocityY], view.col[dkColumnPositionY], false);
-			dkBlasAxpy(set->count, h, view.col[dkColumnAngularVelocity], view.col[dkColumnAngle], false);
+			dkSolver_Velocities(&view, 0, set->count, h);
+			dkSolver_Positions(&view, 0, set->count, h);
 		}
 		break;
 	}

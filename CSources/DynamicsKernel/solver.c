@@ -31,22 +31,23 @@ typedef struct dkStepContext {
 	atomic_int still;
 } dkStepContext;
 
-// The BLAS path for one block: SIMD accumulation, saxpy, SIMD damping and snaps, saxpy.
-static void integrateBlas(dkWorld* world, int32_t begin, int32_t end, float h, int32_t substeps)
+void dkSolver_Velocities(dkWorld* world, int32_t b, int32_t e, float h)
 {
 	float** c = world->col;
 	const dkKernels* k = world->kernels;
-	int32_t n = end - begin;
-	for (int32_t s = 0; s < substeps; ++s) {
-		k->accumulateForces(c, begin, end);
-		dkBlasAxpy(n, h, c[dkColumnAccelX] + begin, c[dkColumnVelocityX] + begin, false);
-		dkBlasAxpy(n, h, c[dkColumnAccelY] + begin, c[dkColumnVelocityY] + begin, false);
-		dkBlasAxpy(n, h, c[dkColumnAlpha] + begin, c[dkColumnAngularVelocity] + begin, false);
-		k->dampAndSnap(c, begin, end, h, world->hasSnaps);
-		dkBlasAxpy(n, h, c[dkColumnVelocityX] + begin, c[dkColumnPositionX] + begin, false);
-		dkBlasAxpy(n, h, c[dkColumnVelocityY] + begin, c[dkColumnPositionY] + begin, false);
-		dkBlasAxpy(n, h, c[dkColumnAngularVelocity] + begin, c[dkColumnAngle] + begin, false);
-	}
+	k->accumulateForces(c, b, e);
+	dkBlasAxpy(e - b, h, c[dkColumnAccelX] + b, c[dkColumnVelocityX] + b, false);
+	dkBlasAxpy(e - b, h, c[dkColumnAccelY] + b, c[dkColumnVelocityY] + b, false);
+	dkBlasAxpy(e - b, h, c[dkColumnAlpha] + b, c[dkColumnAngularVelocity] + b, false);
+	k->dampAndSnap(c, b, e, h, world->hasSnaps);
+}
+
+void dkSolver_Positions(dkWorld* world, int32_t b, int32_t e, float h)
+{
+	float** c = world->col;
+	dkBlasAxpy(e - b, h, c[dkColumnVelocityX] + b, c[dkColumnPositionX] + b, false);
+	dkBlasAxpy(e - b, h, c[dkColumnVelocityY] + b, c[dkColumnPositionY] + b, false);
+	dkBlasAxpy(e - b, h, c[dkColumnAngularVelocity] + b, c[dkColumnAngle] + b, false);
 }
 
 // Rest detection for one block. While a world is settling (every awake row was still after the last
@@ -87,7 +88,12 @@ static void solveBlock(dkStepContext* ctx, int32_t block)
 	case dkIntegratorFused:
 		world->kernels->integrateFused(world->col, begin, end, ctx->h, ctx->substeps, world->hasSnaps);
 		break;
-	case dkIntegratorBLAS: integrateBlas(world, begin, end, ctx->h, ctx->substeps); break;
+	case dkIntegratorBLAS:
+		for (int32_t s = 0; s < ctx->substeps; ++s) {
+			dkSolver_Velocities(world, begin, end, ctx->h);
+			dkSolver_Positions(world, begin, end, ctx->h);
+		}
+		break;
 	case dkIntegratorScalar:
 		dkIntegrateFused_scalar(world->col, begin, end, ctx->h, ctx->substeps, world->hasSnaps);
 		break;
@@ -130,11 +136,7 @@ void dkSolver_Step(dkWorld* world, float dt, int32_t substeps)
 	atomic_init(&ctx.still, 0);
 	double t0 = dkNowNs();
 	int32_t workers = world->def.workerCount < ctx.blockCount ? world->def.workerCount : ctx.blockCount;
-	if (workers > 1 && world->def.runTasks)
-		world->def.runTasks(workerMain, &ctx, workers, world->def.hostContext);
-	else
-		workerMain(&ctx, 0);
-	world->profile.workers = workers > 1 && world->def.runTasks ? workers : 1;
+	world->profile.workers = dkRunTasks(world, workerMain, &ctx, workers);
 	world->profile.blocks = ctx.blockCount;
 	double t1 = dkNowNs();
 	world->allStill = world->def.restEnabled && atomic_load(&ctx.still) == world->awake;

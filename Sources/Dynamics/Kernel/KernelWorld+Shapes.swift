@@ -97,7 +97,6 @@ extension KernelWorld {
         }
     }
 
-    var shapeCount: Int { Int(dkWorld_ShapeCount(raw)) }
     var contactCount: Int { Int(dkWorld_ContactCount(raw)) }
 
     /// The contact events of the last step, in the kernel's deterministic order.
