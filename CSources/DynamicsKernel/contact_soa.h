@@ -12,7 +12,7 @@
 typedef struct dkBodyState {
 	float vx, vy, w;
 	float dx, dy, dc, ds; // translation, rotation (cos, sin)
-	float pad;
+	float da;			  // rotation, rad (joint angles)
 } dkBodyState;
 _Static_assert(sizeof(dkBodyState) == 32, "dkBodyState is 32 bytes");
 
@@ -57,5 +57,16 @@ typedef struct dkContactSoA {
 typedef struct dkSoftness {
 	float biasRate, massScale, impulseScale;
 } dkSoftness;
+
+// The soft constraint of a spring of `hertz` (0: rigid) and damping ratio `zeta`, for substeps of h.
+static inline dkSoftness dkMakeSoft(float hertz, float zeta, float h)
+{
+	if (hertz == 0.0f) return (dkSoftness){0.0f, 1.0f, 0.0f};
+	float omega = 2.0f * 3.14159265f * hertz;
+	float a1 = 2.0f * zeta + h * omega;
+	float a2 = h * omega * a1;
+	float a3 = 1.0f / (1.0f + a2);
+	return (dkSoftness){omega / a1, a2 * a3, a3};
+}
 
 #endif

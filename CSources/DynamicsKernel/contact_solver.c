@@ -14,6 +14,7 @@
 #include "collision.h"
 #include "constraint_graph.h"
 #include "contact_soa.h"
+#include "joint.h"
 #include "kernels.h"
 
 #include <math.h>
@@ -23,16 +24,6 @@
 #include <string.h>
 
 #pragma clang fp contract(off)
-
-static dkSoftness makeSoft(float hertz, float zeta, float h)
-{
-	if (hertz == 0.0f) return (dkSoftness){0.0f, 1.0f, 0.0f};
-	float omega = 2.0f * 3.14159265f * hertz;
-	float a1 = 2.0f * zeta + h * omega;
-	float a2 = h * omega * a1;
-	float a3 = 1.0f / (1.0f + a2);
-	return (dkSoftness){omega / a1, a2 * a3, a3};
-}
 
 // The row of an item slot when it moves this step, else -1 (boundaries have slot -1).
 static int32_t movingRow(const dkWorld* world, int32_t body)
@@ -106,6 +97,7 @@ static void positionsBlock(dkWorld* world, dkBodyState* states, int32_t b, int32
 		float inv = 1.0f / sqrtf(qc * qc + qs * qs);
 		st->dc = qc * inv;
 		st->ds = qs * inv;
+		st->da = st->da + hw;
 	}
 }
 
@@ -120,16 +112,19 @@ static void storeBlock(dkWorld* world, const dkBodyState* states, int32_t b, int
 	}
 }
 
-// Prepares the constraints of every contact with points and a moving item, laid out wide: coloured
-// (constraint_graph.c), colour by colour, each colour padded to a multiple of DK_CONTACT_PAD with inert
-// constraints; the overflow group comes last, unpadded (solved one at a time). Contacts are read in order
-// and each constraint is written to its slot. colourStart receives DK_GRAPH_COLOURS + 2 offsets.
-// Per constraint: anchors from the item centres, effective masses, the relative normal velocity for
+// Prepares the constraints of every joint and contact with a moving item, laid out wide. Joints and
+// contacts are coloured together (constraint_graph.c), joints first, so a colour's joints and contacts
+// never share a moving item; within each colour the joints go to the joint layout (joint_solver.c) and
+// the contacts to the contact layout, each colour padded to a multiple of DK_CONTACT_PAD with inert
+// constraints; the overflow group comes last, unpadded (solved one at a time). colourStart and jointStart
+// receive DK_GRAPH_COLOURS + 2 offsets each.
+// Per contact: anchors from the item centres, effective masses, the relative normal velocity for
 // restitution, and friction and elasticity mixed per SEMANTICS.md §2 (geometric mean and maximum for two
 // items; a boundary takes the item's). Returns false when out of memory.
-static bool prepareSoa(dkWorld* world, dkContactSoA* soa, int32_t* colourStart)
+static bool prepareSoa(dkWorld* world, dkContactSoA* soa, int32_t* colourStart, dkJointSoA* joints,
+					   int32_t* jointStart, float h)
 {
-	int32_t nc = world->contactCount, cap0 = nc > 0 ? nc : 1;
+	int32_t nc = world->contactCount, cap0 = nc + world->liveJoints > 0 ? nc + world->liveJoints : 1;
 	int32_t* list = malloc((size_t)cap0 * sizeof(int32_t));
 	int32_t* rowA = malloc((size_t)cap0 * sizeof(int32_t));
 	int32_t* rowB = malloc((size_t)cap0 * sizeof(int32_t));
@@ -137,7 +132,7 @@ static bool prepareSoa(dkWorld* world, dkContactSoA* soa, int32_t* colourStart)
 	int32_t* slot = malloc((size_t)cap0 * sizeof(int32_t));
 	int32_t starts[DK_GRAPH_COLOURS + 2];
 	bool ok = list && rowA && rowB && order && slot;
-	int32_t n = 0;
+	int32_t nj = ok ? dkJoints_Active(world, list, rowA, rowB) : 0, n = nj;
 	for (int32_t k = 0; ok && k < nc; ++k) {
 		const dkContact* c = &world->contacts[k];
 		int32_t ra = movingRow(world, c->bodyA), rb = movingRow(world, c->bodyB);
@@ -148,14 +143,21 @@ static bool prepareSoa(dkWorld* world, dkContactSoA* soa, int32_t* colourStart)
 		n++;
 	}
 	ok = ok && dkGraph_Colour(rowA, rowB, n, world->awake, order, starts);
-	int32_t total = 0;
+	int32_t total = 0, totalJ = 0;
 	for (int32_t c = 0; ok && c <= DK_GRAPH_COLOURS; ++c) {
-		int32_t size = starts[c + 1] - starts[c];
+		int32_t q = starts[c], js = 0;
+		while (q + js < starts[c + 1] && order[q + js] < nj) js++; // a colour lists its joints first
+		int32_t size = starts[c + 1] - starts[c] - js;
 		colourStart[c] = total;
-		for (int32_t q = starts[c]; q < starts[c + 1]; ++q) slot[order[q]] = total + (q - starts[c]);
-		total += c < DK_GRAPH_COLOURS ? (size + DK_CONTACT_PAD - 1) / DK_CONTACT_PAD * DK_CONTACT_PAD : size;
+		jointStart[c] = totalJ;
+		for (int32_t i = 0; i < js; ++i) slot[order[q + i]] = totalJ + i;
+		for (int32_t i = 0; i < size; ++i) slot[order[q + js + i]] = total + i;
+		bool pad = c < DK_GRAPH_COLOURS;
+		total += pad ? (size + DK_CONTACT_PAD - 1) / DK_CONTACT_PAD * DK_CONTACT_PAD : size;
+		totalJ += pad ? (js + DK_CONTACT_PAD - 1) / DK_CONTACT_PAD * DK_CONTACT_PAD : js;
 	}
 	colourStart[DK_GRAPH_COLOURS + 1] = total;
+	jointStart[DK_GRAPH_COLOURS + 1] = totalJ;
 	int32_t cap = total > 0 ? total : 1;
 	float* block = NULL;
 	if (ok) {
@@ -166,15 +168,19 @@ static bool prepareSoa(dkWorld* world, dkContactSoA* soa, int32_t* colourStart)
 		block = dkAllocColumn(cap * dkSoaColumns); // zeroed: padding is inert
 		ok = soa->stateA && soa->stateB && soa->contact && block;
 	}
+	if (ok) {
+		for (int32_t f = 0; f < dkSoaColumns; ++f) soa->col[f] = block + (size_t)f * cap;
+		block = NULL;
+		ok = dkJoints_Prepare(world, joints, list, rowA, rowB, slot, totalJ, nj, h);
+	}
 	if (!ok) {
 		free(soa->stateA);
 		free(soa->stateB);
 		free(soa->contact);
-		dkFreeColumn(block);
+		dkFreeColumn(block ? block : soa->col[0]);
 		free(list), free(rowA), free(rowB), free(order), free(slot);
 		return false;
 	}
-	for (int32_t f = 0; f < dkSoaColumns; ++f) soa->col[f] = block + (size_t)f * cap;
 	int32_t awake = world->awake;
 	soa->zeroState = awake;
 	for (int32_t k = 0; k < total; ++k) {
@@ -183,7 +189,7 @@ static bool prepareSoa(dkWorld* world, dkContactSoA* soa, int32_t* colourStart)
 	}
 	float** col = world->col;
 	float** f = soa->col;
-	for (int32_t i = 0; i < n; ++i) {
+	for (int32_t i = nj; i < n; ++i) {
 		const dkContact* contact = &world->contacts[list[i]];
 		const dkManifold* m = &contact->manifold;
 		int32_t k = slot[i], ra = rowA[i], rb = rowB[i];
@@ -262,9 +268,10 @@ typedef enum { dkStageVelocities, dkStageWarmStart, dkStageSolve, dkStagePositio
 
 typedef struct dkStage {
 	dkStageKind kind;
-	int32_t colour;	 // colour stages
-	int32_t items;	 // blocks or chunks
-	bool fromStates; // velocities: after the first substep, velocities come from the states
+	int32_t colour;		// colour stages
+	int32_t items;		// blocks or chunks
+	int32_t jointItems; // colour stages: the first items are chunks of the colour's joints
+	bool fromStates;	// velocities: after the first substep, velocities come from the states
 } dkStage;
 
 typedef struct dkStageCounters {
@@ -275,13 +282,25 @@ typedef struct dkContactStep {
 	dkWorld* world;
 	dkBodyState* states;
 	dkContactSoA* soa;
+	dkJointSoA* joints;
 	const int32_t* colourStart;
+	const int32_t* jointStart;
 	const dkStage* stages;
 	dkStageCounters* counters;
 	int32_t stageCount;
 	float h, invH;
-	dkSoftness soft, stiff;
+	dkSoftness soft, stiff, joint;
 } dkContactStep;
+
+// Joints [b, e) of one colour: the wide kernels, or width 1 for the overflow group.
+static void runJoints(dkContactStep* step, dkStageKind kind, int32_t b, int32_t e, bool overflow)
+{
+	const dkKernels* k = step->world->kernels;
+	if (kind == dkStageWarmStart) (overflow ? dkJointWarmStart_scalar : k->jointWarmStart)(step->joints, b, e, step->states);
+	else if (kind == dkStageSolve || kind == dkStageRelax)
+		(overflow ? dkJointSolve_scalar : k->jointSolve)(step->joints, b, e, step->states, step->invH, step->joint,
+														  kind == dkStageSolve);
+}
 
 static void runItem(dkContactStep* step, const dkStage* stage, int32_t item)
 {
@@ -296,6 +315,15 @@ static void runItem(dkContactStep* step, const dkStage* stage, int32_t item)
 	}
 	int32_t first = step->colourStart[stage->colour], last = step->colourStart[stage->colour + 1];
 	bool overflow = stage->colour == DK_GRAPH_COLOURS;
+	int32_t jFirst = step->jointStart[stage->colour], jLast = step->jointStart[stage->colour + 1];
+	if (overflow) {
+		runJoints(step, stage->kind, jFirst, jLast, true); // then the overflow contacts below
+	} else if (item < stage->jointItems) {
+		int32_t b = jFirst + item * DK_CONTACT_CHUNK;
+		runJoints(step, stage->kind, b, b + DK_CONTACT_CHUNK < jLast ? b + DK_CONTACT_CHUNK : jLast, false);
+		return;
+	}
+	item -= stage->jointItems;
 	int32_t b = overflow ? first : first + item * DK_CONTACT_CHUNK;
 	int32_t e = overflow ? last : (b + DK_CONTACT_CHUNK < last ? b + DK_CONTACT_CHUNK : last);
 	switch (stage->kind) {
@@ -333,37 +361,40 @@ static void contactTask(void* context, int32_t worker)
 	}
 }
 
+// A colour stage: chunks of the colour's joints (none for restitution), then of its contacts; the
+// overflow group is one item.
+static dkStage colourStage(dkStageKind kind, int32_t c, const int32_t* colourStart, const int32_t* jointStart)
+{
+	int32_t contacts = colourStart[c + 1] - colourStart[c];
+	int32_t joints = kind == dkStageRestitution ? 0 : jointStart[c + 1] - jointStart[c];
+	if (contacts + joints == 0) return (dkStage){kind, c, 0, 0, false};
+	if (c == DK_GRAPH_COLOURS) return (dkStage){kind, c, 1, 0, false};
+	int32_t jointItems = (joints + DK_CONTACT_CHUNK - 1) / DK_CONTACT_CHUNK;
+	return (dkStage){kind, c, jointItems + (contacts + DK_CONTACT_CHUNK - 1) / DK_CONTACT_CHUNK, jointItems, false};
+}
+
 // Appends the stages of one step: per substep velocities, warm start, solve, positions and relax (colour
-// by colour), then restitution and the final velocities.
-static int32_t buildStages(dkStage* stages, const int32_t* colourStart, int32_t blocks, int32_t substeps)
+// by colour; joints before contacts within a colour, as Box2D), then restitution and the final velocities.
+static int32_t buildStages(dkStage* stages, const int32_t* colourStart, const int32_t* jointStart, int32_t blocks,
+						   int32_t substeps)
 {
 	int32_t n = 0;
+	dkStageKind passes[3] = {dkStageWarmStart, dkStageSolve, dkStageRelax};
 	for (int32_t s = 0; s < substeps; ++s) {
-		stages[n++] = (dkStage){dkStageVelocities, 0, blocks, s > 0};
-		dkStageKind passes[2] = {dkStageWarmStart, dkStageSolve};
-		for (int p = 0; p < 2; ++p) {
+		stages[n++] = (dkStage){dkStageVelocities, 0, blocks, 0, s > 0};
+		for (int p = 0; p < 3; ++p) {
+			if (passes[p] == dkStageRelax) stages[n++] = (dkStage){dkStagePositions, 0, blocks, 0, false};
 			for (int32_t c = 0; c <= DK_GRAPH_COLOURS; ++c) {
-				int32_t size = colourStart[c + 1] - colourStart[c];
-				if (size == 0) continue;
-				int32_t items = c == DK_GRAPH_COLOURS ? 1 : (size + DK_CONTACT_CHUNK - 1) / DK_CONTACT_CHUNK;
-				stages[n++] = (dkStage){passes[p], c, items, false};
+				dkStage stage = colourStage(passes[p], c, colourStart, jointStart);
+				if (stage.items > 0) stages[n++] = stage;
 			}
-		}
-		stages[n++] = (dkStage){dkStagePositions, 0, blocks, false};
-		for (int32_t c = 0; c <= DK_GRAPH_COLOURS; ++c) {
-			int32_t size = colourStart[c + 1] - colourStart[c];
-			if (size == 0) continue;
-			int32_t items = c == DK_GRAPH_COLOURS ? 1 : (size + DK_CONTACT_CHUNK - 1) / DK_CONTACT_CHUNK;
-			stages[n++] = (dkStage){dkStageRelax, c, items, false};
 		}
 	}
 	for (int32_t c = 0; c <= DK_GRAPH_COLOURS; ++c) {
-		int32_t size = colourStart[c + 1] - colourStart[c];
-		if (size == 0) continue;
-		int32_t items = c == DK_GRAPH_COLOURS ? 1 : (size + DK_CONTACT_CHUNK - 1) / DK_CONTACT_CHUNK;
-		stages[n++] = (dkStage){dkStageRestitution, c, items, false};
+		dkStage stage = colourStage(dkStageRestitution, c, colourStart, jointStart);
+		if (stage.items > 0) stages[n++] = stage;
 	}
-	stages[n++] = (dkStage){dkStageStore, 0, blocks, false};
+	stages[n++] = (dkStage){dkStageStore, 0, blocks, 0, false};
 	return n;
 }
 
@@ -379,8 +410,10 @@ void dkContactSolver_Step(dkWorld* world, float dt, int32_t substeps)
 	}
 	for (int32_t i = 0; i <= awake; ++i) states[i].dc = 1.0f; // and the zero state for items that do not move
 	dkContactSoA soa = {0};
-	int32_t colourStart[DK_GRAPH_COLOURS + 2];
-	if (!prepareSoa(world, &soa, colourStart)) {
+	dkJointSoA joints = {0};
+	int32_t colourStart[DK_GRAPH_COLOURS + 2], jointStart[DK_GRAPH_COLOURS + 2];
+	float h = dt / (float)substeps;
+	if (!prepareSoa(world, &soa, colourStart, &joints, jointStart, h)) {
 		free(states);
 		return; // out of memory: the step integrates nothing
 	}
@@ -391,25 +424,29 @@ void dkContactSolver_Step(dkWorld* world, float dt, int32_t substeps)
 		free(stages);
 		free(counters);
 		freeSoa(&soa);
+		dkJoints_FreeSoa(&joints);
 		free(states);
 		return;
 	}
-	float h = dt / (float)substeps;
 	float hertz = fminf(DK_CONTACT_HERTZ, 0.25f / h);
 	dkContactStep step = {
-		.world = world, .states = states, .soa = &soa, .colourStart = colourStart, .stages = stages,
+		.world = world, .states = states, .soa = &soa, .joints = &joints, .colourStart = colourStart,
+		.jointStart = jointStart, .stages = stages,
 		.counters = counters, .h = h, .invH = 1.0f / h,
-		.soft = makeSoft(hertz, DK_CONTACT_DAMPING_RATIO, h), .stiff = makeSoft(2.0f * hertz, DK_CONTACT_DAMPING_RATIO, h)};
+		.soft = dkMakeSoft(hertz, DK_CONTACT_DAMPING_RATIO, h), .stiff = dkMakeSoft(2.0f * hertz, DK_CONTACT_DAMPING_RATIO, h),
+		.joint = dkMakeSoft(2.0f * hertz, DK_JOINT_DAMPING_RATIO, h)};
 	int32_t blocks = (awake + DK_CONTACT_BLOCK - 1) / DK_CONTACT_BLOCK;
-	step.stageCount = buildStages(stages, colourStart, blocks, substeps);
+	step.stageCount = buildStages(stages, colourStart, jointStart, blocks, substeps);
 	for (int32_t s = 0; s < step.stageCount; ++s) {
 		atomic_init(&counters[s].claimed, 0);
 		atomic_init(&counters[s].done, 0);
 	}
-	dkRunTasks(world, contactTask, &step, soa.count + awake >= 2 * DK_CONTACT_CHUNK ? world->def.workerCount : 1);
+	dkRunTasks(world, contactTask, &step, soa.count + joints.count + awake >= 2 * DK_CONTACT_CHUNK ? world->def.workerCount : 1);
 	storeImpulses(world, &soa);
+	dkJoints_StoreImpulses(world, &joints);
 	free(stages);
 	free(counters);
 	freeSoa(&soa);
+	dkJoints_FreeSoa(&joints);
 	free(states);
 }

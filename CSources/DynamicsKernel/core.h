@@ -37,6 +37,7 @@ typedef struct dkKernels dkKernels;
 typedef struct dkShape dkShape;
 typedef struct dkContact dkContact;
 typedef struct dkContactEvent dkContactEvent;
+typedef struct dkJoint dkJoint;
 
 struct dkWorld {
 	dkWorldDef def;
@@ -74,6 +75,12 @@ struct dkWorld {
 	int32_t entryCapacity;
 	dkContactEvent* events;
 	int32_t eventCount, eventCapacity;
+
+	// Joints (joint_store.c, joint_solver.c).
+	dkJoint* joints;
+	int32_t jointSlots, jointCapacity, liveJoints;
+	int32_t* freeJoints;
+	int32_t freeJointCount;
 };
 
 // Allocation helpers (item_store.c).

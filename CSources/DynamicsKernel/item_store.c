@@ -2,6 +2,7 @@
 // generations, swap-remove, and the awake/resting partition: rows [0, awake) are awake, the rest rest.
 // Every bulk call validates all of its input before it changes anything.
 #include "collision.h"
+#include "joint.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -289,7 +290,12 @@ dkResult dkWorld_RemoveItems(dkWorld* world, const dkItemId* ids, int32_t count,
 	}
 	free(seen);
 	free(rows);
-	uint8_t* removedSlots = world->liveShapes > 0 ? calloc((size_t)world->slotCount, 1) : NULL;
+	bool linked = world->liveShapes > 0 || world->liveJoints > 0;
+	uint8_t* removedSlots = linked ? calloc((size_t)world->slotCount, 1) : NULL;
+	if (linked && !removedSlots) {
+		dkSetError(error, dkResultOutOfMemory, -1, "count", count);
+		return dkResultOutOfMemory; // nothing removed yet
+	}
 	for (int32_t i = 0; i < count; ++i) {
 		int32_t row = dkStore_Resolve(world, ids[i]);
 		uint32_t slot = world->slotOf[row];
@@ -307,10 +313,9 @@ dkResult dkWorld_RemoveItems(dkWorld* world, const dkItemId* ids, int32_t count,
 		if (removedSlots) removedSlots[slot] = 1;
 	}
 	if (removedSlots) {
-		dkShapes_RemoveItems(world, removedSlots);
+		if (world->liveShapes > 0) dkShapes_RemoveItems(world, removedSlots);
+		if (world->liveJoints > 0) dkJoints_RemoveItems(world, removedSlots);
 		free(removedSlots);
-	} else if (world->liveShapes > 0) {
-		for (int32_t i = 0; i < count; ++i) dkShapes_RemoveItem(world, ids[i].index1 - 1); // out of memory: slower
 	}
 	return dkResultOK;
 }

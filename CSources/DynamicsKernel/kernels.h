@@ -5,6 +5,7 @@
 
 #include "contact_soa.h"
 #include "core.h"
+#include "joint.h"
 
 // Columns are passed as the world's column array (indexed by dkColumn).
 typedef float* const* dkCols;
@@ -27,6 +28,10 @@ struct dkKernels {
 	void (*contactSolve)(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states, float invH, dkSoftness soft,
 						 dkSoftness stiff, bool useBias);
 	void (*contactRestitution)(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states);
+	// Joint solver over joints [begin, end) of one colour (end − begin a multiple of the width)
+	void (*jointWarmStart)(dkJointSoA* c, int32_t begin, int32_t end, dkBodyState* states);
+	void (*jointSolve)(dkJointSoA* c, int32_t begin, int32_t end, dkBodyState* states, float invH, dkSoftness joint,
+					   bool useBias);
 };
 
 const dkKernels* dkKernelsFor(dkSimdLevel limit);
@@ -43,6 +48,10 @@ void dkContactWarmStart_scalar(dkContactSoA* c, int32_t begin, int32_t end, dkBo
 void dkContactSolve_scalar(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states, float invH,
 						   dkSoftness soft, dkSoftness stiff, bool useBias);
 void dkContactRestitution_scalar(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states);
+// The joint kernels at width 1 (joint_scalar.c).
+void dkJointWarmStart_scalar(dkJointSoA* c, int32_t begin, int32_t end, dkBodyState* states);
+void dkJointSolve_scalar(dkJointSoA* c, int32_t begin, int32_t end, dkBodyState* states, float invH, dkSoftness joint,
+						 bool useBias);
 
 // The wide tables, present when compiled for this architecture.
 #if defined(__x86_64__) || defined(__i386__)

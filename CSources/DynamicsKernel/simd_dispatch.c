@@ -17,6 +17,8 @@ static const dkKernels dkKernels_scalar = {
 	.contactWarmStart = dkContactWarmStart_scalar,
 	.contactSolve = dkContactSolve_scalar,
 	.contactRestitution = dkContactRestitution_scalar,
+	.jointWarmStart = dkJointWarmStart_scalar,
+	.jointSolve = dkJointSolve_scalar,
 };
 
 #if defined(__x86_64__) || defined(__i386__)

@@ -6,6 +6,7 @@
 #include "simd.h"
 
 #include "stage_contact_wide.h"
+#include "stage_joint_wide.h"
 #include "stage_integrate_wide.h"
 #include "stage_pack_wide.h"
 #include "stage_rest_wide.h"
@@ -20,4 +21,6 @@ const dkKernels DK_CAT(dkKernels, DK_ISA) = {
 	.contactWarmStart = DK_FN(dkContactWarmStart),
 	.contactSolve = DK_FN(dkContactSolve),
 	.contactRestitution = DK_FN(dkContactRestitution),
+	.jointWarmStart = DK_FN(dkJointWarmStart),
+	.jointSolve = DK_FN(dkJointSolve),
 };

@@ -5,8 +5,8 @@
 // Blocks have a fixed size and each row's arithmetic is independent of the block boundaries, so the
 // result is bit-identical for any worker count. Workers claim blocks with an atomic counter; the host
 // runs them (dkWorldDef.runTasks), entering its thread pool once per step.
-// When the world has shapes, the coupled path runs first (contact.c, contact_solver.c): broadphase,
-// narrowphase and the contact solver, whose substeps integrate velocities and positions around the
+// When the world has shapes or joints, the coupled path runs first (contact.c, contact_solver.c): broadphase,
+// narrowphase and the contact and joint solver, whose substeps integrate velocities and positions around the
 // contact solve; the blocks then only detect rest. The contact solver runs its own stage sequence on
 // the host's workers (contact_solver.c); the broadphase's box pass and pair search and the narrowphase's
 // manifolds also run on them, in chunks (broadphase.c, contact.c).
@@ -16,6 +16,7 @@
 // BLAS: 21–29 ms/step per block against 56–63 ms/step with one whole-range call per column (DK_BLOCK set
 // to 2³⁰ for the comparison); see Benchmarks/results/x86_64-avx512-xeon-2core/README.md.
 #include "collision.h"
+#include "joint.h"
 #include "kernels.h"
 
 #include <math.h>
@@ -121,9 +122,11 @@ void dkSolver_Step(dkWorld* world, float dt, int32_t substeps)
 	dkStepContext ctx = {.world = world, .dt = dt, .h = dt / (float)substeps, .substeps = substeps};
 	world->eventCount = 0;
 	double tc = dkNowNs();
-	if (world->liveShapes > 0 || world->contactCount > 0) {
-		// Coupled stages: broadphase → narrowphase → contact solver (which integrates), then rest below.
-		dkContacts_Update(world, dt);
+	if (world->liveShapes > 0 || world->contactCount > 0 || world->liveJoints > 0) {
+		// Coupled stages: broadphase → narrowphase → contact and joint solver (which integrates), then
+		// rest below. Items linked by joints to awake items wake first.
+		if (world->liveJoints > 0 && world->def.restEnabled) dkJoints_WakeLinked(world);
+		if (world->liveShapes > 0 || world->contactCount > 0) dkContacts_Update(world, dt);
 		double ts = dkNowNs();
 		dkContactSolver_Step(world, dt, substeps);
 		world->profile.contactSolve = dkNowNs() - ts;

@@ -1,5 +1,6 @@
 // The world: lifetime, configuration and the top-level step. Stages and their order live in solver.c.
 #include "collision.h"
+#include "joint.h"
 #include "kernels.h"
 
 #include <math.h>
@@ -87,6 +88,7 @@ void dkWorld_Destroy(dkWorld* world)
 {
 	if (!world) return;
 	dkShapes_Destroy(world);
+	dkJoints_Destroy(world);
 	dkContacts_Destroy(world);
 	dkStore_Destroy(world);
 	free(world);

@@ -4,4 +4,5 @@
 #include "dk_types.h"
 #include "dk_world.h"
 #include "dk_collision.h"
+#include "dk_joint.h"
 #endif

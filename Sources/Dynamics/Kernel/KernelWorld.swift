@@ -194,7 +194,7 @@ final class KernelWorld {
         try check(result, error, ids: ids)
     }
 
-    private func check(_ result: dkResult, _ error: dkError, ids: [ItemID] = []) throws(DynamicsError) {
+    func check(_ result: dkResult, _ error: dkError, ids: [ItemID] = []) throws(DynamicsError) {
         guard result != dkResultOK else { return }
         let index = error.index >= 0 ? Int(error.index) : nil
         switch result {

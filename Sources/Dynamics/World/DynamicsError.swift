@@ -8,6 +8,8 @@ public enum DynamicsError: Error, Equatable, Sendable, CustomStringConvertible {
     case staleID(ItemID)
     /// The same id appeared twice in one bulk call.
     case duplicateID(ItemID)
+    /// An attachment id was removed (directly or with one of its items) or never existed.
+    case staleAttachment(AttachmentID)
     /// The kernel could not allocate memory for the request.
     case outOfMemory(field: String, value: Double)
 
@@ -19,6 +21,7 @@ public enum DynamicsError: Error, Equatable, Sendable, CustomStringConvertible {
             return "invalid value for \(field): \(value)\(at)"
         case let .staleID(id): return "stale item id \(id)"
         case let .duplicateID(id): return "item id \(id) appears twice"
+        case let .staleAttachment(id): return "stale attachment id \(id)"
         case let .outOfMemory(field, value): return "out of memory (\(field) = \(value))"
         }
     }

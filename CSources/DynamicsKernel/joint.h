@@ -1,0 +1,83 @@
+// Internal: joints (joint_store.c), their wide solver layout, and the joint stages (joint_solver.c,
+// stage_joint_wide.h).
+#ifndef DK_JOINT_INTERNAL_H
+#define DK_JOINT_INTERNAL_H
+
+#include "contact_soa.h"
+#include "core.h"
+#include "dk_joint.h"
+
+#define DK_JOINT_DAMPING_RATIO 2.0f	 // damping of rigid joints (Box2D's default)
+#define DK_JOINT_NO_LIMIT 1.0e18f	 // a limit that never binds
+
+typedef struct dkJoint {
+	dkJointDef def;		   // as created or last changed; anchors in the items' frames
+	int32_t bodyA, bodyB;  // item slots, -1 for the world
+	uint32_t generation;
+	bool alive;
+	float referenceAngle;		// angle B − angle A at creation, rad
+	float referenceTranslation; // prismatic: offset of B's anchor along the axis at creation, pt
+	float axisX, axisY;			// prismatic: unit axis in A's frame
+	// Accumulated impulses (warm start): point, axial (equality, lower, upper), perpendicular, angular
+	// (equality, lower, upper), friction.
+	float linearX, linearY, axial, axialLower, axialUpper, perp, angular, angleLower, angleUpper, friction;
+} dkJoint;
+
+// The wide layout: one column per field, joints in colour order, each colour padded to DK_CONTACT_PAD
+// with inert joints (zero masses, every row switched off, the zero state).
+enum {
+	dkJsMassA, dkJsInertiaA, dkJsMassB, dkJsInertiaB,
+	dkJsRAx, dkJsRAy, dkJsRBx, dkJsRBy, // anchors relative to the centres at the step's start
+	dkJsDeltaX, dkJsDeltaY,				// centre B − centre A at the step's start
+	dkJsAngle,							// relative angle at the step's start, minus the reference
+	dkJsAxisX, dkJsAxisY,				// prismatic: the world axis at the step's start
+	dkJsLength, dkJsAxialLower, dkJsAxialUpper, dkJsAngleLower, dkJsAngleUpper, dkJsFrictionMax,
+	dkJsSoftBias, dkJsSoftMass, dkJsSoftImpulse, // softness of the equality rows
+	dkJsSpring,									 // 1: the equality rows are springs (soft in relax too)
+	// row switches, 1 or 0
+	dkJsPoint, dkJsAngleEq, dkJsPrism, dkJsAxialEq, dkJsAxialLimit, dkJsAngleLimit, dkJsFriction, dkJsDistance,
+	dkJsAxialMass, dkJsAngleMass,
+	// accumulated impulses
+	dkJsLinearX, dkJsLinearY, dkJsAxial, dkJsAxialLowerImpulse, dkJsAxialUpperImpulse, dkJsPerp,
+	dkJsAngular, dkJsAngleLowerImpulse, dkJsAngleUpperImpulse, dkJsFrictionImpulse,
+	dkJsColumns
+};
+
+// Which rows some lane of a group of DK_CONTACT_PAD joints uses: a wide batch skips the rows no lane of
+// its group uses (the lanes that use a row compute it identically at every width).
+enum {
+	dkJointRowPoint = 1u << 0, dkJointRowAngleEq = 1u << 1, dkJointRowPrism = 1u << 2, dkJointRowAxialEq = 1u << 3,
+	dkJointRowAxialLimit = 1u << 4, dkJointRowAngleLimit = 1u << 5, dkJointRowFriction = 1u << 6,
+};
+
+typedef struct dkJointSoA {
+	int32_t count; // padded
+	int32_t zeroState;
+	int32_t* stateA;
+	int32_t* stateB;
+	int32_t* joint;		// slot, -1 for padding
+	uint32_t* rows;		// per group of DK_CONTACT_PAD joints: dkJointRow* bits
+	float* col[dkJsColumns];
+} dkJointSoA;
+
+// Joint store (joint_store.c).
+void dkJoints_Destroy(dkWorld* world);
+// Destroys the joints of every item slot marked in `removed` (one byte per item slot).
+void dkJoints_RemoveItems(dkWorld* world, const uint8_t* removed);
+// Wakes every item linked through joints to an awake item (before a step).
+void dkJoints_WakeLinked(dkWorld* world);
+// Clears the rest timer's effect for linked items: a row may rest only when every item linked to it
+// through joints may rest too. `ready[row]` is 1 for rows that reached the rest time; rows of islands
+// with a row that did not are set to 0.
+void dkJoints_RestTogether(dkWorld* world, uint8_t* ready);
+
+// Joint preparation (joint_solver.c). Active: the joints that link at least one moving row, as slots in
+// `list` with their moving rows (-1: does not move); returns how many. Prepare: the wide layout of those n
+// joints, joint i at index slot[i] of `total` (padded); false when out of memory.
+int32_t dkJoints_Active(const dkWorld* world, int32_t* list, int32_t* rowA, int32_t* rowB);
+bool dkJoints_Prepare(dkWorld* world, dkJointSoA* soa, const int32_t* list, const int32_t* rowA, const int32_t* rowB,
+					  const int32_t* slot, int32_t total, int32_t n, float h);
+void dkJoints_StoreImpulses(dkWorld* world, const dkJointSoA* soa);
+void dkJoints_FreeSoa(dkJointSoA* soa);
+
+#endif

@@ -1,0 +1,363 @@
+// Entity storage: joints. Slots with generations (the id is slot + 1 and the generation); anchors are
+// kept in the items' frames (a world point for a null item A). The store also keeps linked items
+// waking and resting together: joints join items into islands (a union-find over item slots, built when
+// needed), and an island rests only as a whole.
+#include "joint.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+dkJointDef dkDefaultJointDef(void)
+{
+	dkJointDef def;
+	memset(&def, 0, sizeof def);
+	def.kind = dkJointDistance;
+	def.rigid = true;
+	def.dampingRatio = 1.0f;
+	def.axisX = 1.0f;
+	def.maxLength = DK_JOINT_NO_LIMIT;
+	def.lower = -DK_JOINT_NO_LIMIT;
+	def.upper = DK_JOINT_NO_LIMIT;
+	return def;
+}
+
+void dkJoints_Destroy(dkWorld* world)
+{
+	free(world->joints);
+	free(world->freeJoints);
+}
+
+static dkResult invalid(dkError* error, const char* field, int32_t index, double value)
+{
+	dkSetError(error, dkResultInvalidValue, index, field, value);
+	return dkResultInvalidValue;
+}
+
+static dkJoint* resolve(const dkWorld* world, dkJointId id)
+{
+	if (id.index1 == 0 || id.index1 > (uint32_t)world->jointSlots) return NULL;
+	dkJoint* j = &world->joints[id.index1 - 1];
+	return j->alive && j->generation == id.generation ? j : NULL;
+}
+
+static bool finiteIn(float v, float limit) { return isfinite(v) && fabsf(v) <= limit; }
+
+// The parameters every kind shares, checked for definition `i`.
+static dkResult checkParameters(const dkJointDef* d, int32_t i, dkError* error)
+{
+	if (!finiteIn(d->length, 1e7f) || d->length < 0) return invalid(error, "length", i, d->length);
+	if (!(d->minLength >= 0) || !(d->minLength <= DK_JOINT_NO_LIMIT)) return invalid(error, "minLength", i, d->minLength);
+	if (!(d->maxLength >= d->minLength) || !(d->maxLength <= DK_JOINT_NO_LIMIT))
+		return invalid(error, "maxLength", i, d->maxLength);
+	if (!finiteIn(d->hertz, 1e6f) || d->hertz < 0) return invalid(error, "frequency", i, d->hertz);
+	if (!finiteIn(d->dampingRatio, 1e6f) || d->dampingRatio < 0) return invalid(error, "damping", i, d->dampingRatio);
+	if (!(d->lower <= d->upper) || !(fabsf(d->lower) <= DK_JOINT_NO_LIMIT)) return invalid(error, "lower", i, d->lower);
+	if (!(fabsf(d->upper) <= DK_JOINT_NO_LIMIT)) return invalid(error, "upper", i, d->upper);
+	if (!finiteIn(d->maxFrictionTorque, 1e30f) || d->maxFrictionTorque < 0)
+		return invalid(error, "frictionTorque", i, d->maxFrictionTorque);
+	return dkResultOK;
+}
+
+static dkResult check(const dkWorld* world, const dkJointDef* d, int32_t i, dkError* error)
+{
+	if (d->kind < dkJointDistance || d->kind > dkJointPrismatic) return invalid(error, "kind", i, d->kind);
+	int32_t rowB = dkStore_Resolve(world, d->itemB);
+	if (rowB < 0) {
+		dkSetError(error, dkResultStaleId, i, "itemB", d->itemB.index1);
+		return dkResultStaleId;
+	}
+	if (d->itemA.index1 != 0 && dkStore_Resolve(world, d->itemA) < 0) {
+		dkSetError(error, dkResultStaleId, i, "itemA", d->itemA.index1);
+		return dkResultStaleId;
+	}
+	if (d->itemA.index1 == d->itemB.index1) return invalid(error, "itemA (the same item as itemB)", i, d->itemA.index1);
+	const float* anchors[] = {&d->anchorAx, &d->anchorAy, &d->anchorBx, &d->anchorBy};
+	const char* names[] = {"anchorA.x", "anchorA.y", "anchorB.x", "anchorB.y"};
+	for (int k = 0; k < 4; ++k)
+		if (!finiteIn(*anchors[k], 1e7f)) return invalid(error, names[k], i, *anchors[k]);
+	if (d->kind == dkJointPrismatic) {
+		if (!finiteIn(d->axisX, 1e7f)) return invalid(error, "axis.x", i, d->axisX);
+		if (!finiteIn(d->axisY, 1e7f)) return invalid(error, "axis.y", i, d->axisY);
+		if (!(d->axisX * d->axisX + d->axisY * d->axisY > 1e-12f)) return invalid(error, "axis (zero length)", i, 0);
+	}
+	return checkParameters(d, i, error);
+}
+
+// The pose of an item slot (x, y, angle), or the world origin for -1.
+static void poseOf(const dkWorld* world, int32_t body, float* x, float* y, float* angle)
+{
+	*x = *y = *angle = 0;
+	if (body < 0) return;
+	int32_t row = world->slots[body].dense;
+	*x = world->col[dkColumnPositionX][row];
+	*y = world->col[dkColumnPositionY][row];
+	*angle = world->col[dkColumnAngle][row];
+}
+
+// An anchor in world coordinates: the item's centre plus the rotated offset, or the point itself.
+static void worldAnchor(const dkWorld* world, int32_t body, float lx, float ly, float* wx, float* wy)
+{
+	float x, y, a;
+	poseOf(world, body, &x, &y, &a);
+	if (body < 0) {
+		*wx = lx;
+		*wy = ly;
+		return;
+	}
+	float c = cosf(a), s = sinf(a);
+	*wx = x + c * lx - s * ly;
+	*wy = y + s * lx + c * ly;
+}
+
+static bool growJoints(dkWorld* world, int32_t extra)
+{
+	int32_t needed = world->jointSlots + extra;
+	if (needed <= world->jointCapacity) return true;
+	int32_t cap = world->jointCapacity > 0 ? world->jointCapacity : 64;
+	while (cap < needed) cap *= 2;
+	dkJoint* joints = realloc(world->joints, (size_t)cap * sizeof(dkJoint));
+	if (!joints) return false;
+	world->joints = joints;
+	int32_t* freeJoints = realloc(world->freeJoints, (size_t)cap * sizeof(int32_t));
+	if (!freeJoints) return false;
+	world->freeJoints = freeJoints;
+	world->jointCapacity = cap;
+	return true;
+}
+
+static void wakeSlot(dkWorld* world, int32_t body)
+{
+	if (body >= 0) dkStore_WakeRow(world, world->slots[body].dense);
+}
+
+dkResult dkWorld_CreateJoints(dkWorld* world, const dkJointDef* defs, int32_t count, dkJointId* outIds,
+							  dkError* error)
+{
+	if (count < 0) return invalid(error, "count", -1, count);
+	for (int32_t i = 0; i < count; ++i) {
+		dkResult r = check(world, &defs[i], i, error);
+		if (r != dkResultOK) return r;
+	}
+	if (!growJoints(world, count)) {
+		dkSetError(error, dkResultOutOfMemory, -1, "count", count);
+		return dkResultOutOfMemory;
+	}
+	for (int32_t i = 0; i < count; ++i) {
+		const dkJointDef* d = &defs[i];
+		int32_t slot;
+		uint32_t generation = 1; // a new slot; a free slot's generation was advanced when it was freed
+		if (world->freeJointCount > 0) {
+			slot = world->freeJoints[--world->freeJointCount];
+			generation = world->joints[slot].generation;
+		} else {
+			slot = world->jointSlots++;
+		}
+		dkJoint* j = &world->joints[slot];
+		memset(j, 0, sizeof *j);
+		j->def = *d;
+		j->generation = generation;
+		j->alive = true;
+		j->bodyA = d->itemA.index1 != 0 ? (int32_t)d->itemA.index1 - 1 : -1;
+		j->bodyB = (int32_t)d->itemB.index1 - 1;
+		float xa, ya, aa, xb, yb, ab;
+		poseOf(world, j->bodyA, &xa, &ya, &aa);
+		poseOf(world, j->bodyB, &xb, &yb, &ab);
+		j->referenceAngle = ab - aa;
+		if (d->kind == dkJointPrismatic) {
+			float len = sqrtf(d->axisX * d->axisX + d->axisY * d->axisY);
+			j->axisX = d->axisX / len;
+			j->axisY = d->axisY / len;
+			float pax, pay, pbx, pby;
+			worldAnchor(world, j->bodyA, d->anchorAx, d->anchorAy, &pax, &pay);
+			worldAnchor(world, j->bodyB, d->anchorBx, d->anchorBy, &pbx, &pby);
+			float c = j->bodyA >= 0 ? cosf(aa) : 1.0f, s = j->bodyA >= 0 ? sinf(aa) : 0.0f;
+			float ux = c * j->axisX - s * j->axisY, uy = s * j->axisX + c * j->axisY;
+			j->referenceTranslation = (pbx - pax) * ux + (pby - pay) * uy;
+		}
+		wakeSlot(world, j->bodyA);
+		wakeSlot(world, j->bodyB);
+		world->liveJoints++;
+		if (outIds) outIds[i] = (dkJointId){(uint32_t)slot + 1, j->generation};
+	}
+	return dkResultOK;
+}
+
+static void destroy(dkWorld* world, int32_t slot)
+{
+	dkJoint* j = &world->joints[slot];
+	j->alive = false;
+	j->generation++;
+	world->freeJoints[world->freeJointCount++] = slot;
+	world->liveJoints--;
+}
+
+dkResult dkWorld_DestroyJoints(dkWorld* world, const dkJointId* ids, int32_t count, dkError* error)
+{
+	if (count < 0) return invalid(error, "count", -1, count);
+	for (int32_t i = 0; i < count; ++i) {
+		if (!resolve(world, ids[i])) {
+			dkSetError(error, dkResultStaleId, i, "joint", ids[i].index1);
+			return dkResultStaleId;
+		}
+		for (int32_t k = 0; k < i; ++k) {
+			if (ids[k].index1 == ids[i].index1) {
+				dkSetError(error, dkResultDuplicateId, i, "joint", ids[i].index1);
+				return dkResultDuplicateId;
+			}
+		}
+	}
+	for (int32_t i = 0; i < count; ++i) {
+		dkJoint* j = resolve(world, ids[i]);
+		wakeSlot(world, j->bodyA);
+		wakeSlot(world, j->bodyB);
+		destroy(world, (int32_t)ids[i].index1 - 1);
+	}
+	return dkResultOK;
+}
+
+bool dkWorld_JointIsValid(const dkWorld* world, dkJointId id) { return resolve(world, id) != NULL; }
+int32_t dkWorld_JointCount(const dkWorld* world) { return world->liveJoints; }
+
+void dkJoints_RemoveItems(dkWorld* world, const uint8_t* removed)
+{
+	for (int32_t s = 0; s < world->jointSlots; ++s) {
+		dkJoint* j = &world->joints[s];
+		if (!j->alive) continue;
+		bool gone = (j->bodyA >= 0 && removed[j->bodyA]) || removed[j->bodyB];
+		if (!gone) continue;
+		if (j->bodyA >= 0 && !removed[j->bodyA]) wakeSlot(world, j->bodyA);
+		if (!removed[j->bodyB]) wakeSlot(world, j->bodyB);
+		destroy(world, s);
+	}
+}
+
+dkResult dkWorld_SetJointAnchor(dkWorld* world, dkJointId id, float x, float y, dkError* error)
+{
+	dkJoint* j = resolve(world, id);
+	if (!j) {
+		dkSetError(error, dkResultStaleId, -1, "joint", id.index1);
+		return dkResultStaleId;
+	}
+	if (!finiteIn(x, 1e7f)) return invalid(error, "anchorPoint.x", -1, x);
+	if (!finiteIn(y, 1e7f)) return invalid(error, "anchorPoint.y", -1, y);
+	if (j->bodyA >= 0) return invalid(error, "anchorPoint (the attachment links two items)", -1, 0);
+	if (j->def.anchorAx != x || j->def.anchorAy != y) wakeSlot(world, j->bodyB);
+	j->def.anchorAx = x;
+	j->def.anchorAy = y;
+	return dkResultOK;
+}
+
+dkResult dkWorld_SetJointParameters(dkWorld* world, dkJointId id, const dkJointDef* def, dkError* error)
+{
+	dkJoint* j = resolve(world, id);
+	if (!j) {
+		dkSetError(error, dkResultStaleId, -1, "joint", id.index1);
+		return dkResultStaleId;
+	}
+	dkResult r = checkParameters(def, -1, error);
+	if (r != dkResultOK) return r;
+	dkJointDef* d = &j->def;
+	d->length = def->length;
+	d->minLength = def->minLength;
+	d->maxLength = def->maxLength;
+	d->rigid = def->rigid;
+	d->hertz = def->hertz;
+	d->dampingRatio = def->dampingRatio;
+	d->enableLimit = def->enableLimit;
+	d->lower = def->lower;
+	d->upper = def->upper;
+	d->maxFrictionTorque = def->maxFrictionTorque;
+	wakeSlot(world, j->bodyA);
+	wakeSlot(world, j->bodyB);
+	return dkResultOK;
+}
+
+dkResult dkWorld_GetJoint(const dkWorld* world, dkJointId id, dkJointDef* outDef, dkError* error)
+{
+	const dkJoint* j = resolve(world, id);
+	if (!j) {
+		dkSetError(error, dkResultStaleId, -1, "joint", id.index1);
+		return dkResultStaleId;
+	}
+	*outDef = j->def;
+	return dkResultOK;
+}
+
+dkResult dkWorld_JointAnchors(const dkWorld* world, dkJointId id, float* outAx, float* outAy, float* outBx,
+							  float* outBy, dkError* error)
+{
+	const dkJoint* j = resolve(world, id);
+	if (!j) {
+		dkSetError(error, dkResultStaleId, -1, "joint", id.index1);
+		return dkResultStaleId;
+	}
+	worldAnchor(world, j->bodyA, j->def.anchorAx, j->def.anchorAy, outAx, outAy);
+	worldAnchor(world, j->bodyB, j->def.anchorBx, j->def.anchorBy, outBx, outBy);
+	return dkResultOK;
+}
+
+// ---- Islands --------------------------------------------------------------------------------------
+
+static int32_t findRoot(int32_t* parent, int32_t x)
+{
+	while (parent[x] != x) {
+		parent[x] = parent[parent[x]];
+		x = parent[x];
+	}
+	return x;
+}
+
+// Union-find over item slots, joining the two moving (not anchored) items of every joint. Null when out of
+// memory or when there are no joints.
+static int32_t* buildIslands(const dkWorld* world)
+{
+	if (world->liveJoints == 0) return NULL;
+	int32_t* parent = malloc((size_t)(world->slotCount > 0 ? world->slotCount : 1) * sizeof(int32_t));
+	if (!parent) return NULL;
+	for (int32_t s = 0; s < world->slotCount; ++s) parent[s] = s;
+	const float* im = world->col[dkColumnInverseMass];
+	const float* ii = world->col[dkColumnInverseInertia];
+	for (int32_t k = 0; k < world->jointSlots; ++k) {
+		const dkJoint* j = &world->joints[k];
+		if (!j->alive || j->bodyA < 0) continue;
+		int32_t ra = world->slots[j->bodyA].dense, rb = world->slots[j->bodyB].dense;
+		bool movesA = im[ra] > 0 || ii[ra] > 0, movesB = im[rb] > 0 || ii[rb] > 0;
+		if (!movesA || !movesB) continue; // an anchored item does not carry rest or waking across
+		int32_t x = findRoot(parent, j->bodyA), y = findRoot(parent, j->bodyB);
+		if (x != y) parent[x < y ? y : x] = x < y ? x : y;
+	}
+	return parent;
+}
+
+void dkJoints_WakeLinked(dkWorld* world)
+{
+	if (world->awake == world->count || world->awake == 0) return;
+	int32_t* parent = buildIslands(world);
+	if (!parent) return;
+	uint8_t* awakeRoot = calloc((size_t)world->slotCount, 1);
+	if (awakeRoot) {
+		for (int32_t row = 0; row < world->awake; ++row) awakeRoot[findRoot(parent, (int32_t)world->slotOf[row])] = 1;
+		for (int32_t slot = 0; slot < world->slotCount; ++slot) {
+			int32_t row = world->slots[slot].dense;
+			if (row >= world->awake && awakeRoot[findRoot(parent, slot)]) dkStore_WakeRow(world, row);
+		}
+		free(awakeRoot);
+	}
+	free(parent);
+}
+
+void dkJoints_RestTogether(dkWorld* world, uint8_t* ready)
+{
+	int32_t* parent = buildIslands(world);
+	if (!parent) return;
+	uint8_t* busy = calloc((size_t)world->slotCount, 1);
+	if (busy) {
+		for (int32_t row = 0; row < world->awake; ++row)
+			if (!ready[row]) busy[findRoot(parent, (int32_t)world->slotOf[row])] = 1;
+		for (int32_t row = 0; row < world->awake; ++row)
+			if (busy[findRoot(parent, (int32_t)world->slotOf[row])]) ready[row] = 0;
+		free(busy);
+	}
+	free(parent);
+}
