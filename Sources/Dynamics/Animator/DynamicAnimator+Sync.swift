@@ -9,6 +9,7 @@ extension DynamicAnimator {
         let (order, material) = syncItems()
 
         syncCollisions(order)
+        syncAttachments(order)
         let keys = entryOrder
         let index = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
         let n = keys.count

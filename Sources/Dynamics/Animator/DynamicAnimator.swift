@@ -36,6 +36,7 @@ public final class DynamicAnimator {
     var keyOfID: [ItemID: ObjectIdentifier] = [:]
     var boundaryRecords: [BoundaryRecord?] = []  // index = kernel shape tag
     var touching: [ContactKey: Int] = [:]
+    var attachmentIDs: [ObjectIdentifier: AttachmentID] = [:]  // AttachmentBehavior → kernel attachment
     var needsSync = false
     var inStep = false
     private var pendingTime: TimeInterval = 0

@@ -1,0 +1,216 @@
+import Foundation
+
+/// Links an item to an anchor point or to another item (UIKit's `UIAttachmentBehavior`).
+///
+/// The plain initialisers make a rod between two anchors (an item's centre plus an offset in the item's
+/// own, rotating coordinates, or a point of the reference frame): rigid by default, a spring of
+/// ``frequency`` Hz with damping ratio ``damping`` when ``frequency`` > 0. ``length`` starts as the
+/// anchors' distance at creation. The factories make the iOS 9 kinds: a rope
+/// (``limitAttachment(with:offsetFromCenter:attachedTo:offsetFromCenter:)``), a weld
+/// (``fixedAttachment(with:attachedTo:attachmentAnchor:)``), a pin
+/// (``pinAttachment(with:attachedTo:attachmentAnchor:)``) and sliders
+/// (``slidingAttachment(with:attachedTo:attachmentAnchor:axisOfTranslation:)``). All are solved with the
+/// contacts (SEMANTICS.md §3).
+///
+/// ```swift
+/// // Drag a view by its corner: move the anchor every step, as a pan gesture does.
+/// let drag = AttachmentBehavior(item: card, offsetFromCenter: Offset(horizontal: 40, vertical: 20),
+///                               attachedToAnchor: touch)
+/// animator.addBehavior(drag)
+/// drag.anchorPoint = newTouch
+/// ```
+open class AttachmentBehavior: DynamicBehavior {
+    /// What the first item is attached to.
+    public enum AttachmentType: Sendable {
+        /// Another item.
+        case items
+        /// A point of the reference frame (``anchorPoint``).
+        case anchor
+    }
+
+    enum Kind {
+        case rod, rope, weld, pin
+        case slider(axis: CGVector)
+    }
+
+    /// The attached items: one for an anchor attachment, two otherwise.
+    public let items: [any DynamicItem]
+    /// Whether the first item is attached to an item or to ``anchorPoint``.
+    public let attachedBehaviorType: AttachmentType
+    let kind: Kind
+    /// Anchors in the items' own coordinates (offsets from their centres, pt).
+    let offsets: [Offset]
+    /// The anchor of pins, welds and sliders at creation (reference coordinates, pt).
+    let sharedAnchor: CGPoint?
+    var attachmentID: AttachmentID?
+    var needsUpdate = false
+
+    init(items: [any DynamicItem], offsets: [Offset], anchor: CGPoint?, sharedAnchor: CGPoint?, kind: Kind) {
+        for p in [anchor, sharedAnchor].compactMap({ $0 }) {
+            precondition(p.x.isFinite && p.y.isFinite, "AttachmentBehavior anchor must be finite, got \(p)")
+        }
+        for o in offsets {
+            precondition(o.horizontal.isFinite && o.vertical.isFinite,
+                         "AttachmentBehavior offsetFromCenter must be finite, got \(o)")
+        }
+        precondition(items.count == 1 || items[0] !== items[1], "AttachmentBehavior cannot attach an item to itself")
+        self.items = items
+        self.offsets = offsets
+        self.kind = kind
+        self.sharedAnchor = sharedAnchor
+        attachedBehaviorType = items.count == 1 ? .anchor : .items
+        anchorPoint = anchor ?? sharedAnchor ?? Self.point(of: items[1], offsets[1])
+        let b = Self.point(of: items[0], offsets[0])
+        length = hypot(b.x - anchorPoint.x, b.y - anchorPoint.y)
+        super.init()
+    }
+
+    /// A rod from `item`'s centre to `point` (reference coordinates, pt).
+    public convenience init(item: any DynamicItem, attachedToAnchor point: CGPoint) {
+        self.init(item: item, offsetFromCenter: .zero, attachedToAnchor: point)
+    }
+
+    /// A rod from a point of `item` (`offset` from its centre, in its own coordinates, pt) to `point`.
+    public convenience init(item: any DynamicItem, offsetFromCenter offset: Offset, attachedToAnchor point: CGPoint) {
+        self.init(items: [item], offsets: [offset], anchor: point, sharedAnchor: nil, kind: .rod)
+    }
+
+    /// A rod between the centres of two items.
+    public convenience init(item item1: any DynamicItem, attachedTo item2: any DynamicItem) {
+        self.init(item: item1, offsetFromCenter: .zero, attachedTo: item2, offsetFromCenter: .zero)
+    }
+
+    /// A rod between a point of each item (offsets from their centres, in their own coordinates, pt).
+    public convenience init(item item1: any DynamicItem, offsetFromCenter offset1: Offset,
+                            attachedTo item2: any DynamicItem, offsetFromCenter offset2: Offset) {
+        self.init(items: [item1, item2], offsets: [offset1, offset2], anchor: nil, sharedAnchor: nil, kind: .rod)
+    }
+
+    /// Two items that slide relative to each other along `axis` (reference coordinates; its length is
+    /// ignored) without turning relative to each other; ``attachmentRange`` limits the travel in points.
+    public static func slidingAttachment(with item1: any DynamicItem, attachedTo item2: any DynamicItem,
+                                         attachmentAnchor point: CGPoint, axisOfTranslation axis: CGVector)
+        -> AttachmentBehavior
+    {
+        precondition(axis.dx.isFinite && axis.dy.isFinite && (axis.dx != 0 || axis.dy != 0),
+                     "slidingAttachment axisOfTranslation must be a finite non-zero vector, got \(axis)")
+        return AttachmentBehavior(items: [item1, item2], offsets: [.zero, .zero], anchor: nil, sharedAnchor: point,
+                                  kind: .slider(axis: axis))
+    }
+
+    /// An item that slides along `axis` through `point` (reference coordinates) without turning.
+    public static func slidingAttachment(with item: any DynamicItem, attachmentAnchor point: CGPoint,
+                                         axisOfTranslation axis: CGVector) -> AttachmentBehavior
+    {
+        precondition(axis.dx.isFinite && axis.dy.isFinite && (axis.dx != 0 || axis.dy != 0),
+                     "slidingAttachment axisOfTranslation must be a finite non-zero vector, got \(axis)")
+        return AttachmentBehavior(items: [item], offsets: [.zero], anchor: point, sharedAnchor: point,
+                                  kind: .slider(axis: axis))
+    }
+
+    /// A rope between a point of each item: they may come closer, never farther apart than ``length``.
+    public static func limitAttachment(with item1: any DynamicItem, offsetFromCenter offset1: Offset,
+                                       attachedTo item2: any DynamicItem, offsetFromCenter offset2: Offset)
+        -> AttachmentBehavior
+    {
+        AttachmentBehavior(items: [item1, item2], offsets: [offset1, offset2], anchor: nil, sharedAnchor: nil,
+                           kind: .rope)
+    }
+
+    /// A weld at `point` (reference coordinates): the items keep their relative position and rotation.
+    public static func fixedAttachment(with item1: any DynamicItem, attachedTo item2: any DynamicItem,
+                                       attachmentAnchor point: CGPoint) -> AttachmentBehavior
+    {
+        AttachmentBehavior(items: [item1, item2], offsets: [.zero, .zero], anchor: nil, sharedAnchor: point, kind: .weld)
+    }
+
+    /// A pin at `point` (reference coordinates): both items turn about it, at their radius at creation,
+    /// within ``attachmentRange`` (rad), resisted by ``frictionTorque``.
+    public static func pinAttachment(with item1: any DynamicItem, attachedTo item2: any DynamicItem,
+                                     attachmentAnchor point: CGPoint) -> AttachmentBehavior
+    {
+        AttachmentBehavior(items: [item1, item2], offsets: [.zero, .zero], anchor: nil, sharedAnchor: point, kind: .pin)
+    }
+
+    /// The anchor, pt. For an ``AttachmentType/anchor`` attachment, set it to move the anchor (the item
+    /// follows on the next step); for an item attachment it reads the anchor on the second item (setting
+    /// it traps).
+    public var anchorPoint: CGPoint {
+        didSet {
+            precondition(attachedBehaviorType == .anchor, "anchorPoint can only be set on an attachment to an anchor")
+            precondition(anchorPoint.x.isFinite && anchorPoint.y.isFinite,
+                         "AttachmentBehavior.anchorPoint must be finite, got \(anchorPoint)")
+            changed()
+        }
+    }
+
+    /// The distance the attachment holds (rods) or allows at most (ropes), pt; initially the anchors'
+    /// distance at creation. Traps when negative or not finite.
+    public var length: CGFloat {
+        didSet {
+            precondition(length.isFinite && length >= 0, "AttachmentBehavior.length must be finite and ≥ 0, got \(length)")
+            changed()
+        }
+    }
+
+    /// Spring frequency, Hz (default 0: rigid). Traps when negative or not finite.
+    public var frequency: CGFloat = 0 {
+        didSet {
+            precondition(frequency.isFinite && frequency >= 0, "AttachmentBehavior.frequency must be ≥ 0, got \(frequency)")
+            changed()
+        }
+    }
+
+    /// Damping ratio of the spring (1 = critical; default 0). Traps when negative or not finite.
+    public var damping: CGFloat = 0 {
+        didSet {
+            precondition(damping.isFinite && damping >= 0, "AttachmentBehavior.damping must be ≥ 0, got \(damping)")
+            changed()
+        }
+    }
+
+    /// Pins: the largest torque resisting relative rotation, N·pt (angular acceleration 100 · τ / I).
+    /// Traps when negative or not finite.
+    public var frictionTorque: CGFloat = 0 {
+        didSet {
+            precondition(frictionTorque.isFinite && frictionTorque >= 0,
+                         "AttachmentBehavior.frictionTorque must be ≥ 0, got \(frictionTorque)")
+            changed()
+        }
+    }
+
+    /// Pins: the allowed rotation from the start, rad; sliders: the allowed travel from the start, pt.
+    /// ``FloatRange/infinite`` (the default) does not limit. Traps when minimum > maximum or NaN.
+    public var attachmentRange: FloatRange = .infinite {
+        didSet {
+            precondition(attachmentRange.minimum <= attachmentRange.maximum,
+                         "AttachmentBehavior.attachmentRange needs minimum ≤ maximum, got \(attachmentRange)")
+            changed()
+        }
+    }
+
+    override var directItems: [any DynamicItem] { items }
+
+    private func changed() {
+        needsUpdate = true
+        didChange()
+    }
+
+    /// A point of an item in reference coordinates: its centre plus `offset` rotated with it.
+    static func point(of item: any DynamicItem, _ offset: Offset) -> CGPoint {
+        let angle = item.rotationAngle
+        return CGPoint(x: item.center.x + cos(angle) * offset.horizontal - sin(angle) * offset.vertical,
+                       y: item.center.y + sin(angle) * offset.horizontal + cos(angle) * offset.vertical)
+    }
+
+    /// What the kernel holds for the current parameters.
+    var attachmentKind: AttachmentKind {
+        switch kind {
+        case .rod: .rod(length: length, frequency: frequency, damping: damping)
+        case .rope: .rope(length: length)
+        case .weld: .weld(frequency: frequency, damping: damping)
+        case .pin: .pin(range: attachmentRange, frictionTorque: frictionTorque)
+        case let .slider(axis): .slider(axis: axis, range: attachmentRange)
+        }
+    }
+}
