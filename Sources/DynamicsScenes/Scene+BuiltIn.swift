@@ -4,7 +4,8 @@ import Foundation
 extension Scene {
     /// Every built-in scene, in the order `dynamics scenes` lists them.
     public static let builtIn: [Scene] = [
-        .default, .integration, .pile, .pileCircles, .pyramid, .manyPyramids, .smash, .scatter,
+        .default, .integration, .pile, .pileCircles, .pyramid, .manyPyramids, .smash, .scatter, .jointGrid, .chain,
+        .bridge,
     ]
 
     /// The built-in scene called `name`, if any.
