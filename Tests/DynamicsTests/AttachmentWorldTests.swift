@@ -1,4 +1,5 @@
 import Dynamics
+import DynamicsScenes
 import Foundation
 import Testing
 
@@ -220,5 +221,41 @@ import Testing
         let reference = try run(.scalar, workers: 1)
         for level in [SIMDLevel.sse2, .avx2, .avx512] { #expect(try run(level, workers: 1) == reference, "\(level)") }
         for workers in [2, 3, 8] { #expect(try run(.automatic, workers: workers) == reference, "workers \(workers)") }
+    }
+}
+
+/// The attachment scenes: joints and contacts together, deterministic and holding.
+@Suite struct AttachmentSceneTests {
+    func bridge(workers: Int, simd: SIMDLevel) throws -> DynamicWorld {
+        var c = DynamicsConfiguration()
+        c.workerCount = workers
+        c.simd = simd
+        let world = try Scene.bridge.makeWorld(configuration: c)
+        try world.step(count: 120)
+        return world
+    }
+
+    @Test("the bridge carries its boxes, with the same bits at every SIMD level and worker count")
+    func bridgeScene() throws {
+        let reference = try bridge(workers: 1, simd: .scalar)
+        #expect(reference.attachmentCount == 101)
+        let lowest = reference.withColumn(.positionY) { ys in (0..<ys.count).map { CGFloat(ys[$0]) }.max()! }
+        // Soft rigid joints let the 4 000 pt span stretch a few percent: it sags about 460 pt after 2 s.
+        // A broken bridge or a box falling through would drop by thousands.
+        #expect(lowest > 20 && lowest < 600, "the bridge sags to \(lowest) pt")
+        let hash = reference.stateHash()
+        for simd in [SIMDLevel.sse2, .avx512] { #expect(try bridge(workers: 1, simd: simd).stateHash() == hash, "\(simd)") }
+        for workers in [2, 3, 8] { #expect(try bridge(workers: workers, simd: .automatic).stateHash() == hash) }
+    }
+
+    @Test("joint_grid builds as BENCH-SCENES describes: 10 000 circles, 19 800 pins, 7 anchored")
+    func jointGrid() throws {
+        let world = try Scene.jointGrid.makeWorld()
+        #expect(world.itemIDs().count == 10_000 && world.attachmentCount == 19_800)
+        let ids = world.itemIDs()
+        let start = ids.map { world.pose(of: $0).center }
+        try world.step(count: 30)
+        let still = zip(ids, start).filter { world.pose(of: $0.0).center == $0.1 }.map(\.1)
+        #expect(still.count == 7 && still.allSatisfy { $0.y == 0 }, "items that never moved: \(still)")
     }
 }
