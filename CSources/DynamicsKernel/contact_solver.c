@@ -25,16 +25,6 @@
 
 #pragma clang fp contract(off)
 
-// The row of an item slot when it moves this step, else -1 (boundaries have slot -1).
-static int32_t movingRow(const dkWorld* world, int32_t body)
-{
-	if (body < 0) return -1;
-	int32_t row = world->slots[body].dense;
-	if (row < 0 || row >= world->awake) return -1;
-	float* const* c = world->col;
-	return (c[dkColumnInverseMass][row] > 0.0f || c[dkColumnInverseInertia][row] > 0.0f) ? row : -1;
-}
-
 // The row of an item slot (moving or not), or -1 for a boundary.
 static int32_t anyRow(const dkWorld* world, int32_t body) { return body >= 0 ? world->slots[body].dense : -1; }
 
@@ -135,7 +125,7 @@ static bool prepareSoa(dkWorld* world, dkContactSoA* soa, int32_t* colourStart, 
 	int32_t nj = ok ? dkJoints_Active(world, list, rowA, rowB) : 0, n = nj;
 	for (int32_t k = 0; ok && k < nc; ++k) {
 		const dkContact* c = &world->contacts[k];
-		int32_t ra = movingRow(world, c->bodyA), rb = movingRow(world, c->bodyB);
+		int32_t ra = dkMovingRow(world, c->bodyA), rb = dkMovingRow(world, c->bodyB);
 		if (c->manifold.count == 0 || (ra < 0 && rb < 0)) continue;
 		list[n] = k;
 		rowA[n] = ra;

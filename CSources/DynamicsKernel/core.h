@@ -116,6 +116,15 @@ static inline int32_t dkRunTasks(dkWorld* world, dkTaskFn* task, void* context, 
 	return 1;
 }
 
+// The row of an item slot when it moves this step (awake, and not anchored), else -1 (-1 for no item).
+static inline int32_t dkMovingRow(const dkWorld* world, int32_t slot)
+{
+	if (slot < 0) return -1;
+	int32_t row = world->slots[slot].dense;
+	if (row < 0 || row >= world->awake) return -1;
+	return (world->col[dkColumnInverseMass][row] > 0.0f || world->col[dkColumnInverseInertia][row] > 0.0f) ? row : -1;
+}
+
 // Rest partition (rest.c).
 void dkRest_Partition(dkWorld* world);
 

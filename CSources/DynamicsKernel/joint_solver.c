@@ -13,23 +13,13 @@
 
 #pragma clang fp contract(off)
 
-// The row of an item slot when it moves this step, else -1 (the world is slot -1).
-static int32_t movingRow(const dkWorld* world, int32_t body)
-{
-	if (body < 0) return -1;
-	int32_t row = world->slots[body].dense;
-	if (row < 0 || row >= world->awake) return -1;
-	float* const* c = world->col;
-	return (c[dkColumnInverseMass][row] > 0.0f || c[dkColumnInverseInertia][row] > 0.0f) ? row : -1;
-}
-
 int32_t dkJoints_Active(const dkWorld* world, int32_t* list, int32_t* rowA, int32_t* rowB)
 {
 	int32_t n = 0;
 	for (int32_t s = 0; s < world->jointSlots; ++s) {
 		const dkJoint* j = &world->joints[s];
 		if (!j->alive) continue;
-		int32_t ra = movingRow(world, j->bodyA), rb = movingRow(world, j->bodyB);
+		int32_t ra = dkMovingRow(world, j->bodyA), rb = dkMovingRow(world, j->bodyB);
 		if (ra < 0 && rb < 0) continue;
 		list[n] = s;
 		rowA[n] = ra;

@@ -3,7 +3,7 @@
 // scalar path; all levels give the same bits. The laws are those of contact_solver.c.
 
 typedef struct DK_FN(dkBodyVec) {
-	dkVf vx, vy, w, dx, dy, dc, ds;
+	dkVf vx, vy, w, dx, dy, dc, ds, da;
 } DK_FN(dkBodyVec);
 
 static inline DK_FN(dkBodyVec) DK_FN(gatherBodies)(const dkBodyState* states, const int32_t* index)
@@ -18,6 +18,7 @@ static inline DK_FN(dkBodyVec) DK_FN(gatherBodies)(const dkBodyState* states, co
 		b.dy[l] = s->dy;
 		b.dc[l] = s->dc;
 		b.ds[l] = s->ds;
+		b.da[l] = s->da;
 	}
 	return b;
 }

@@ -14,39 +14,7 @@
 // Rows follow Box2D v3's joints (soft step: rigid rows are soft with the joint softness while biased and
 // hard while relaxing; springs stay soft; limits are speculative like contacts). A row that no lane of a
 // group of DK_CONTACT_PAD joints uses is skipped; the lanes that use it compute it the same at every width.
-
-typedef struct DK_FN(dkJointBodies) {
-	dkVf vx, vy, w, dx, dy, dc, ds, da;
-} DK_FN(dkJointBodies);
-
-static inline DK_FN(dkJointBodies) DK_FN(gatherJointBodies)(const dkBodyState* states, const int32_t* index)
-{
-	DK_FN(dkJointBodies) b;
-	for (int l = 0; l < DK_W; ++l) {
-		const dkBodyState* s = &states[index[l]];
-		b.vx[l] = s->vx;
-		b.vy[l] = s->vy;
-		b.w[l] = s->w;
-		b.dx[l] = s->dx;
-		b.dy[l] = s->dy;
-		b.dc[l] = s->dc;
-		b.ds[l] = s->ds;
-		b.da[l] = s->da;
-	}
-	return b;
-}
-
-static inline void DK_FN(scatterJointBodies)(dkBodyState* states, const int32_t* index, const DK_FN(dkJointBodies) * b,
-											 int32_t zero)
-{
-	for (int l = 0; l < DK_W; ++l) {
-		if (index[l] == zero) continue;
-		dkBodyState* s = &states[index[l]];
-		s->vx = b->vx[l];
-		s->vy = b->vy[l];
-		s->w = b->w[l];
-	}
-}
+// Bodies are gathered and scattered with the contact template's helpers.
 
 #define DK_JLOAD(field) dkV_load(c->col[field] + k)
 #define DK_JSTORE(field, v) dkV_store(c->col[field] + k, (v))
@@ -62,8 +30,8 @@ typedef struct DK_FN(dkJointFrame) {
 	dkVf angle;				 // relative angle minus the reference
 } DK_FN(dkJointFrame);
 
-static inline DK_FN(dkJointFrame) DK_FN(jointFrame)(const dkJointSoA* c, int32_t k, const DK_FN(dkJointBodies) * a,
-													 const DK_FN(dkJointBodies) * b)
+static inline DK_FN(dkJointFrame) DK_FN(jointFrame)(const dkJointSoA* c, int32_t k, const DK_FN(dkBodyVec) * a,
+													 const DK_FN(dkBodyVec) * b)
 {
 	DK_FN(dkJointFrame) f;
 	dkVf rAx = DK_JLOAD(dkJsRAx), rAy = DK_JLOAD(dkJsRAy), rBx = DK_JLOAD(dkJsRBx), rBy = DK_JLOAD(dkJsRBy);
@@ -92,7 +60,7 @@ static inline DK_FN(dkJointFrame) DK_FN(jointFrame)(const dkJointSoA* c, int32_t
 
 // Applies, on lanes `on`, the linear impulse (px, py) and the angular impulses lA to A (subtracted) and lB
 // to B (added): v_A −= m_A p, ω_A −= I_A⁻¹ lA, v_B += m_B p, ω_B += I_B⁻¹ lB.
-static inline void DK_FN(jointApply)(DK_FN(dkJointBodies) * a, DK_FN(dkJointBodies) * b, dkVm on, dkVf mA, dkVf iA,
+static inline void DK_FN(jointApply)(DK_FN(dkBodyVec) * a, DK_FN(dkBodyVec) * b, dkVm on, dkVf mA, dkVf iA,
 									 dkVf mB, dkVf iB, dkVf px, dkVf py, dkVf lA, dkVf lB)
 {
 	a->vx = dkV_select(on, a->vx - mA * px, a->vx);
@@ -104,7 +72,7 @@ static inline void DK_FN(jointApply)(DK_FN(dkJointBodies) * a, DK_FN(dkJointBodi
 }
 
 // Relative velocity along the axis: u · (v_B − v_A) + a2 ω_B − a1 ω_A.
-static inline dkVf DK_FN(axialSpeed)(const DK_FN(dkJointBodies) * a, const DK_FN(dkJointBodies) * b,
+static inline dkVf DK_FN(axialSpeed)(const DK_FN(dkBodyVec) * a, const DK_FN(dkBodyVec) * b,
 									 const DK_FN(dkJointFrame) * f)
 {
 	return (f->ux * (b->vx - a->vx) + f->uy * (b->vy - a->vy)) + (f->a2 * b->w - f->a1 * a->w);
@@ -114,8 +82,8 @@ static void DK_FN(dkJointWarmStart)(dkJointSoA* c, int32_t begin, int32_t end, d
 {
 	for (int32_t k = begin; k < end; k += DK_W) {
 		uint32_t rows = c->rows[k / DK_CONTACT_PAD];
-		DK_FN(dkJointBodies) a = DK_FN(gatherJointBodies)(states, c->stateA + k);
-		DK_FN(dkJointBodies) b = DK_FN(gatherJointBodies)(states, c->stateB + k);
+		DK_FN(dkBodyVec) a = DK_FN(gatherBodies)(states, c->stateA + k);
+		DK_FN(dkBodyVec) b = DK_FN(gatherBodies)(states, c->stateB + k);
 		DK_FN(dkJointFrame) f = DK_FN(jointFrame)(c, k, &a, &b);
 		dkVf mA = DK_JLOAD(dkJsMassA), iA = DK_JLOAD(dkJsInertiaA), mB = DK_JLOAD(dkJsMassB), iB = DK_JLOAD(dkJsInertiaB);
 		dkVf zero = dkV_splat(0.0f);
@@ -150,8 +118,8 @@ static void DK_FN(dkJointWarmStart)(dkJointSoA* c, int32_t begin, int32_t end, d
 			lB = lB + turn;
 		}
 		DK_FN(jointApply)(&a, &b, all, mA, iA, mB, iB, px, py, lA, lB);
-		DK_FN(scatterJointBodies)(states, c->stateA + k, &a, c->zeroState);
-		DK_FN(scatterJointBodies)(states, c->stateB + k, &b, c->zeroState);
+		DK_FN(scatterBodies)(states, c->stateA + k, &a, c->zeroState);
+		DK_FN(scatterBodies)(states, c->stateB + k, &b, c->zeroState);
 	}
 }
 
@@ -187,8 +155,8 @@ static void DK_FN(dkJointSolve)(dkJointSoA* c, int32_t begin, int32_t end, dkBod
 {
 	for (int32_t k = begin; k < end; k += DK_W) {
 		uint32_t rows = c->rows[k / DK_CONTACT_PAD];
-		DK_FN(dkJointBodies) a = DK_FN(gatherJointBodies)(states, c->stateA + k);
-		DK_FN(dkJointBodies) b = DK_FN(gatherJointBodies)(states, c->stateB + k);
+		DK_FN(dkBodyVec) a = DK_FN(gatherBodies)(states, c->stateA + k);
+		DK_FN(dkBodyVec) b = DK_FN(gatherBodies)(states, c->stateB + k);
 		DK_FN(dkJointFrame) f = DK_FN(jointFrame)(c, k, &a, &b);
 		dkVf mA = DK_JLOAD(dkJsMassA), iA = DK_JLOAD(dkJsInertiaA), mB = DK_JLOAD(dkJsMassB), iB = DK_JLOAD(dkJsInertiaB);
 		dkVf zero = dkV_splat(0.0f);
@@ -286,8 +254,8 @@ static void DK_FN(dkJointSolve)(dkJointSoA* c, int32_t begin, int32_t end, dkBod
 			DK_JSTORE(dkJsLinearY, dkV_select(on, oldY + py, oldY));
 			DK_FN(jointApply)(&a, &b, on, mA, iA, mB, iB, px, py, f.rAx * py - f.rAy * px, f.rBx * py - f.rBy * px);
 		}
-		DK_FN(scatterJointBodies)(states, c->stateA + k, &a, c->zeroState);
-		DK_FN(scatterJointBodies)(states, c->stateB + k, &b, c->zeroState);
+		DK_FN(scatterBodies)(states, c->stateA + k, &a, c->zeroState);
+		DK_FN(scatterBodies)(states, c->stateB + k, &b, c->zeroState);
 	}
 }
 
