@@ -81,4 +81,73 @@ import Testing
         animator.step(by: 2)
         #expect(atan2(bar.transform.b, bar.transform.a) > 1, "free again: \(atan2(bar.transform.b, bar.transform.a)) rad")
     }
+
+    @Test("a weld keeps the relative pose when the welded pair lands and tumbles on the floor")
+    func weldUnderCollisions() {
+        var c = DynamicsConfiguration()
+        c.workerCount = 1
+        let animator = DynamicAnimator(referenceBounds: CGRect(x: 0, y: 0, width: 1000, height: 1000), configuration: c)
+        let a = square(at: CGPoint(x: 450, y: 300)), b = square(at: CGPoint(x: 550, y: 300))
+        let weld = AttachmentBehavior.fixedAttachment(with: b, attachedTo: a, attachmentAnchor: CGPoint(x: 500, y: 300))
+        let collision = CollisionBehavior(items: [a, b])
+        collision.translatesReferenceBoundsIntoBoundary = true
+        let material = DynamicItemBehavior(items: [a, b])
+        material.friction = 0.5
+        material.addAngularVelocity(3, for: a)
+        animator.addBehavior(GravityBehavior(items: [a, b]))
+        animator.addBehavior(collision)
+        animator.addBehavior(material)
+        animator.addBehavior(weld)
+        var worstTurn: CGFloat = 0, worstDistance: CGFloat = 0, turn: CGFloat = 0
+        for _ in 0..<180 {
+            animator.step(by: 1.0 / 60)
+            let angleA = atan2(a.transform.b, a.transform.a), angleB = atan2(b.transform.b, b.transform.a)
+            turn = angleB - angleA
+            turn -= 2 * .pi * (turn / (2 * .pi)).rounded()
+            worstTurn = max(worstTurn, abs(turn))
+            worstDistance = max(worstDistance, abs(hypot(b.center.x - a.center.x, b.center.y - a.center.y) - 100))
+        }
+        #expect(a.center.y > 800 && b.center.y > 800, "landed: \(a.center), \(b.center)")
+        // The joint is a stiff spring (as Box2D's): an impact flexes it by about 1°, then it recovers.
+        #expect(worstTurn < 0.05 && worstDistance < 1, "flexed by \(worstTurn) rad and \(worstDistance) pt")
+        #expect(abs(turn) < 0.005, "after landing the pair is \(turn) rad off its welded angle")
+    }
+
+    @Test("misuse traps: an item attached to itself, anchorPoint set on an item attachment, a negative length")
+    func misuse() async {
+        await #expect(processExitsWith: .failure) {
+            let body = DynamicBody(center: .zero, size: CGSize(width: 10, height: 10))
+            _ = AttachmentBehavior(item: body, attachedTo: body)
+        }
+        await #expect(processExitsWith: .failure) {
+            let a = DynamicBody(center: .zero, size: CGSize(width: 10, height: 10))
+            let b = DynamicBody(center: CGPoint(x: 50, y: 0), size: CGSize(width: 10, height: 10))
+            AttachmentBehavior(item: a, attachedTo: b).anchorPoint = .zero
+        }
+        await #expect(processExitsWith: .failure) {
+            let body = DynamicBody(center: .zero, size: CGSize(width: 10, height: 10))
+            AttachmentBehavior(item: body, attachedToAnchor: CGPoint(x: 0, y: 100)).length = -1
+        }
+    }
+
+    @Test("bad batch data throws naming the field, and creates nothing")
+    func badData() throws {
+        let world = try DynamicWorld()
+        let ids = try world.createItems(ItemDescription(), at: [.zero, CGPoint(x: 200, y: 0)])
+        #expect(throws: DynamicsError.invalidValue(field: "anchors.x", value: .infinity, index: 1)) {
+            try world.addAttachments(.pin(), items: ids, to: [nil, nil], anchors: [.zero, CGPoint(x: CGFloat.infinity, y: 0)])
+        }
+        #expect(throws: DynamicsError.invalidValue(field: "frequency", value: -1, index: 0)) {
+            try world.addAttachments(.rod(frequency: -1), items: [ids[0]], to: [nil], anchors: [.zero])
+        }
+        #expect(throws: DynamicsError.invalidValue(field: "axis (zero length)", value: 0, index: 0)) {
+            try world.addAttachments(.slider(axis: .zero), items: [ids[0]], to: [nil], anchors: [.zero])
+        }
+        #expect(world.attachmentCount == 0)
+        let made = try world.addAttachments(.rod(), items: [ids[1]], to: [ids[0]], anchors: [.zero],
+                                            itemAnchors: [CGPoint(x: 200, y: 0)])
+        try world.removeItems([ids[0]])
+        #expect(!world.contains(made[0]) && world.attachmentCount == 0)
+        #expect(throws: DynamicsError.staleAttachment(made[0])) { try world.removeAttachments(made) }
+    }
 }
