@@ -8,7 +8,6 @@
 #include "dk_joint.h"
 
 #define DK_JOINT_DAMPING_RATIO 2.0f	 // damping of rigid joints (Box2D's default)
-#define DK_JOINT_NO_LIMIT 1.0e18f	 // a limit that never binds
 
 typedef struct dkJoint {
 	dkJointDef def;		   // as created or last changed; anchors in the items' frames

@@ -12,6 +12,9 @@ extern "C" {
 
 typedef struct dkWorld dkWorld;
 
+/// A limit that never binds (pt or rad): the default lower (negated) and upper limits.
+#define DK_JOINT_NO_LIMIT 1.0e18f
+
 /// A joint id: slot index + 1 (zero is the null id) and the slot's generation.
 typedef struct dkJointId {
 	uint32_t index1;

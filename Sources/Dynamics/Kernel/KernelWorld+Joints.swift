@@ -32,8 +32,8 @@ extension AttachmentKind {
     func parameters(into d: inout dkJointDef) {
         func limits(_ range: FloatRange) {
             d.enableLimit = !range.isInfinite
-            d.lower = range.minimum == -.infinity ? -1e18 : Float(range.minimum)
-            d.upper = range.maximum == .infinity ? 1e18 : Float(range.maximum)
+            d.lower = range.minimum == -.infinity ? -DK_JOINT_NO_LIMIT : Float(range.minimum)
+            d.upper = range.maximum == .infinity ? DK_JOINT_NO_LIMIT : Float(range.maximum)
         }
         switch self {
         case let .rod(length, frequency, damping):
