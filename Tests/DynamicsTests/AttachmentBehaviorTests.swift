@@ -12,7 +12,8 @@ import Testing
         let animator = DynamicAnimator(referenceBounds: bounds, configuration: c)
         let balls = (0..<9).map { DynamicBody(center: CGPoint(x: 60 + 25 * CGFloat($0), y: 100),
                                              size: CGSize(width: 20, height: 20)) }
-        for (a, b) in zip(balls, balls.dropFirst()) { animator.addBehavior(AttachmentBehavior(item: b, attachedTo: a)) }
+        let rods = zip(balls, balls.dropFirst()).map { AttachmentBehavior(item: $1, attachedTo: $0) }
+        for rod in rods { animator.addBehavior(rod) }
         animator.addBehavior(GravityBehavior(items: balls))
         let collision = CollisionBehavior(items: balls)
         collision.translatesReferenceBoundsIntoBoundary = true
@@ -34,6 +35,8 @@ import Testing
         for (a, b) in zip(balls, balls.dropFirst()) {
             #expect(abs(hypot(b.center.x - a.center.x, b.center.y - a.center.y) - 25) < 0.5)
         }
+        // An item attachment's anchorPoint is the anchor on its second item where that item is now.
+        for (k, rod) in rods.enumerated() { #expect(rod.anchorPoint == balls[k].center) }
     }
 
     @Test("a pendulum made with AttachmentBehavior falls freely once the attachment is removed")
@@ -64,6 +67,7 @@ import Testing
         animator.addBehavior(GravityBehavior(items: [group]))
         animator.addBehavior(weld)
         animator.step(by: 3)
+        #expect(abs(weld.anchorPoint.x - 50) < 0.5 && abs(weld.anchorPoint.y) < 0.5, "anchor on the wall: \(weld.anchorPoint)")
         #expect(abs(group.center.x - 150) < 3 && abs(group.center.y) < 10, "group at \(group.center)")
 
         let bar = square(at: CGPoint(x: 100, y: 300), size: CGSize(width: 200, height: 20))
@@ -75,7 +79,9 @@ import Testing
         animator.addBehavior(anchor)
         animator.addBehavior(GravityBehavior(items: [bar]))
         animator.addBehavior(pin)
+        let pinned = pin.anchorPoint
         animator.step(by: 2)
+        #expect(hypot(pin.anchorPoint.x - pinned.x, pin.anchorPoint.y - pinned.y) < 1, "the pin stays at \(pinned)")
         #expect(abs(atan2(bar.transform.b, bar.transform.a) - 0.3) < 0.02, "bar at \(atan2(bar.transform.b, bar.transform.a)) rad, limit 0.3")
         pin.attachmentRange = .infinite
         animator.step(by: 2)

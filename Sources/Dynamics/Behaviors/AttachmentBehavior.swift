@@ -42,6 +42,8 @@ open class AttachmentBehavior: DynamicBehavior {
     let offsets: [Offset]
     /// The anchor of pins, welds and sliders at creation (reference coordinates, pt).
     let sharedAnchor: CGPoint?
+    /// Item attachments: the anchor on the second item, in its own coordinates (pt).
+    private let secondAnchor: Offset
     var attachmentID: AttachmentID?
     var needsUpdate = false
 
@@ -59,9 +61,11 @@ open class AttachmentBehavior: DynamicBehavior {
         self.kind = kind
         self.sharedAnchor = sharedAnchor
         attachedBehaviorType = items.count == 1 ? .anchor : .items
-        anchorPoint = anchor ?? sharedAnchor ?? Self.point(of: items[1], offsets[1])
+        let a = anchor ?? sharedAnchor ?? Self.point(of: items[1], offsets[1])
+        anchor_ = a
+        secondAnchor = items.count == 1 ? .zero : (sharedAnchor.map { Self.offset(of: $0, in: items[1]) } ?? offsets[1])
         let b = Self.point(of: items[0], offsets[0])
-        length = hypot(b.x - anchorPoint.x, b.y - anchorPoint.y)
+        length = hypot(b.x - a.x, b.y - a.y)
         super.init()
     }
 
@@ -132,14 +136,18 @@ open class AttachmentBehavior: DynamicBehavior {
         AttachmentBehavior(items: [item1, item2], offsets: [.zero, .zero], anchor: nil, sharedAnchor: point, kind: .pin)
     }
 
-    /// The anchor, pt. For an ``AttachmentType/anchor`` attachment, set it to move the anchor (the item
-    /// follows on the next step); for an item attachment it reads the anchor on the second item (setting
-    /// it traps).
+    private var anchor_: CGPoint
+
+    /// The anchor, pt (reference coordinates). For an ``AttachmentType/anchor`` attachment, set it to move
+    /// the anchor (the item follows on the next step). For an item attachment it is the anchor on the
+    /// second item where that item is now; setting it traps.
     public var anchorPoint: CGPoint {
-        didSet {
+        get { attachedBehaviorType == .anchor ? anchor_ : Self.point(of: items[1], secondAnchor) }
+        set {
             precondition(attachedBehaviorType == .anchor, "anchorPoint can only be set on an attachment to an anchor")
-            precondition(anchorPoint.x.isFinite && anchorPoint.y.isFinite,
-                         "AttachmentBehavior.anchorPoint must be finite, got \(anchorPoint)")
+            precondition(newValue.x.isFinite && newValue.y.isFinite,
+                         "AttachmentBehavior.anchorPoint must be finite, got \(newValue)")
+            anchor_ = newValue
             changed()
         }
     }
@@ -201,6 +209,12 @@ open class AttachmentBehavior: DynamicBehavior {
         let angle = item.rotationAngle
         return CGPoint(x: item.center.x + cos(angle) * offset.horizontal - sin(angle) * offset.vertical,
                        y: item.center.y + sin(angle) * offset.horizontal + cos(angle) * offset.vertical)
+    }
+
+    /// A reference-coordinate point in an item's own coordinates (the inverse of ``point(of:_:)``).
+    static func offset(of p: CGPoint, in item: any DynamicItem) -> Offset {
+        let angle = item.rotationAngle, dx = p.x - item.center.x, dy = p.y - item.center.y
+        return Offset(horizontal: cos(angle) * dx + sin(angle) * dy, vertical: -sin(angle) * dx + cos(angle) * dy)
     }
 
     /// What the kernel holds for the current parameters.
