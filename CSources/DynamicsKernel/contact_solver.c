@@ -112,7 +112,7 @@ static void storeBlock(dkWorld* world, const dkBodyState* states, int32_t b, int
 // restitution, and friction and elasticity mixed per SEMANTICS.md §2 (geometric mean and maximum for two
 // items; a boundary takes the item's). Returns false when out of memory.
 static bool prepareSoa(dkWorld* world, dkContactSoA* soa, int32_t* colourStart, dkJointSoA* joints,
-					   int32_t* jointStart, float h)
+					   int32_t* jointStart, dkJointChains* chains, float h)
 {
 	int32_t nc = world->contactCount, cap0 = nc + world->liveJoints > 0 ? nc + world->liveJoints : 1;
 	int32_t* list = malloc((size_t)cap0 * sizeof(int32_t));
@@ -120,8 +120,9 @@ static bool prepareSoa(dkWorld* world, dkContactSoA* soa, int32_t* colourStart, 
 	int32_t* rowB = malloc((size_t)cap0 * sizeof(int32_t));
 	int32_t* order = malloc((size_t)cap0 * sizeof(int32_t));
 	int32_t* slot = malloc((size_t)cap0 * sizeof(int32_t));
+	uint8_t* direct = malloc((size_t)cap0);
 	int32_t starts[DK_GRAPH_COLOURS + 2];
-	bool ok = list && rowA && rowB && order && slot;
+	bool ok = list && rowA && rowB && order && slot && direct;
 	int32_t nj = ok ? dkJoints_Active(world, list, rowA, rowB) : 0, n = nj;
 	for (int32_t k = 0; ok && k < nc; ++k) {
 		const dkContact* c = &world->contacts[k];
@@ -161,14 +162,18 @@ static bool prepareSoa(dkWorld* world, dkContactSoA* soa, int32_t* colourStart, 
 	if (ok) {
 		for (int32_t f = 0; f < dkSoaColumns; ++f) soa->col[f] = block + (size_t)f * cap;
 		block = NULL;
-		ok = dkJoints_Prepare(world, joints, list, rowA, rowB, slot, totalJ, nj, h);
+		ok = dkChains_Build(world, list, rowA, rowB, slot, nj, direct, chains);
+		if (ok && !dkJoints_Prepare(world, joints, list, rowA, rowB, slot, direct, totalJ, nj, h)) {
+			dkChains_Free(chains);
+			ok = false;
+		}
 	}
 	if (!ok) {
 		free(soa->stateA);
 		free(soa->stateB);
 		free(soa->contact);
 		dkFreeColumn(block ? block : soa->col[0]);
-		free(list), free(rowA), free(rowB), free(order), free(slot);
+		free(list), free(rowA), free(rowB), free(order), free(slot), free(direct);
 		return false;
 	}
 	int32_t awake = world->awake;
@@ -232,7 +237,7 @@ static bool prepareSoa(dkWorld* world, dkContactSoA* soa, int32_t* colourStart, 
 			f[dkSoaRelativeVelocity + o][k] = dvx * nx + dvy * ny;
 		}
 	}
-	free(list), free(rowA), free(rowB), free(order), free(slot);
+	free(list), free(rowA), free(rowB), free(order), free(slot), free(direct);
 	return true;
 }
 
@@ -254,7 +259,7 @@ static void freeSoa(dkContactSoA* soa)
 #define DK_CONTACT_BLOCK 2048 // rows per block stage item (per-item work: any split gives the same bits)
 
 typedef enum { dkStageVelocities, dkStageWarmStart, dkStageSolve, dkStagePositions, dkStageRelax,
-			   dkStageStore, dkStageRestitution } dkStageKind;
+			   dkStageStore, dkStageRestitution, dkStageChainWarmStart, dkStageChainSolve, dkStageChainRelax } dkStageKind;
 
 typedef struct dkStage {
 	dkStageKind kind;
@@ -273,13 +278,14 @@ typedef struct dkContactStep {
 	dkBodyState* states;
 	dkContactSoA* soa;
 	dkJointSoA* joints;
+	dkJointChains* chains;
 	const int32_t* colourStart;
 	const int32_t* jointStart;
 	const dkStage* stages;
 	dkStageCounters* counters;
 	int32_t stageCount;
 	float h, invH;
-	dkSoftness soft, stiff, joint;
+	dkSoftness soft, stiff, joint, chain;
 } dkContactStep;
 
 // Joints [b, e) of one colour: the wide kernels, or width 1 for the overflow group.
@@ -296,6 +302,14 @@ static void runItem(dkContactStep* step, const dkStage* stage, int32_t item)
 {
 	dkWorld* world = step->world;
 	const dkKernels* k = world->kernels;
+	if (stage->kind == dkStageChainWarmStart) {
+		dkChains_WarmStart(step->chains, step->joints, step->states, item, step->h);
+		return;
+	}
+	if (stage->kind == dkStageChainSolve || stage->kind == dkStageChainRelax) {
+		dkChains_Solve(step->chains, step->joints, step->states, item, step->chain, step->h, stage->kind == dkStageChainSolve);
+		return;
+	}
 	if (stage->kind == dkStageVelocities || stage->kind == dkStagePositions || stage->kind == dkStageStore) {
 		int32_t b = item * DK_CONTACT_BLOCK, e = b + DK_CONTACT_BLOCK < world->awake ? b + DK_CONTACT_BLOCK : world->awake;
 		if (stage->kind == dkStageVelocities) velocitiesBlock(world, step->states, b, e, step->h, stage->fromStates);
@@ -364,12 +378,14 @@ static dkStage colourStage(dkStageKind kind, int32_t c, const int32_t* colourSta
 }
 
 // Appends the stages of one step: per substep velocities, warm start, solve, positions and relax (colour
-// by colour; joints before contacts within a colour, as Box2D), then restitution and the final velocities.
+// by colour; joints before contacts within a colour, as Box2D; then the joint chains exactly), then
+// restitution and the final velocities.
 static int32_t buildStages(dkStage* stages, const int32_t* colourStart, const int32_t* jointStart, int32_t blocks,
-						   int32_t substeps)
+						   int32_t chainItems, int32_t substeps)
 {
 	int32_t n = 0;
 	dkStageKind passes[3] = {dkStageWarmStart, dkStageSolve, dkStageRelax};
+	dkStageKind chainPasses[3] = {dkStageChainWarmStart, dkStageChainSolve, dkStageChainRelax};
 	for (int32_t s = 0; s < substeps; ++s) {
 		stages[n++] = (dkStage){dkStageVelocities, 0, blocks, 0, s > 0};
 		for (int p = 0; p < 3; ++p) {
@@ -378,6 +394,7 @@ static int32_t buildStages(dkStage* stages, const int32_t* colourStart, const in
 				dkStage stage = colourStage(passes[p], c, colourStart, jointStart);
 				if (stage.items > 0) stages[n++] = stage;
 			}
+			if (chainItems > 0) stages[n++] = (dkStage){chainPasses[p], 0, chainItems, 0, false};
 		}
 	}
 	for (int32_t c = 0; c <= DK_GRAPH_COLOURS; ++c) {
@@ -401,13 +418,14 @@ void dkContactSolver_Step(dkWorld* world, float dt, int32_t substeps)
 	for (int32_t i = 0; i <= awake; ++i) states[i].dc = 1.0f; // and the zero state for items that do not move
 	dkContactSoA soa = {0};
 	dkJointSoA joints = {0};
+	dkJointChains chains = {0};
 	int32_t colourStart[DK_GRAPH_COLOURS + 2], jointStart[DK_GRAPH_COLOURS + 2];
 	float h = dt / (float)substeps;
-	if (!prepareSoa(world, &soa, colourStart, &joints, jointStart, h)) {
+	if (!prepareSoa(world, &soa, colourStart, &joints, jointStart, &chains, h)) {
 		free(states);
 		return; // out of memory: the step integrates nothing
 	}
-	int32_t maxStages = substeps * (2 + 3 * (DK_GRAPH_COLOURS + 1)) + DK_GRAPH_COLOURS + 2;
+	int32_t maxStages = substeps * (2 + 3 * (DK_GRAPH_COLOURS + 2)) + DK_GRAPH_COLOURS + 2;
 	dkStage* stages = malloc((size_t)maxStages * sizeof(dkStage));
 	dkStageCounters* counters = calloc((size_t)maxStages, sizeof(dkStageCounters));
 	if (!stages || !counters) {
@@ -415,18 +433,20 @@ void dkContactSolver_Step(dkWorld* world, float dt, int32_t substeps)
 		free(counters);
 		freeSoa(&soa);
 		dkJoints_FreeSoa(&joints);
+		dkChains_Free(&chains);
 		free(states);
 		return;
 	}
 	float hertz = fminf(DK_CONTACT_HERTZ, 0.25f / h);
 	dkContactStep step = {
-		.world = world, .states = states, .soa = &soa, .joints = &joints, .colourStart = colourStart,
+		.world = world, .states = states, .soa = &soa, .joints = &joints, .chains = &chains, .colourStart = colourStart,
 		.jointStart = jointStart, .stages = stages,
 		.counters = counters, .h = h, .invH = 1.0f / h,
 		.soft = dkMakeSoft(hertz, DK_CONTACT_DAMPING_RATIO, h), .stiff = dkMakeSoft(2.0f * hertz, DK_CONTACT_DAMPING_RATIO, h),
-		.joint = dkMakeSoft(2.0f * hertz, DK_JOINT_DAMPING_RATIO, h)};
+		.joint = dkMakeSoft(2.0f * hertz, DK_JOINT_DAMPING_RATIO, h),
+		.chain = dkMakeSoft(DK_CHAIN_STIFFNESS / h, DK_JOINT_DAMPING_RATIO, h)};
 	int32_t blocks = (awake + DK_CONTACT_BLOCK - 1) / DK_CONTACT_BLOCK;
-	step.stageCount = buildStages(stages, colourStart, jointStart, blocks, substeps);
+	step.stageCount = buildStages(stages, colourStart, jointStart, blocks, chains.items, substeps);
 	for (int32_t s = 0; s < step.stageCount; ++s) {
 		atomic_init(&counters[s].claimed, 0);
 		atomic_init(&counters[s].done, 0);
@@ -434,9 +454,11 @@ void dkContactSolver_Step(dkWorld* world, float dt, int32_t substeps)
 	dkRunTasks(world, contactTask, &step, soa.count + joints.count + awake >= 2 * DK_CONTACT_CHUNK ? world->def.workerCount : 1);
 	storeImpulses(world, &soa);
 	dkJoints_StoreImpulses(world, &joints);
+	dkChains_StoreImpulses(world, &chains, &joints);
 	free(stages);
 	free(counters);
 	freeSoa(&soa);
 	dkJoints_FreeSoa(&joints);
+	dkChains_Free(&chains);
 	free(states);
 }

@@ -8,6 +8,7 @@
 #include "dk_joint.h"
 
 #define DK_JOINT_DAMPING_RATIO 2.0f	 // damping of rigid joints (Box2D's default)
+#define DK_CHAIN_STIFFNESS 3.0f		 // frequency of chain joints (joint_chain.c), in substeps per second
 
 typedef struct dkJoint {
 	dkJointDef def;		   // as created or last changed; anchors in the items' frames
@@ -72,10 +73,42 @@ void dkJoints_RestTogether(dkWorld* world, uint8_t* ready);
 
 // Joint preparation (joint_solver.c). Active: the joints that link at least one moving row, as slots in
 // `list` with their moving rows (-1: does not move); returns how many. Prepare: the wide layout of those n
-// joints, joint i at index slot[i] of `total` (padded); false when out of memory.
+// joints, joint i at index slot[i] of `total` (padded); the rows in direct[i] (dkJointRow* bits, from
+// dkChains_Build) are left to the chain stage: switched off and without impulses in the wide layout.
+// False when out of memory.
 int32_t dkJoints_Active(const dkWorld* world, int32_t* list, int32_t* rowA, int32_t* rowB);
 bool dkJoints_Prepare(dkWorld* world, dkJointSoA* soa, const int32_t* list, const int32_t* rowA, const int32_t* rowB,
-					  const int32_t* slot, int32_t total, int32_t n, float h);
+					  const int32_t* slot, const uint8_t* direct, int32_t total, int32_t n, float h);
+
+// Joint chains (joint_chain.c): the rigid joints whose moving items each have at most two of them, and
+// that form open paths, solved exactly (block tridiagonal) instead of by the coloured Gauss–Seidel passes.
+typedef struct dkJointChains {
+	int32_t count;		 // chains
+	int32_t joints;		 // joints in all chains
+	int32_t items;		 // work items: runs of whole chains
+	int32_t* start;		 // count + 1: each chain's first joint
+	int32_t* itemStart;	 // items + 1: each item's first chain
+	int32_t* soaIndex;	 // per chain joint: its index in the wide layout
+	uint8_t* rows;		 // per chain joint: its direct rows (dkJointRow* bits)
+	uint8_t* sides;		 // per chain joint: bit 0 set when it shares item B with the previous joint, bit 1
+						 // when it shares item B with the next (otherwise item A)
+	float* impulse;		 // 3 per chain joint: accumulated impulses of its direct rows, in row order
+	double* scratch;	 // per chain joint: the factorisation's blocks
+} dkJointChains;
+
+// Finds the chains among the n active joints (dkJoints_Active's list and rows; slot: their wide layout
+// indices) and marks each chain joint's direct rows in direct[i] (0 for the others). False when out of
+// memory (then nothing is marked and there are no chains).
+bool dkChains_Build(const dkWorld* world, const int32_t* list, const int32_t* rowA, const int32_t* rowB,
+					const int32_t* slot, int32_t n, uint8_t* direct, dkJointChains* chains);
+// One work item (a run of chains): applies the accumulated impulses (warm start), or solves the chains'
+// rows exactly (biased with `soft`'s bias and softness, or relaxed: no bias).
+void dkChains_WarmStart(dkJointChains* chains, const dkJointSoA* soa, dkBodyState* states, int32_t item, float h);
+void dkChains_Solve(dkJointChains* chains, const dkJointSoA* soa, dkBodyState* states, int32_t item,
+					dkSoftness soft, float h, bool useBias);
+// After the step: the chains' impulses back to their joints (after dkJoints_StoreImpulses).
+void dkChains_StoreImpulses(dkWorld* world, const dkJointChains* chains, const dkJointSoA* soa);
+void dkChains_Free(dkJointChains* chains);
 void dkJoints_StoreImpulses(dkWorld* world, const dkJointSoA* soa);
 void dkJoints_FreeSoa(dkJointSoA* soa);
 

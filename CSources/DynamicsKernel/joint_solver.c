@@ -54,7 +54,7 @@ static uint32_t rowsOf(const dkJoint* j)
 }
 
 bool dkJoints_Prepare(dkWorld* world, dkJointSoA* soa, const int32_t* list, const int32_t* rowA, const int32_t* rowB,
-					  const int32_t* slot, int32_t total, int32_t n, float h)
+					  const int32_t* slot, const uint8_t* direct, int32_t total, int32_t n, float h)
 {
 	int32_t cap = total > 0 ? total : 1, groups = (cap + DK_CONTACT_PAD - 1) / DK_CONTACT_PAD;
 	memset(soa, 0, sizeof *soa);
@@ -124,7 +124,7 @@ bool dkJoints_Prepare(dkWorld* world, dkJointSoA* soa, const int32_t* list, cons
 		float ka = mA + mB + iA * a1 * a1 + iB * a2 * a2;
 		f[dkJsAxialMass][k] = ka > 0.0f ? 1.0f / ka : 0.0f;
 		f[dkJsAngleMass][k] = iA + iB > 0.0f ? 1.0f / (iA + iB) : 0.0f;
-		uint32_t rows = rowsOf(j);
+		uint32_t rows = rowsOf(j) & ~(uint32_t)direct[i];
 		f[dkJsDistance][k] = d->kind == dkJointDistance;
 		f[dkJsLength][k] = d->length;
 		if (d->kind == dkJointDistance) {
@@ -151,13 +151,13 @@ bool dkJoints_Prepare(dkWorld* world, dkJointSoA* soa, const int32_t* list, cons
 		f[dkJsFriction][k] = (rows & dkJointRowFriction) != 0;
 		soa->rows[k / DK_CONTACT_PAD] |= rows;
 		// Warm start from the last step; rows that are off start from zero.
-		f[dkJsLinearX][k] = j->linearX;
-		f[dkJsLinearY][k] = j->linearY;
+		f[dkJsLinearX][k] = (rows & dkJointRowPoint) ? j->linearX : 0.0f;
+		f[dkJsLinearY][k] = (rows & dkJointRowPoint) ? j->linearY : 0.0f;
 		f[dkJsAxial][k] = (rows & dkJointRowAxialEq) ? j->axial : 0.0f;
 		f[dkJsAxialLowerImpulse][k] = (rows & dkJointRowAxialLimit) ? j->axialLower : 0.0f;
 		f[dkJsAxialUpperImpulse][k] = (rows & dkJointRowAxialLimit) ? j->axialUpper : 0.0f;
 		f[dkJsPerp][k] = j->perp;
-		f[dkJsAngular][k] = j->angular;
+		f[dkJsAngular][k] = (rows & (dkJointRowAngleEq | dkJointRowPrism)) ? j->angular : 0.0f;
 		f[dkJsAngleLowerImpulse][k] = (rows & dkJointRowAngleLimit) ? j->angleLower : 0.0f;
 		f[dkJsAngleUpperImpulse][k] = (rows & dkJointRowAngleLimit) ? j->angleUpper : 0.0f;
 		f[dkJsFrictionImpulse][k] = (rows & dkJointRowFriction) ? j->friction : 0.0f;

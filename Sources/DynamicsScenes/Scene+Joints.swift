@@ -56,8 +56,9 @@ extension Scene {
                                  anchors: (0..<n).map { CGPoint(x: 20 * CGFloat($0), y: 0) })
     }
 
-    /// A bridge of `n` planks (40 × 10 pt, pinned end to end and to two anchored posts) with a box
-    /// dropped on every tenth plank; planks and boxes collide.
+    /// A bridge of `n` planks (32 × 10 pt at a 40 pt pitch, pinned to each other and to two anchored posts
+    /// halfway between them) with a box dropped on every tenth plank; planks and boxes collide. The 8 pt
+    /// gaps keep neighbouring planks from touching, as in Box2D's bridge, whose joined bodies do not collide.
     public static let bridge = Scene(
         name: "bridge", summary: "a bridge of pinned planks between two posts, with boxes dropped on it",
         defaultItems: 100, defaultSeconds: 10
@@ -66,7 +67,7 @@ extension Scene {
         anchored.isAnchored = true
         let width = 40 * CGFloat(n)
         let posts = try world.createItems(anchored, at: [CGPoint(x: -10, y: 0), CGPoint(x: width + 10, y: 0)])
-        let planks = try world.createItems(ItemDescription(shape: .rectangle(width: 40, height: 10)),
+        let planks = try world.createItems(ItemDescription(shape: .rectangle(width: 32, height: 10)),
                                            at: (0..<n).map { CGPoint(x: 40 * CGFloat($0) + 20, y: 0) })
         try world.setMaterial(elasticity: 0, friction: 0.6, charge: 0, for: planks)
         try world.addAttachments(.pin(), items: planks + [posts[1]], to: [posts[0]] + planks,
@@ -75,7 +76,7 @@ extension Scene {
                                           at: stride(from: 5, to: n, by: 10).map { CGPoint(x: 40 * CGFloat($0) + 20, y: -200) })
         try world.setMaterial(elasticity: 0, friction: 0.6, charge: 0, for: boxes)
         try world.setGravity(CGVector(dx: 0, dy: 1000), for: planks + boxes)
-        try world.addCollisionShape(.rectangle(width: 40, height: 10), to: planks)
+        try world.addCollisionShape(.rectangle(width: 32, height: 10), to: planks)
         try world.addCollisionShape(.rectangle(width: 30, height: 30), to: boxes)
     }
 }
