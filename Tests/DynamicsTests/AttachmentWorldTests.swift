@@ -195,6 +195,28 @@ import Testing
         #expect(worst < 0.02, "a link stretched by \(worst * 100) %")
     }
 
+    @Test("many joint chains, solved in parallel work items, give the same bits for any worker count")
+    func chainsInParallel() throws {
+        func run(workers: Int) throws -> UInt64 {
+            let w = try world(workers: workers)
+            var anchored = ItemDescription()
+            anchored.isAnchored = true
+            for c in 0..<40 {  // 40 chains of 20 pins and welds: 800 chain joints, several work items
+                let x = 100 * CGFloat(c)
+                let top = try w.createItems(anchored, at: [CGPoint(x: x, y: 0)])[0]
+                let links = try w.createItems(ItemDescription(shape: .rectangle(width: 20, height: 4)),
+                                              at: (0..<20).map { CGPoint(x: x + 20 * CGFloat($0) + 10, y: 0) })
+                try w.setGravity(CGVector(dx: 0, dy: 1000), for: links)
+                try w.addAttachments(c % 2 == 0 ? .pin() : .weld(), items: links, to: [top] + links.dropLast(),
+                                     anchors: (0..<20).map { CGPoint(x: x + 20 * CGFloat($0), y: 0) })
+            }
+            try w.step(count: 60)
+            return w.stateHash()
+        }
+        let reference = try run(workers: 1)
+        for workers in [2, 3] { #expect(try run(workers: workers) == reference, "workers \(workers)") }
+    }
+
     @Test("joints give the same bits at every SIMD level and worker count")
     func determinism() throws {
         func run(_ simd: SIMDLevel, workers: Int) throws -> UInt64 {
