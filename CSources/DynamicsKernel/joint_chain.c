@@ -342,10 +342,13 @@ void dkChains_WarmStart(dkJointChains* chains, const dkJointSoA* soa, dkBodyStat
 	}
 }
 
+// The biased solve comes right after the same substep's warm start, which prepared the chain: positions
+// and accumulated impulses have not changed since, so only the relaxing solve (after the positions)
+// prepares again.
 static void solveChain(dkJointChains* chains, int32_t first, int32_t last, const dkJointSoA* soa,
 					   dkBodyState* states, double epsilon, double bias, bool leak, double h)
 {
-	prepareChain(chains, first, last, soa, states, h);
+	if (!leak) prepareChain(chains, first, last, soa, states, h);
 	for (int32_t q = first; q < last; ++q) {
 		double* s = chains->scratch + (size_t)q * dkChainScratch;
 		double *ja = s + dkChainJA, *jb = s + dkChainJB, *y = s + dkChainY, *error = s + dkChainC;
