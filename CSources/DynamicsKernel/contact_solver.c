@@ -48,7 +48,8 @@ static void storeImpulses(dkWorld* world, const dkContactSoA* soa)
 
 // Velocities for one substep (forces, v += h a, damping, snap springs: the SIMD kernels and BLAS), after
 // taking the relaxed velocities of the previous substep from the states; then into the states.
-static void velocitiesBlock(dkWorld* world, dkBodyState* states, int32_t b, int32_t e, float h, bool fromStates)
+static void velocitiesBlock(dkWorld* world, dkBodyState* states, int32_t b, int32_t e, float h, bool fromStates,
+							int32_t substep)
 {
 	float** c = world->col;
 	if (fromStates) {
@@ -58,7 +59,7 @@ static void velocitiesBlock(dkWorld* world, dkBodyState* states, int32_t b, int3
 			c[dkColumnAngularVelocity][i] = states[i].w;
 		}
 	}
-	dkSolver_Velocities(world, b, e, h);
+	dkSolver_Velocities(world, b, e, h, substep);
 	for (int32_t i = b; i < e; ++i) {
 		states[i].vx = c[dkColumnVelocityX][i];
 		states[i].vy = c[dkColumnVelocityY][i];
@@ -267,6 +268,7 @@ typedef struct dkStage {
 	int32_t items;		// blocks or chunks
 	int32_t jointItems; // colour stages: the first items are chunks of the colour's joints
 	bool fromStates;	// velocities: after the first substep, velocities come from the states
+	int32_t substep;	// velocities: which substep (the field frames of its time)
 } dkStage;
 
 typedef struct dkStageCounters {
@@ -312,7 +314,8 @@ static void runItem(dkContactStep* step, const dkStage* stage, int32_t item)
 	}
 	if (stage->kind == dkStageVelocities || stage->kind == dkStagePositions || stage->kind == dkStageStore) {
 		int32_t b = item * DK_CONTACT_BLOCK, e = b + DK_CONTACT_BLOCK < world->awake ? b + DK_CONTACT_BLOCK : world->awake;
-		if (stage->kind == dkStageVelocities) velocitiesBlock(world, step->states, b, e, step->h, stage->fromStates);
+		if (stage->kind == dkStageVelocities) velocitiesBlock(world, step->states, b, e, step->h, stage->fromStates,
+																	stage->substep);
 		else if (stage->kind == dkStagePositions) positionsBlock(world, step->states, b, e, step->h);
 		else storeBlock(world, step->states, b, e);
 		return;
@@ -387,7 +390,7 @@ static int32_t buildStages(dkStage* stages, const int32_t* colourStart, const in
 	dkStageKind passes[3] = {dkStageWarmStart, dkStageSolve, dkStageRelax};
 	dkStageKind chainPasses[3] = {dkStageChainWarmStart, dkStageChainSolve, dkStageChainRelax};
 	for (int32_t s = 0; s < substeps; ++s) {
-		stages[n++] = (dkStage){dkStageVelocities, 0, blocks, 0, s > 0};
+		stages[n++] = (dkStage){dkStageVelocities, 0, blocks, 0, s > 0, s};
 		for (int p = 0; p < 3; ++p) {
 			if (passes[p] == dkStageRelax) stages[n++] = (dkStage){dkStagePositions, 0, blocks, 0, false};
 			for (int32_t c = 0; c <= DK_GRAPH_COLOURS; ++c) {

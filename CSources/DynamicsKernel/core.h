@@ -38,6 +38,8 @@ typedef struct dkShape dkShape;
 typedef struct dkContact dkContact;
 typedef struct dkContactEvent dkContactEvent;
 typedef struct dkJoint dkJoint;
+typedef struct dkField dkField;
+typedef struct dkFieldFrame dkFieldFrame;
 
 struct dkWorld {
 	dkWorldDef def;
@@ -81,6 +83,17 @@ struct dkWorld {
 	int32_t jointSlots, jointCapacity, liveJoints;
 	int32_t* freeJoints;
 	int32_t freeJointCount;
+
+	// Fields (field_store.c, stage_field_wide.h).
+	dkField* fields;	  // DK_MAX_FIELDS slots, allocated with the first field
+	int32_t liveFields;
+	uint32_t* fieldLo;	  // dense row → membership bits of fields 0–31
+	uint32_t* fieldHi;	  // fields 32–63
+	dkFieldFrame* frames; // this step's frames: [substep][live field in slot order]
+	int32_t frameCapacity, framesPerSubstep;
+	bool customFieldForces; // the host writes dkColumnFieldForceX/Y
+	uint64_t seed;			// noise seed
+	double time;			// simulated seconds stepped
 };
 
 // Allocation helpers (item_store.c).
@@ -98,10 +111,11 @@ void dkStore_WakeRow(dkWorld* world, int32_t row);
 int32_t dkStore_Resolve(const dkWorld* world, dkItemId id); // dense row or -1
 
 // Solver (solver.c): the order of stages in a step, and the BLAS path's two halves of a substep over
-// rows [b, e): velocities (SIMD forces, v += h·a by saxpy, SIMD damping and snap springs) and positions
+// rows [b, e): velocities (SIMD forces and fields of that substep, v += h·a by saxpy, SIMD damping and
+// snap springs, velocity fields) and positions
 // (q += h·v by saxpy). The contact path and the test oracles use the same two.
 void dkSolver_Step(dkWorld* world, float dt, int32_t substeps);
-void dkSolver_Velocities(dkWorld* world, int32_t b, int32_t e, float h);
+void dkSolver_Velocities(dkWorld* world, int32_t b, int32_t e, float h, int32_t substep);
 void dkSolver_Positions(dkWorld* world, int32_t b, int32_t e, float h);
 
 // Runs task(context, worker) for `workers` workers on the host's pool, or once inline when there is one

@@ -24,6 +24,8 @@ void dkStore_Destroy(dkWorld* world)
 	for (int c = 0; c < dkColumnTotal; ++c) dkFreeColumn(world->col[c]);
 	dkFreeColumn(world->flags);
 	dkFreeColumn(world->slotOf);
+	dkFreeColumn(world->fieldLo);
+	dkFreeColumn(world->fieldHi);
 	free(world->slots);
 	free(world->freeSlots);
 }
@@ -36,11 +38,12 @@ static bool growRows(dkWorld* world, int32_t needed)
 	while (cap < needed) cap *= 2;
 	if (cap > INT32_MAX - DK_PAD) return false;
 	cap = (cap + DK_PAD - 1) / DK_PAD * DK_PAD;
-	float* fresh[dkColumnTotal + 2] = {0};
+	// The float columns, then four uint32 arrays: flags, slotOf, fieldLo, fieldHi.
+	float* fresh[dkColumnTotal + 4] = {0};
 	bool ok = true;
-	for (int c = 0; c < dkColumnTotal + 2 && ok; ++c) ok = (fresh[c] = dkAllocColumn((int32_t)cap)) != NULL;
+	for (int c = 0; c < dkColumnTotal + 4 && ok; ++c) ok = (fresh[c] = dkAllocColumn((int32_t)cap)) != NULL;
 	if (!ok) {
-		for (int c = 0; c < dkColumnTotal + 2; ++c) dkFreeColumn(fresh[c]);
+		for (int c = 0; c < dkColumnTotal + 4; ++c) dkFreeColumn(fresh[c]);
 		return false;
 	}
 	size_t used = (size_t)world->count * sizeof(float);
@@ -51,10 +54,16 @@ static bool growRows(dkWorld* world, int32_t needed)
 	}
 	if (world->flags) memcpy(fresh[dkColumnTotal], world->flags, used);
 	if (world->slotOf) memcpy(fresh[dkColumnTotal + 1], world->slotOf, used);
+	if (world->fieldLo) memcpy(fresh[dkColumnTotal + 2], world->fieldLo, used);
+	if (world->fieldHi) memcpy(fresh[dkColumnTotal + 3], world->fieldHi, used);
 	dkFreeColumn(world->flags);
 	dkFreeColumn(world->slotOf);
+	dkFreeColumn(world->fieldLo);
+	dkFreeColumn(world->fieldHi);
 	world->flags = (uint32_t*)fresh[dkColumnTotal];
 	world->slotOf = (uint32_t*)fresh[dkColumnTotal + 1];
+	world->fieldLo = (uint32_t*)fresh[dkColumnTotal + 2];
+	world->fieldHi = (uint32_t*)fresh[dkColumnTotal + 3];
 	world->capacity = (int32_t)cap;
 	return true;
 }
@@ -91,6 +100,8 @@ void dkStore_MoveRow(dkWorld* world, int32_t dst, int32_t src)
 	if (dst == src) return;
 	for (int c = 0; c < dkColumnTotal; ++c) world->col[c][dst] = world->col[c][src];
 	world->flags[dst] = world->flags[src];
+	world->fieldLo[dst] = world->fieldLo[src];
+	world->fieldHi[dst] = world->fieldHi[src];
 	world->slotOf[dst] = world->slotOf[src];
 	world->slots[world->slotOf[dst]].dense = dst;
 }
@@ -106,6 +117,12 @@ void dkStore_SwapRows(dkWorld* world, int32_t a, int32_t b)
 	uint32_t f = world->flags[a];
 	world->flags[a] = world->flags[b];
 	world->flags[b] = f;
+	f = world->fieldLo[a];
+	world->fieldLo[a] = world->fieldLo[b];
+	world->fieldLo[b] = f;
+	f = world->fieldHi[a];
+	world->fieldHi[a] = world->fieldHi[b];
+	world->fieldHi[b] = f;
 	uint32_t s = world->slotOf[a];
 	world->slotOf[a] = world->slotOf[b];
 	world->slotOf[b] = s;
@@ -221,6 +238,8 @@ dkResult dkWorld_CreateItems(dkWorld* world, const dkItemDef* def, const float* 
 		world->slotOf[row] = (uint32_t)slot;
 		for (int c = 0; c < dkColumnTotal; ++c) world->col[c][row] = 0.0f;
 		world->flags[row] = 0;
+		world->fieldLo[row] = 0;
+		world->fieldHi[row] = 0;
 		float** c = world->col;
 		c[dkColumnPositionX][row] = x[i];
 		c[dkColumnPositionY][row] = y[i];
@@ -363,7 +382,8 @@ static const char* columnName(dkColumn column)
 	static const char* const names[dkColumnPublicCount] = {
 		"position.x", "position.y", "angle", "velocity.x", "velocity.y", "angularVelocity", "gravity.x",
 		"gravity.y", "force.x", "force.y", "torqueCross", "torqueDot", "resistance", "angularResistance",
-		"snapPoint.x", "snapPoint.y", "snapOmega", "damping", "elasticity", "friction", "charge", "mass",
+		"snapPoint.x", "snapPoint.y", "snapOmega", "damping", "elasticity", "friction", "charge",
+		"fieldForce.x", "fieldForce.y", "mass",
 		"inertia", "inverseMass", "inverseInertia", "width", "height", "density", "sleepTime"};
 	return (column >= 0 && column < dkColumnPublicCount) ? names[column] : "column";
 }

@@ -5,6 +5,7 @@
 
 #include "contact_soa.h"
 #include "core.h"
+#include "field.h"
 #include "joint.h"
 
 // Columns are passed as the world's column array (indexed by dkColumn).
@@ -32,6 +33,12 @@ struct dkKernels {
 	void (*jointWarmStart)(dkJointSoA* c, int32_t begin, int32_t end, dkBodyState* states);
 	void (*jointSolve)(dkJointSoA* c, int32_t begin, int32_t end, dkBodyState* states, float invH, dkSoftness joint,
 					   bool useBias);
+	// Fields over rows [begin, end): accelerations added to the scratch columns, then (after damping) the
+	// velocity fields' overrides. lo and hi are the rows' membership words (fields 0–31 and 32–63).
+	void (*applyFields)(dkCols c, const uint32_t* lo, const uint32_t* hi, int32_t begin, int32_t end,
+						const dkFieldBatch* batch);
+	void (*overrideVelocities)(dkCols c, const uint32_t* lo, const uint32_t* hi, int32_t begin, int32_t end,
+							   const dkFieldBatch* batch);
 };
 
 const dkKernels* dkKernelsFor(dkSimdLevel limit);
@@ -52,6 +59,12 @@ void dkContactRestitution_scalar(dkContactSoA* c, int32_t begin, int32_t end, dk
 void dkJointWarmStart_scalar(dkJointSoA* c, int32_t begin, int32_t end, dkBodyState* states);
 void dkJointSolve_scalar(dkJointSoA* c, int32_t begin, int32_t end, dkBodyState* states, float invH, dkSoftness joint,
 						 bool useBias);
+
+// The field stage at width 1 (stage_field_scalar.c).
+void dkApplyFields_scalar(dkCols c, const uint32_t* lo, const uint32_t* hi, int32_t begin, int32_t end,
+						  const dkFieldBatch* batch);
+void dkOverrideVelocities_scalar(dkCols c, const uint32_t* lo, const uint32_t* hi, int32_t begin, int32_t end,
+								 const dkFieldBatch* batch);
 
 // The wide tables, present when compiled for this architecture.
 #if defined(__x86_64__) || defined(__i386__)

@@ -19,6 +19,8 @@ static const dkKernels dkKernels_scalar = {
 	.contactRestitution = dkContactRestitution_scalar,
 	.jointWarmStart = dkJointWarmStart_scalar,
 	.jointSolve = dkJointSolve_scalar,
+	.applyFields = dkApplyFields_scalar,
+	.overrideVelocities = dkOverrideVelocities_scalar,
 };
 
 #if defined(__x86_64__) || defined(__i386__)

@@ -6,6 +6,7 @@
 #include "simd.h"
 
 #include "stage_contact_wide.h"
+#include "stage_field_wide.h"
 #include "stage_joint_wide.h"
 #include "stage_integrate_wide.h"
 #include "stage_pack_wide.h"
@@ -23,4 +24,6 @@ const dkKernels DK_CAT(dkKernels, DK_ISA) = {
 	.contactRestitution = DK_FN(dkContactRestitution),
 	.jointWarmStart = DK_FN(dkJointWarmStart),
 	.jointSolve = DK_FN(dkJointSolve),
+	.applyFields = DK_FN(dkApplyFields),
+	.overrideVelocities = DK_FN(dkOverrideVelocities),
 };

@@ -16,6 +16,7 @@
 // BLAS: 21–29 ms/step per block against 56–63 ms/step with one whole-range call per column (DK_BLOCK set
 // to 2³⁰ for the comparison); see Benchmarks/results/x86_64-avx512-xeon-2core/README.md.
 #include "collision.h"
+#include "field.h"
 #include "joint.h"
 #include "kernels.h"
 
@@ -32,15 +33,23 @@ typedef struct dkStepContext {
 	atomic_int still;
 } dkStepContext;
 
-void dkSolver_Velocities(dkWorld* world, int32_t b, int32_t e, float h)
+void dkSolver_Velocities(dkWorld* world, int32_t b, int32_t e, float h, int32_t substep)
 {
 	float** c = world->col;
 	const dkKernels* k = world->kernels;
+	bool scalar = world->def.integrator == dkIntegratorScalar;
 	k->accumulateForces(c, b, e);
+	dkFieldBatch batch;
+	dkFields_Select(world, b, e, substep, &batch);
+	batch.h = h;
+	if (batch.count > 0 || batch.customForces)
+		(scalar ? dkApplyFields_scalar : k->applyFields)(c, world->fieldLo, world->fieldHi, b, e, &batch);
 	dkBlasAxpy(e - b, h, c[dkColumnAccelX] + b, c[dkColumnVelocityX] + b, false);
 	dkBlasAxpy(e - b, h, c[dkColumnAccelY] + b, c[dkColumnVelocityY] + b, false);
 	dkBlasAxpy(e - b, h, c[dkColumnAlpha] + b, c[dkColumnAngularVelocity] + b, false);
 	k->dampAndSnap(c, b, e, h, world->hasSnaps);
+	if (batch.count > 0)
+		(scalar ? dkOverrideVelocities_scalar : k->overrideVelocities)(c, world->fieldLo, world->fieldHi, b, e, &batch);
 }
 
 void dkSolver_Positions(dkWorld* world, int32_t b, int32_t e, float h)
@@ -85,13 +94,20 @@ static void solveBlock(dkStepContext* ctx, int32_t block)
 	int32_t end = begin + DK_BLOCK < world->awake ? begin + DK_BLOCK : world->awake;
 	if (ctx->coupled) {
 		// integrated by the contact solver
+	} else if (world->framesPerSubstep > 0 || world->customFieldForces) {
+		// Fields: forces, fields, v += h·a, damping and snap springs, velocity fields, then positions, per
+		// substep (the scalar integrator takes the scalar kernels).
+		for (int32_t s = 0; s < ctx->substeps; ++s) {
+			dkSolver_Velocities(world, begin, end, ctx->h, s);
+			dkSolver_Positions(world, begin, end, ctx->h);
+		}
 	} else switch (world->def.integrator) {
 	case dkIntegratorFused:
 		world->kernels->integrateFused(world->col, begin, end, ctx->h, ctx->substeps, world->hasSnaps);
 		break;
 	case dkIntegratorBLAS:
 		for (int32_t s = 0; s < ctx->substeps; ++s) {
-			dkSolver_Velocities(world, begin, end, ctx->h);
+			dkSolver_Velocities(world, begin, end, ctx->h, s);
 			dkSolver_Positions(world, begin, end, ctx->h);
 		}
 		break;

@@ -1,5 +1,6 @@
 // The world: lifetime, configuration and the top-level step. Stages and their order live in solver.c.
 #include "collision.h"
+#include "field.h"
 #include "joint.h"
 #include "kernels.h"
 
@@ -73,7 +74,8 @@ dkWorld* dkWorld_Create(const dkWorldDef* def, dkError* error)
 	cap = (cap + DK_PAD - 1) / DK_PAD * DK_PAD;
 	bool ok = true;
 	for (int c = 0; c < dkColumnTotal && ok; ++c) ok = (world->col[c] = dkAllocColumn(cap)) != NULL;
-	ok = ok && (world->flags = (uint32_t*)dkAllocColumn(cap)) && (world->slotOf = (uint32_t*)dkAllocColumn(cap));
+	ok = ok && (world->flags = (uint32_t*)dkAllocColumn(cap)) && (world->slotOf = (uint32_t*)dkAllocColumn(cap)) &&
+		 (world->fieldLo = (uint32_t*)dkAllocColumn(cap)) && (world->fieldHi = (uint32_t*)dkAllocColumn(cap));
 	if (!ok) {
 		dkStore_Destroy(world);
 		free(world);
@@ -89,6 +91,7 @@ void dkWorld_Destroy(dkWorld* world)
 	if (!world) return;
 	dkShapes_Destroy(world);
 	dkJoints_Destroy(world);
+	dkFields_Destroy(world);
 	dkContacts_Destroy(world);
 	dkStore_Destroy(world);
 	free(world);
@@ -122,8 +125,13 @@ dkResult dkWorld_Step(dkWorld* world, float dt, int32_t substeps, dkError* error
 		dkSetError(error, dkResultInvalidValue, -1, "substeps", substeps);
 		return dkResultInvalidValue;
 	}
+	if (!dkFields_Prepare(world, substeps, dt / (float)substeps)) {
+		dkSetError(error, dkResultOutOfMemory, -1, "fields", world->liveFields);
+		return dkResultOutOfMemory;
+	}
 	double t0 = dkNowNs();
 	dkSolver_Step(world, dt, substeps);
+	world->time += (double)dt;
 	world->profile.step = dkNowNs() - t0;
 	world->profile.substeps = substeps;
 	world->profile.itemCount = world->count;

@@ -5,4 +5,5 @@
 #include "dk_world.h"
 #include "dk_collision.h"
 #include "dk_joint.h"
+#include "dk_field.h"
 #endif

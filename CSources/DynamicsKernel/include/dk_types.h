@@ -87,6 +87,8 @@ typedef enum dkColumn {
 	dkColumnElasticity,		  ///< 0…1
 	dkColumnFriction,		  ///< ≥ 0
 	dkColumnCharge,			  ///< UIKit charge units
+	dkColumnFieldForceX,	  ///< custom-field force, N, written by the host before each step (see dk_field.h)
+	dkColumnFieldForceY,	  ///< N
 	dkColumnMass,			  ///< read-only, mass units (100×100 pt at density 1 = 1)
 	dkColumnInertia,		  ///< read-only, mass·pt²
 	dkColumnInverseMass,	  ///< read-only (0 for anchored items)

@@ -10,6 +10,7 @@ extension DynamicAnimator {
 
         syncCollisions(order)
         syncAttachments(order)
+        syncFields(order)
         let keys = entryOrder
         let index = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
         let n = keys.count

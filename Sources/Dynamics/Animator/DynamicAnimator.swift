@@ -37,6 +37,9 @@ public final class DynamicAnimator {
     var boundaryRecords: [BoundaryRecord?] = []  // index = kernel shape tag
     var touching: [ContactKey: Int] = [:]
     var attachmentIDs: [ObjectIdentifier: AttachmentID] = [:]  // AttachmentBehavior → kernel attachment
+    var fieldRecords: [ObjectIdentifier: FieldRecord] = [:]  // built-in FieldBehavior → kernel field
+    var customFields: [FieldBehavior] = []  // fields with an evaluation block, in tree order
+    var customForceIDs: [ItemID] = []  // items given a custom-field force by the last step
     var needsSync = false
     var inStep = false
     private var pendingTime: TimeInterval = 0
@@ -161,6 +164,7 @@ public final class DynamicAnimator {
         guard isRunning else { return }
         inStep = true
         do {
+            try applyCustomFields()
             try world.stepOnce()
         } catch {
             preconditionFailure("kernel step failed: \(error)")

@@ -6,7 +6,7 @@ enum KernelColumn {
     case positionX, positionY, angle, velocityX, velocityY, angularVelocity
     case gravityX, gravityY, forceX, forceY, torqueCross, torqueDot
     case linearDamping, angularDamping, snapX, snapY, snapOmega, snapZeta
-    case elasticity, friction, charge, mass, inertia, width, height, density, sleepTime
+    case elasticity, friction, charge, fieldForceX, fieldForceY, mass, inertia, width, height, density, sleepTime
 
     var kernel: dkColumn {
         switch self {
@@ -31,6 +31,8 @@ enum KernelColumn {
         case .elasticity: dkColumnElasticity
         case .friction: dkColumnFriction
         case .charge: dkColumnCharge
+        case .fieldForceX: dkColumnFieldForceX
+        case .fieldForceY: dkColumnFieldForceY
         case .mass: dkColumnMass
         case .inertia: dkColumnInertia
         case .width: dkColumnWidth

@@ -17,6 +17,7 @@ final class KernelWorld {
         var error = dkError()
         guard let world = dkWorld_Create(&def, &error) else { throw DynamicsError(error) }
         raw = world
+        dkWorld_SetSeed(raw, configuration.seed)
     }
 
     deinit { dkWorld_Destroy(raw) }
@@ -26,6 +27,7 @@ final class KernelWorld {
         var error = dkError()
         try check(dkWorld_Configure(raw, configuration.simd.kernelLimit, configuration.integrator.kernelValue,
                                     Int32(configuration.workerCount), configuration.restDetection, &error), error)
+        dkWorld_SetSeed(raw, configuration.seed)
     }
 
     var itemCount: Int { Int(dkWorld_ItemCount(raw)) }

@@ -10,6 +10,8 @@ public enum DynamicsError: Error, Equatable, Sendable, CustomStringConvertible {
     case duplicateID(ItemID)
     /// An attachment id was removed (directly or with one of its items) or never existed.
     case staleAttachment(AttachmentID)
+    /// A field id was removed or never existed.
+    case staleField(FieldID)
     /// The kernel could not allocate memory for the request.
     case outOfMemory(field: String, value: Double)
 
@@ -22,6 +24,7 @@ public enum DynamicsError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .staleID(id): return "stale item id \(id)"
         case let .duplicateID(id): return "item id \(id) appears twice"
         case let .staleAttachment(id): return "stale attachment id \(id)"
+        case let .staleField(id): return "stale field id \(id)"
         case let .outOfMemory(field, value): return "out of memory (\(field) = \(value))"
         }
     }

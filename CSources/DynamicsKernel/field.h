@@ -1,0 +1,56 @@
+// Internal: fields. The store (field_store.c) keeps each field's properties, its region program and
+// bounds; at the start of every step it prepares one frame per field per substep (the uniforms the
+// field stage reads: noise phases at that substep's time, region bounds in world coordinates).
+// The stage (stage_field_wide.h) evaluates the frames over blocks of rows.
+#ifndef DK_FIELD_INTERNAL_H
+#define DK_FIELD_INTERNAL_H
+
+#include "core.h"
+#include "dk_field.h"
+
+// Noise: N = Σ_j amp · (sin(k_j · c + φ_j(t))) over DK_NOISE_WAVES seeded plane waves per component.
+#define DK_NOISE_WAVES 4
+
+typedef struct dkField {
+	dkFieldDef def;
+	dkRegionInstr* region; // postfix program (never empty: the infinite region is one instruction)
+	int32_t regionCount;
+	float bounds[4];	   // region bounds relative to the position: min x, min y, max x, max y (±inf)
+	uint32_t generation;   // odd while alive
+	float waveKx[2 * DK_NOISE_WAVES], waveKy[2 * DK_NOISE_WAVES]; // pt⁻¹ (x waves, then y waves)
+	double wavePhase[2 * DK_NOISE_WAVES], waveOmega[2 * DK_NOISE_WAVES]; // rad, rad/s
+} dkField;
+
+// What the stage reads for one field in one substep.
+typedef struct dkFieldFrame {
+	int32_t kind;  // dkFieldKind
+	int32_t bit;   // membership bit (the field's slot)
+	float px, py, strength, falloff, minimumRadius, dirX, dirY;
+	float box[4];  // region bounds in world coordinates (min x, min y, max x, max y)
+	const dkRegionInstr* region;
+	int32_t regionCount;
+	bool regionInfinite;
+	float waveKx[2 * DK_NOISE_WAVES], waveKy[2 * DK_NOISE_WAVES], wavePhase[2 * DK_NOISE_WAVES];
+} dkFieldFrame;
+
+// The fields active for one block of rows in one substep, in slot order.
+typedef struct dkFieldBatch {
+	const dkFieldFrame* frame[DK_MAX_FIELDS];
+	int32_t count;
+	bool customForces; // add 100 · FieldForce / m
+	float h;		   // the substep (s): magnetic fields rotate velocity by exactly what v += h·a applies
+} dkFieldBatch;
+
+// The store (field_store.c).
+void dkFields_Destroy(dkWorld* world);
+// Prepares the frames of every substep of a step of `substeps` × h starting at world->time.
+bool dkFields_Prepare(dkWorld* world, int32_t substeps, float h);
+// Selects the fields that act on rows [b, e) in substep s (membership and region bounds).
+void dkFields_Select(const dkWorld* world, int32_t b, int32_t e, int32_t s, dkFieldBatch* out);
+// Clears a field's bit from every row.
+void dkFields_ClearBit(dkWorld* world, int32_t bit);
+// Fills a frame for a field at time t (also used by the probe entry point).
+void dkField_Frame(const dkField* field, int32_t bit, double t, dkFieldFrame* out);
+void dkField_Seed(dkField* field, uint64_t seed, uint32_t salt, double now);
+
+#endif

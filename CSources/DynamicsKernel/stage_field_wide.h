@@ -1,0 +1,248 @@
+// Stage template: fields. Instantiated per SIMD level by simd_<isa>.c and at width 1 by
+// stage_field_scalar.c, which is the scalar reference: the same source at one lane, so every level
+// rounds identically (no FP contraction; the approximations below use only +, −, ×, ÷, sqrt, floor,
+// rint, min, max and bit operations, which are exact or correctly rounded per lane).
+//
+// One pass over the SoA columns per block of rows and substep: a vector of rows is loaded once, every
+// selected field adds its acceleration in registers (fields in slot order), and the sum is added to the
+// acceleration scratch columns that v += h·a then integrates (solver.c). Membership is one bit per field
+// per row (two uint32 words); the region program runs per lane only when some lane of the vector is a
+// member. Velocity fields run in a second pass after damping (dkOverrideVelocities).
+//
+// BLAS: none here. A field law is a handful of multiplies on values already in registers, and the sum
+// over fields stays in registers; expressing it as saxpy calls would make one pass over memory per field
+// and per component instead of one in total (measured: Benchmarks/results/…/fields-*.jsonl, column
+// `path` = blas against fused). The v += h·a that follows is the BLAS saxpy of the split path.
+
+// The scalar instantiation exports its two entry points; the wide ones stay in their file.
+#ifndef DK_FIELD_ENTRY
+#define DK_FIELD_ENTRY static
+#endif
+
+static inline dkVm DK_FN(fieldMember)(const uint32_t* lo, const uint32_t* hi, int32_t i, int32_t bit)
+{
+	dkVm words;
+	memcpy(&words, (bit < 32 ? lo : hi) + i, sizeof words);
+	return (words & (int32_t)(1u << (bit & 31))) != 0;
+}
+
+static inline dkVm DK_FN(regionContains)(const dkRegionInstr* p, int32_t n, dkVf lx, dkVf ly)
+{
+	dkVm stack[DK_REGION_STACK];
+	int32_t sp = 0;
+	const dkVm none = {0};
+	for (int32_t k = 0; k < n; ++k) {
+		switch (p[k].op) {
+		case dkRegionEmpty: stack[sp++] = none; break;
+		case dkRegionInfinite: stack[sp++] = ~none; break;
+		case dkRegionCircle: stack[sp++] = (lx * lx + ly * ly) <= p[k].a * p[k].a; break;
+		case dkRegionRectangle: stack[sp++] = (dkV_abs(lx) <= p[k].a) & (dkV_abs(ly) <= p[k].b); break;
+		case dkRegionInverse: stack[sp - 1] = ~stack[sp - 1]; break;
+		case dkRegionUnion: --sp; stack[sp - 1] = stack[sp - 1] | stack[sp]; break;
+		case dkRegionIntersection: --sp; stack[sp - 1] = stack[sp - 1] & stack[sp]; break;
+		case dkRegionDifference: --sp; stack[sp - 1] = stack[sp - 1] & ~stack[sp]; break;
+		case dkRegionReverseDifference: --sp; stack[sp - 1] = stack[sp] & ~stack[sp - 1]; break;
+		}
+	}
+	return stack[0];
+}
+
+static inline dkVf DK_FN(fmin)(dkVf a, dkVf b) { return dkV_select(a < b, a, b); }
+static inline dkVf DK_FN(fmax)(dkVf a, dkVf b) { return dkV_select(a > b, a, b); }
+
+// log2(x) for normal x > 0: exponent plus 2·atanh((m − 1)/(m + 1))/ln 2 with m in [√½, √2).
+static inline dkVf DK_FN(log2)(dkVf x)
+{
+	dkVm bits = (dkVm)x;
+	dkVm e = ((bits >> 23) & 0xff) - 127;
+	dkVf m = (dkVf)((bits & 0x007fffff) | 0x3f800000);
+	dkVm big = m > 1.41421356f;
+	m = dkV_select(big, m * 0.5f, m);
+	e = e - big; // big is −1 where true
+	dkVf s = (m - 1.0f) / (m + 1.0f);
+	dkVf s2 = s * s;
+	dkVf ln = 2.0f * s * (1.0f + s2 * (0.333333333f + s2 * (0.2f + s2 * (0.142857143f + s2 * 0.111111111f))));
+	return __builtin_convertvector(e, dkVf) + ln * 1.44269504f;
+}
+
+// 2^y: clamped to [−126, 127], 2^frac by its Taylor series to degree 8 (relative error < 1e-7).
+static inline dkVf DK_FN(exp2)(dkVf y)
+{
+	y = DK_FN(fmin)(DK_FN(fmax)(y, dkV_splat(-126.0f)), dkV_splat(127.0f));
+	dkVf n = __builtin_elementwise_floor(y);
+	dkVf z = (y - n) * 0.693147181f;
+	dkVf p = 1.0f + z * (1.0f + z * (0.5f + z * (0.166666667f + z * (0.0416666667f + z * (0.00833333333f +
+			 z * (0.00138888889f + z * (0.000198412698f + z * 0.0000248015873f)))))));
+	dkVm scaled = (dkVm)p + (__builtin_convertvector(n, dkVm) << 23);
+	return (dkVf)scaled;
+}
+
+// sin(x): reduced by 2π (in two parts), folded to [−π/2, π/2], odd Taylor polynomial to degree 9,
+// clamped to [−1, 1].
+static inline dkVf DK_FN(sin)(dkVf x)
+{
+	dkVf n = dkV_rint(x * 0.159154943f);
+	dkVf r = (x - n * 6.28125f) - n * 0.00193530717958647692f;
+	r = dkV_select(r > 1.57079633f, 3.14159265f - r, dkV_select(r < -1.57079633f, -3.14159265f - r, r));
+	dkVf r2 = r * r;
+	dkVf p = r * (1.0f + r2 * (-0.166666667f + r2 * (0.00833333333f + r2 * (-0.000198412698f +
+			 r2 * 0.00000275573192f))));
+	return DK_FN(fmin)(DK_FN(fmax)(p, dkV_splat(-1.0f)), dkV_splat(1.0f));
+}
+
+// One component of the noise: the mean of DK_NOISE_WAVES seeded plane waves.
+static inline dkVf DK_FN(noise)(const dkFieldFrame* f, int32_t first, dkVf x, dkVf y)
+{
+	dkVf sum = dkV_splat(0.0f);
+	for (int32_t j = first; j < first + DK_NOISE_WAVES; ++j)
+		sum = sum + DK_FN(sin)(f->waveKx[j] * x + f->waveKy[j] * y + f->wavePhase[j]);
+	return sum * (1.0f / DK_NOISE_WAVES);
+}
+
+// atten = max(r, minimumRadius)^(−falloff); falloff 0, 1 and 2 exactly.
+static inline dkVf DK_FN(atten)(const dkFieldFrame* f, dkVf r)
+{
+	if (f->falloff == 0.0f) return dkV_splat(1.0f);
+	dkVf re = DK_FN(fmax)(r, dkV_splat(f->minimumRadius));
+	if (f->falloff == 1.0f) return 1.0f / re;
+	if (f->falloff == 2.0f) return 1.0f / (re * re);
+	return DK_FN(exp2)(-f->falloff * DK_FN(log2)(re));
+}
+
+static inline bool dkFieldNeedsRadius(const dkFieldFrame* f)
+{
+	return f->falloff != 0.0f || f->kind == dkFieldRadialGravity || f->kind == dkFieldVortex ||
+		   f->kind == dkFieldElectric;
+}
+
+// Rows [i, i + DK_W): the sum of the selected fields' accelerations, added to the scratch columns.
+static inline void DK_FN(fieldsLanes)(dkCols c, const uint32_t* lo, const uint32_t* hi, int32_t i,
+									  const dkFieldBatch* batch)
+{
+	dkVf x = dkV_load(c[dkColumnPositionX] + i), y = dkV_load(c[dkColumnPositionY] + i);
+	dkVf vx = dkV_load(c[dkColumnVelocityX] + i), vy = dkV_load(c[dkColumnVelocityY] + i);
+	dkVf im = dkV_load(c[dkColumnInverseMass] + i);
+	dkVm moving = im > 0.0f;
+	dkVf ax = dkV_splat(0.0f), ay = dkV_splat(0.0f);
+	const dkVf zero = dkV_splat(0.0f);
+	for (int32_t k = 0; k < batch->count; ++k) {
+		const dkFieldFrame* f = batch->frame[k];
+		if (f->kind == dkFieldVelocity) continue;
+		dkVm on = DK_FN(fieldMember)(lo, hi, i, f->bit) & moving;
+		if (!dkV_any(on)) continue;
+		dkVf dx = x - f->px, dy = y - f->py;
+		if (!f->regionInfinite) {
+			on = on & DK_FN(regionContains)(f->region, f->regionCount, dx, dy);
+			if (!dkV_any(on)) continue;
+		}
+		dkVf r = zero, ux = zero, uy = zero;
+		if (dkFieldNeedsRadius(f)) {
+			r = __builtin_elementwise_sqrt(dx * dx + dy * dy);
+			dkVm away = r > 0.0f;
+			ux = dkV_select(away, dx / r, zero);
+			uy = dkV_select(away, dy / r, zero);
+		}
+		dkVf at = DK_FN(atten)(f, r);
+		float s = f->strength;
+		dkVf fx, fy;
+		switch (f->kind) {
+		case dkFieldLinearGravity:
+			fx = (1000.0f * s * f->dirX) * at;
+			fy = (1000.0f * s * f->dirY) * at;
+			break;
+		case dkFieldRadialGravity:
+			fx = (-1000.0f * s) * ux * at;
+			fy = (-1000.0f * s) * uy * at;
+			break;
+		case dkFieldSpring:
+			fx = (-DK_FORCE_SCALE * s) * dx * at * im;
+			fy = (-DK_FORCE_SCALE * s) * dy * at * im;
+			break;
+		case dkFieldDrag:
+			fx = (-s) * vx * at * im;
+			fy = (-s) * vy * at * im;
+			break;
+		case dkFieldVortex: // visually counter-clockwise on the y-down screen for s > 0
+			fx = (1000.0f * s) * uy * at;
+			fy = (-1000.0f * s) * ux * at;
+			break;
+		case dkFieldElectric: {
+			dkVf q = dkV_load(c[dkColumnCharge] + i);
+			fx = (DK_FORCE_SCALE * s) * q * ux * at * im;
+			fy = (DK_FORCE_SCALE * s) * q * uy * at * im;
+			break;
+		}
+		case dkFieldMagnetic: {
+			// ω = q s atten / m. v += h·a turns v by the Cayley rotation of angle h ω, which keeps |v|:
+			// a = ω/(1 + c²) · ((v_y, −v_x) − c v) with c = h ω / 2 (c = 0 is the instantaneous law).
+			dkVf w = s * dkV_load(c[dkColumnCharge] + i) * at * im;
+			dkVf half = (0.5f * batch->h) * w;
+			dkVf k = w / (1.0f + half * half);
+			fx = k * (vy - half * vx);
+			fy = k * ((-vx) - half * vy);
+			break;
+		}
+		case dkFieldNoise:
+			fx = (1000.0f * s) * DK_FN(noise)(f, 0, x, y) * at;
+			fy = (1000.0f * s) * DK_FN(noise)(f, DK_NOISE_WAVES, x, y) * at;
+			break;
+		case dkFieldTurbulence: {
+			dkVf speed = __builtin_elementwise_sqrt(vx * vx + vy * vy);
+			fx = s * speed * DK_FN(noise)(f, 0, x, y) * at;
+			fy = s * speed * DK_FN(noise)(f, DK_NOISE_WAVES, x, y) * at;
+			break;
+		}
+		default: fx = fy = zero; break;
+		}
+		ax = ax + dkV_select(on, fx, zero);
+		ay = ay + dkV_select(on, fy, zero);
+	}
+	if (batch->customForces) {
+		ax = ax + DK_FORCE_SCALE * im * dkV_load(c[dkColumnFieldForceX] + i);
+		ay = ay + DK_FORCE_SCALE * im * dkV_load(c[dkColumnFieldForceY] + i);
+	}
+	dkV_store(c[dkColumnAccelX] + i, dkV_load(c[dkColumnAccelX] + i) + ax);
+	dkV_store(c[dkColumnAccelY] + i, dkV_load(c[dkColumnAccelY] + i) + ay);
+}
+
+DK_FIELD_ENTRY void DK_FN(dkApplyFields)(dkCols c, const uint32_t* lo, const uint32_t* hi, int32_t begin, int32_t end,
+								 const dkFieldBatch* batch)
+{
+	int32_t i = begin;
+	for (; i + DK_W <= end; i += DK_W) DK_FN(fieldsLanes)(c, lo, hi, i, batch);
+	if (i < end) dkApplyFields_scalar(c, lo, hi, i, end, batch);
+}
+
+// Velocity fields: v ← strength · direction · atten for members inside the region (the last field wins).
+DK_FIELD_ENTRY void DK_FN(dkOverrideVelocities)(dkCols c, const uint32_t* lo, const uint32_t* hi, int32_t begin,
+										int32_t end, const dkFieldBatch* batch)
+{
+	int32_t i = begin;
+	const dkVf zero = dkV_splat(0.0f);
+	for (; i + DK_W <= end; i += DK_W) {
+		dkVf x = dkV_load(c[dkColumnPositionX] + i), y = dkV_load(c[dkColumnPositionY] + i);
+		dkVf vx = dkV_load(c[dkColumnVelocityX] + i), vy = dkV_load(c[dkColumnVelocityY] + i);
+		dkVm moving = dkV_load(c[dkColumnInverseMass] + i) > 0.0f;
+		bool changed = false;
+		for (int32_t k = 0; k < batch->count; ++k) {
+			const dkFieldFrame* f = batch->frame[k];
+			if (f->kind != dkFieldVelocity) continue;
+			dkVm on = DK_FN(fieldMember)(lo, hi, i, f->bit) & moving;
+			if (!dkV_any(on)) continue;
+			dkVf dx = x - f->px, dy = y - f->py;
+			if (!f->regionInfinite) on = on & DK_FN(regionContains)(f->region, f->regionCount, dx, dy);
+			if (!dkV_any(on)) continue;
+			dkVf at = DK_FN(atten)(f, f->falloff != 0.0f ? __builtin_elementwise_sqrt(dx * dx + dy * dy) : zero);
+			vx = dkV_select(on, (f->strength * f->dirX) * at, vx);
+			vy = dkV_select(on, (f->strength * f->dirY) * at, vy);
+			changed = true;
+		}
+		if (changed) {
+			dkV_store(c[dkColumnVelocityX] + i, vx);
+			dkV_store(c[dkColumnVelocityY] + i, vy);
+		}
+	}
+	if (i < end) dkOverrideVelocities_scalar(c, lo, hi, i, end, batch);
+}
+
+#undef DK_FIELD_ENTRY
