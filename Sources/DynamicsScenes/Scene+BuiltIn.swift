@@ -5,7 +5,7 @@ extension Scene {
     /// Every built-in scene, in the order `dynamics scenes` lists them.
     public static let builtIn: [Scene] = [
         .default, .integration, .pile, .pileCircles, .pyramid, .manyPyramids, .smash, .scatter, .jointGrid, .chain,
-        .bridge,
+        .bridge, .fields, .stickyCorners,
     ]
 
     /// The built-in scene called `name`, if any.

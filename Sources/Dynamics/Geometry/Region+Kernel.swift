@@ -5,50 +5,33 @@ extension Region {
     /// The region as the kernel's postfix program. The operand that needs the deeper stack is emitted
     /// first (Sethi–Ullman order), so evaluation needs at most log2(leaves) + 1 stack entries whatever the
     /// tree's depth; a difference whose subtrahend goes first uses the reversed operator.
-    var kernelProgram: [dkRegionInstr] {
-        var program: [dkRegionInstr] = []
-        node.emit(into: &program)
-        return program
-    }
+    var kernelProgram: [dkRegionInstr] { node.compiled().program }
 }
 
 extension Region.Node {
-    /// The stack entries evaluating this node needs.
-    var stackNeed: Int {
-        switch self {
-        case .infinite, .empty, .circle, .rectangle: 1
-        case .inverse(let inner): inner.stackNeed
-        case .union(let a, let b), .intersection(let a, let b), .difference(let a, let b):
-            a.stackNeed == b.stackNeed ? a.stackNeed + 1 : Swift.max(a.stackNeed, b.stackNeed)
+    /// The postfix program of this node and the stack entries its evaluation needs.
+    func compiled() -> (program: [dkRegionInstr], need: Int) {
+        func leaf(_ op: dkRegionOp, _ a: CGFloat = 0, _ b: CGFloat = 0) -> dkRegionInstr {
+            dkRegionInstr(op: Int32(op.rawValue), a: Float(a), b: Float(b))
         }
-    }
-
-    func emit(into program: inout [dkRegionInstr]) {
-        func leaf(_ op: dkRegionOp, _ a: CGFloat = 0, _ b: CGFloat = 0) {
-            program.append(dkRegionInstr(op: Int32(op.rawValue), a: Float(a), b: Float(b)))
-        }
-        func binary(_ a: Region.Node, _ b: Region.Node, _ op: dkRegionOp, reversed: dkRegionOp) {
-            if b.stackNeed > a.stackNeed {
-                b.emit(into: &program)
-                a.emit(into: &program)
-                leaf(reversed)
-            } else {
-                a.emit(into: &program)
-                b.emit(into: &program)
-                leaf(op)
-            }
+        func binary(_ a: Region.Node, _ b: Region.Node, _ op: dkRegionOp, reversed: dkRegionOp)
+            -> (program: [dkRegionInstr], need: Int)
+        {
+            let (pa, na) = a.compiled(), (pb, nb) = b.compiled()
+            let need = na == nb ? na + 1 : Swift.max(na, nb)
+            return nb > na ? (pb + pa + [leaf(reversed)], need) : (pa + pb + [leaf(op)], need)
         }
         switch self {
-        case .infinite: leaf(dkRegionInfinite)
-        case .empty: leaf(dkRegionEmpty)
-        case .circle(let r): leaf(dkRegionCircle, r)
-        case .rectangle(let hw, let hh): leaf(dkRegionRectangle, hw, hh)
+        case .infinite: return ([leaf(dkRegionInfinite)], 1)
+        case .empty: return ([leaf(dkRegionEmpty)], 1)
+        case .circle(let r): return ([leaf(dkRegionCircle, r)], 1)
+        case .rectangle(let hw, let hh): return ([leaf(dkRegionRectangle, hw, hh)], 1)
         case .inverse(let inner):
-            inner.emit(into: &program)
-            leaf(dkRegionInverse)
-        case .union(let a, let b): binary(a, b, dkRegionUnion, reversed: dkRegionUnion)
-        case .intersection(let a, let b): binary(a, b, dkRegionIntersection, reversed: dkRegionIntersection)
-        case .difference(let a, let b): binary(a, b, dkRegionDifference, reversed: dkRegionReverseDifference)
+            let (p, n) = inner.compiled()
+            return (p + [leaf(dkRegionInverse)], n)
+        case .union(let a, let b): return binary(a, b, dkRegionUnion, reversed: dkRegionUnion)
+        case .intersection(let a, let b): return binary(a, b, dkRegionIntersection, reversed: dkRegionIntersection)
+        case .difference(let a, let b): return binary(a, b, dkRegionDifference, reversed: dkRegionReverseDifference)
         }
     }
 }
