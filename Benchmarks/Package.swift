@@ -25,5 +25,15 @@ let package = Package(
             path: "Benchmarks/Integration",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "Fields",
+            dependencies: [
+                .product(name: "Dynamics", package: "main"),
+                .product(name: "Benchmark", package: "benchmark"),
+                "StreamTriad",
+            ],
+            path: "Benchmarks/Fields",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ]
 )

@@ -33,10 +33,19 @@ typedef struct dkFieldFrame {
 	float waveKx[2 * DK_NOISE_WAVES], waveKy[2 * DK_NOISE_WAVES], wavePhase[2 * DK_NOISE_WAVES];
 } dkFieldFrame;
 
+// What the field selection needs to know about a range of rows.
+typedef struct dkRowSummary {
+	uint32_t anyLo, anyHi; // OR of the membership words
+	uint32_t allLo, allHi; // AND of the membership words
+	float box[4];		   // min x, min y, max x, max y of the positions
+} dkRowSummary;
+
 // The fields active for one block of rows in one substep, in slot order.
 typedef struct dkFieldBatch {
 	const dkFieldFrame* frame[DK_MAX_FIELDS];
+	bool everyRow[DK_MAX_FIELDS]; // every row of the range is a member: no membership test
 	int32_t count;
+	int32_t velocityCount; // velocity fields among them
 	bool customForces; // add 100 · FieldForce / m
 	float h;		   // the substep (s): magnetic fields rotate velocity by exactly what v += h·a applies
 } dkFieldBatch;

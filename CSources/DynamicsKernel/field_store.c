@@ -4,6 +4,7 @@
 // relative to the position, infinite where an inverse makes it so) for the stage's block skipping.
 // Every call validates its input before it changes anything; a change wakes the field's items.
 #include "field.h"
+#include "kernels.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -325,34 +326,21 @@ bool dkFields_Prepare(dkWorld* world, int32_t substeps, float h)
 void dkFields_Select(const dkWorld* world, int32_t b, int32_t e, int32_t s, dkFieldBatch* out)
 {
 	out->count = 0;
+	out->velocityCount = 0;
 	out->customForces = world->customFieldForces;
 	if (world->framesPerSubstep == 0 || b >= e) return;
-	uint32_t lo = 0, hi = 0;
-	for (int32_t i = b; i < e; ++i) {
-		lo |= world->fieldLo[i];
-		hi |= world->fieldHi[i];
-	}
-	if (!lo && !hi) return;
+	dkRowSummary rows;
+	world->kernels->summarizeRows(world->col, world->fieldLo, world->fieldHi, b, e, &rows);
+	if (!rows.anyLo && !rows.anyHi) return;
 	const dkFieldFrame* frames = world->frames + (size_t)s * (size_t)world->framesPerSubstep;
-	float box[4] = {INFINITY, INFINITY, -INFINITY, -INFINITY};
-	bool boxed = false;
 	for (int32_t k = 0; k < world->framesPerSubstep; ++k) {
 		const dkFieldFrame* f = &frames[k];
-		if (!(((f->bit < 32 ? lo : hi) >> (f->bit & 31)) & 1u)) continue;
-		if (isfinite(f->box[0]) || isfinite(f->box[1]) || isfinite(f->box[2]) || isfinite(f->box[3])) {
-			if (!boxed) { // the rows' bounding box, once
-				const float* x = world->col[dkColumnPositionX];
-				const float* y = world->col[dkColumnPositionY];
-				for (int32_t i = b; i < e; ++i) {
-					box[0] = fminf(box[0], x[i]);
-					box[1] = fminf(box[1], y[i]);
-					box[2] = fmaxf(box[2], x[i]);
-					box[3] = fmaxf(box[3], y[i]);
-				}
-				boxed = true;
-			}
-			if (box[2] < f->box[0] || box[0] > f->box[2] || box[3] < f->box[1] || box[1] > f->box[3]) continue;
-		}
+		uint32_t bit = 1u << (f->bit & 31);
+		if (!((f->bit < 32 ? rows.anyLo : rows.anyHi) & bit)) continue;
+		if (rows.box[2] < f->box[0] || rows.box[0] > f->box[2] || rows.box[3] < f->box[1] || rows.box[1] > f->box[3])
+			continue; // the rows lie outside the region's bounds
+		out->everyRow[out->count] = ((f->bit < 32 ? rows.allLo : rows.allHi) & bit) != 0;
+		out->velocityCount += f->kind == dkFieldVelocity;
 		out->frame[out->count++] = f;
 	}
 }

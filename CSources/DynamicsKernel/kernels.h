@@ -39,6 +39,9 @@ struct dkKernels {
 						const dkFieldBatch* batch);
 	void (*overrideVelocities)(dkCols c, const uint32_t* lo, const uint32_t* hi, int32_t begin, int32_t end,
 							   const dkFieldBatch* batch);
+	// Membership OR and AND and the positions' bounding box over rows [begin, end) (begin < end).
+	void (*summarizeRows)(dkCols c, const uint32_t* lo, const uint32_t* hi, int32_t begin, int32_t end,
+						  dkRowSummary* out);
 };
 
 const dkKernels* dkKernelsFor(dkSimdLevel limit);
@@ -65,6 +68,8 @@ void dkApplyFields_scalar(dkCols c, const uint32_t* lo, const uint32_t* hi, int3
 						  const dkFieldBatch* batch);
 void dkOverrideVelocities_scalar(dkCols c, const uint32_t* lo, const uint32_t* hi, int32_t begin, int32_t end,
 								 const dkFieldBatch* batch);
+void dkSummarizeRows_scalar(dkCols c, const uint32_t* lo, const uint32_t* hi, int32_t begin, int32_t end,
+							dkRowSummary* out);
 
 // The wide tables, present when compiled for this architecture.
 #if defined(__x86_64__) || defined(__i386__)

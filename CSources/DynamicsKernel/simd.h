@@ -38,12 +38,6 @@ static inline int dkV_count(dkVm m)
 	for (int l = 0; l < DK_W; ++l) n += m[l] != 0;
 	return n;
 }
-static inline int dkV_any(dkVm m)
-{
-	dkVm acc = m;
-	int32_t r = 0;
-	for (int l = 0; l < DK_W; ++l) r |= acc[l];
-	return r != 0;
-}
+static inline int dkV_any(dkVm m) { return __builtin_reduce_or(m) != 0; }
 
 #endif

@@ -21,6 +21,7 @@ static const dkKernels dkKernels_scalar = {
 	.jointSolve = dkJointSolve_scalar,
 	.applyFields = dkApplyFields_scalar,
 	.overrideVelocities = dkOverrideVelocities_scalar,
+	.summarizeRows = dkSummarizeRows_scalar,
 };
 
 #if defined(__x86_64__) || defined(__i386__)

@@ -26,4 +26,5 @@ const dkKernels DK_CAT(dkKernels, DK_ISA) = {
 	.jointSolve = DK_FN(dkJointSolve),
 	.applyFields = DK_FN(dkApplyFields),
 	.overrideVelocities = DK_FN(dkOverrideVelocities),
+	.summarizeRows = DK_FN(dkSummarizeRows),
 };

@@ -48,7 +48,7 @@ void dkSolver_Velocities(dkWorld* world, int32_t b, int32_t e, float h, int32_t 
 	dkBlasAxpy(e - b, h, c[dkColumnAccelY] + b, c[dkColumnVelocityY] + b, false);
 	dkBlasAxpy(e - b, h, c[dkColumnAlpha] + b, c[dkColumnAngularVelocity] + b, false);
 	k->dampAndSnap(c, b, e, h, world->hasSnaps);
-	if (batch.count > 0)
+	if (batch.velocityCount > 0)
 		(scalar ? dkOverrideVelocities_scalar : k->overrideVelocities)(c, world->fieldLo, world->fieldHi, b, e, &batch);
 }
 

@@ -28,6 +28,8 @@ static inline dkVm DK_FN(fieldMember)(const uint32_t* lo, const uint32_t* hi, in
 
 static inline dkVm DK_FN(regionContains)(const dkRegionInstr* p, int32_t n, dkVf lx, dkVf ly)
 {
+	if (n == 1 && p->op == dkRegionCircle) return (lx * lx + ly * ly) <= p->a * p->a;
+	if (n == 1 && p->op == dkRegionRectangle) return (dkV_abs(lx) <= p->a) & (dkV_abs(ly) <= p->b);
 	dkVm stack[DK_REGION_STACK];
 	int32_t sp = 0;
 	const dkVm none = {0};
@@ -128,7 +130,7 @@ static inline void DK_FN(fieldsLanes)(dkCols c, const uint32_t* lo, const uint32
 	for (int32_t k = 0; k < batch->count; ++k) {
 		const dkFieldFrame* f = batch->frame[k];
 		if (f->kind == dkFieldVelocity) continue;
-		dkVm on = DK_FN(fieldMember)(lo, hi, i, f->bit) & moving;
+		dkVm on = batch->everyRow[k] ? moving : DK_FN(fieldMember)(lo, hi, i, f->bit) & moving;
 		if (!dkV_any(on)) continue;
 		dkVf dx = x - f->px, dy = y - f->py;
 		if (!f->regionInfinite) {
@@ -139,8 +141,9 @@ static inline void DK_FN(fieldsLanes)(dkCols c, const uint32_t* lo, const uint32
 		if (dkFieldNeedsRadius(f)) {
 			r = __builtin_elementwise_sqrt(dx * dx + dy * dy);
 			dkVm away = r > 0.0f;
-			ux = dkV_select(away, dx / r, zero);
-			uy = dkV_select(away, dy / r, zero);
+			dkVf inv = 1.0f / r;
+			ux = dkV_select(away, dx * inv, zero);
+			uy = dkV_select(away, dy * inv, zero);
 		}
 		dkVf at = DK_FN(atten)(f, r);
 		float s = f->strength;
@@ -227,7 +230,7 @@ DK_FIELD_ENTRY void DK_FN(dkOverrideVelocities)(dkCols c, const uint32_t* lo, co
 		for (int32_t k = 0; k < batch->count; ++k) {
 			const dkFieldFrame* f = batch->frame[k];
 			if (f->kind != dkFieldVelocity) continue;
-			dkVm on = DK_FN(fieldMember)(lo, hi, i, f->bit) & moving;
+			dkVm on = batch->everyRow[k] ? moving : DK_FN(fieldMember)(lo, hi, i, f->bit) & moving;
 			if (!dkV_any(on)) continue;
 			dkVf dx = x - f->px, dy = y - f->py;
 			if (!f->regionInfinite) on = on & DK_FN(regionContains)(f->region, f->regionCount, dx, dy);
@@ -243,6 +246,48 @@ DK_FIELD_ENTRY void DK_FN(dkOverrideVelocities)(dkCols c, const uint32_t* lo, co
 		}
 	}
 	if (i < end) dkOverrideVelocities_scalar(c, lo, hi, i, end, batch);
+}
+
+// OR and AND of the membership words and the positions' box, a vector of rows at a time.
+DK_FIELD_ENTRY void DK_FN(dkSummarizeRows)(dkCols c, const uint32_t* lo, const uint32_t* hi, int32_t begin,
+										   int32_t end, dkRowSummary* out)
+{
+	int32_t i = begin;
+	if (end - begin >= DK_W) {
+		dkVm anyLo = {0}, anyHi = {0}, allLo = ~anyLo, allHi = ~anyLo;
+		dkVf x0 = dkV_load(c[dkColumnPositionX] + i), y0 = dkV_load(c[dkColumnPositionY] + i);
+		dkVf minX = x0, maxX = x0, minY = y0, maxY = y0;
+		for (; i + DK_W <= end; i += DK_W) {
+			dkVm wl, wh;
+			memcpy(&wl, lo + i, sizeof wl);
+			memcpy(&wh, hi + i, sizeof wh);
+			anyLo = anyLo | wl, anyHi = anyHi | wh, allLo = allLo & wl, allHi = allHi & wh;
+			dkVf x = dkV_load(c[dkColumnPositionX] + i), y = dkV_load(c[dkColumnPositionY] + i);
+			minX = DK_FN(fmin)(minX, x), maxX = DK_FN(fmax)(maxX, x);
+			minY = DK_FN(fmin)(minY, y), maxY = DK_FN(fmax)(maxY, y);
+		}
+		*out = (dkRowSummary){(uint32_t)__builtin_reduce_or(anyLo), (uint32_t)__builtin_reduce_or(anyHi),
+							  (uint32_t)__builtin_reduce_and(allLo), (uint32_t)__builtin_reduce_and(allHi),
+							  {minX[0], minY[0], maxX[0], maxY[0]}};
+		for (int l = 1; l < DK_W; ++l) {
+			out->box[0] = minX[l] < out->box[0] ? minX[l] : out->box[0];
+			out->box[1] = minY[l] < out->box[1] ? minY[l] : out->box[1];
+			out->box[2] = maxX[l] > out->box[2] ? maxX[l] : out->box[2];
+			out->box[3] = maxY[l] > out->box[3] ? maxY[l] : out->box[3];
+		}
+	} else {
+		const float* x = c[dkColumnPositionX];
+		const float* y = c[dkColumnPositionY];
+		*out = (dkRowSummary){0, 0, ~0u, ~0u, {x[i], y[i], x[i], y[i]}};
+	}
+	for (; i < end; ++i) { // the rows that do not fill a vector
+		float x = c[dkColumnPositionX][i], y = c[dkColumnPositionY][i];
+		out->anyLo |= lo[i], out->anyHi |= hi[i], out->allLo &= lo[i], out->allHi &= hi[i];
+		out->box[0] = x < out->box[0] ? x : out->box[0];
+		out->box[1] = y < out->box[1] ? y : out->box[1];
+		out->box[2] = x > out->box[2] ? x : out->box[2];
+		out->box[3] = y > out->box[3] ? y : out->box[3];
+	}
 }
 
 #undef DK_FIELD_ENTRY
