@@ -19,6 +19,9 @@ struct dkKernels {
 	void (*accumulateForces)(dkCols c, int32_t begin, int32_t end);
 	// BLAS path, after v += h a: damping, then snap springs
 	void (*dampAndSnap)(dkCols c, int32_t begin, int32_t end, float h, bool snaps);
+	// One substep from the acceleration scratch columns: v += h a, damping, snap springs and (when
+	// `positions`) q += h v in one pass; the same bits as the BLAS path's saxpy calls and dampAndSnap
+	void (*integrateAccelerations)(dkCols c, int32_t begin, int32_t end, float h, bool snaps, bool positions);
 	// rest timers over [begin, end); returns how many rows reached restTime and adds the still rows to *still
 	int32_t (*detectRest)(dkCols c, int32_t begin, int32_t end, float dt, float restSpeed, float restAngularSpeed,
 						  float restTime, int32_t* still);
@@ -45,11 +48,14 @@ struct dkKernels {
 };
 
 const dkKernels* dkKernelsFor(dkSimdLevel limit);
+// The scalar reference table (what dkKernelsFor(dkSimdScalar) returns, without asking the CPU).
+const dkKernels* dkScalarKernels(void);
 
 // Scalar reference kernels (also the tails of the wide ones).
 void dkIntegrateFused_scalar(dkCols c, int32_t begin, int32_t end, float h, int32_t substeps, bool snaps);
 void dkAccumulateForces_scalar(dkCols c, int32_t begin, int32_t end);
 void dkDampAndSnap_scalar(dkCols c, int32_t begin, int32_t end, float h, bool snaps);
+void dkIntegrateAccelerations_scalar(dkCols c, int32_t begin, int32_t end, float h, bool snaps, bool positions);
 int32_t dkDetectRest_scalar(dkCols c, int32_t begin, int32_t end, float dt, float restSpeed, float restAngularSpeed,
 							float restTime, int32_t* still);
 void dkPackPoses_scalar(dkCols c, int32_t begin, int32_t end, float* out);

@@ -12,6 +12,7 @@ static const dkKernels dkKernels_scalar = {
 	.integrateFused = dkIntegrateFused_scalar,
 	.accumulateForces = dkAccumulateForces_scalar,
 	.dampAndSnap = dkDampAndSnap_scalar,
+	.integrateAccelerations = dkIntegrateAccelerations_scalar,
 	.detectRest = dkDetectRest_scalar,
 	.packPoses = dkPackPoses_scalar,
 	.contactWarmStart = dkContactWarmStart_scalar,
@@ -66,6 +67,8 @@ const char* dkSimdLevelName(dkSimdLevel level)
 	}
 	return "unknown";
 }
+
+const dkKernels* dkScalarKernels(void) { return &dkKernels_scalar; }
 
 const dkKernels* dkKernelsFor(dkSimdLevel limit)
 {

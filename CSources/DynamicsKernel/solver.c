@@ -33,23 +33,49 @@ typedef struct dkStepContext {
 	atomic_int still;
 } dkStepContext;
 
+// The scalar integrator runs every stage on the scalar reference kernels.
+static const dkKernels* kernelsOf(const dkWorld* world)
+{
+	return world->def.integrator == dkIntegratorScalar ? dkScalarKernels() : world->kernels;
+}
+
+// Accelerations of rows [b, e) in one substep: forces and push torques, then the fields of that substep.
+static void accelerations(dkWorld* world, const dkKernels* k, int32_t b, int32_t e, float h, int32_t substep,
+						  dkFieldBatch* batch)
+{
+	k->accumulateForces(world->col, b, e);
+	dkFields_Select(world, b, e, substep, batch);
+	batch->h = h;
+	if (batch->count > 0 || batch->customForces)
+		k->applyFields(world->col, world->fieldLo, world->fieldHi, b, e, batch);
+}
+
 void dkSolver_Velocities(dkWorld* world, int32_t b, int32_t e, float h, int32_t substep)
 {
 	float** c = world->col;
-	const dkKernels* k = world->kernels;
-	bool scalar = world->def.integrator == dkIntegratorScalar;
-	k->accumulateForces(c, b, e);
+	const dkKernels* k = kernelsOf(world);
 	dkFieldBatch batch;
-	dkFields_Select(world, b, e, substep, &batch);
-	batch.h = h;
-	if (batch.count > 0 || batch.customForces)
-		(scalar ? dkApplyFields_scalar : k->applyFields)(c, world->fieldLo, world->fieldHi, b, e, &batch);
+	accelerations(world, k, b, e, h, substep, &batch);
 	dkBlasAxpy(e - b, h, c[dkColumnAccelX] + b, c[dkColumnVelocityX] + b, false);
 	dkBlasAxpy(e - b, h, c[dkColumnAccelY] + b, c[dkColumnVelocityY] + b, false);
 	dkBlasAxpy(e - b, h, c[dkColumnAlpha] + b, c[dkColumnAngularVelocity] + b, false);
 	k->dampAndSnap(c, b, e, h, world->hasSnaps);
-	if (batch.velocityCount > 0)
-		(scalar ? dkOverrideVelocities_scalar : k->overrideVelocities)(c, world->fieldLo, world->fieldHi, b, e, &batch);
+	if (batch.velocityCount > 0) k->overrideVelocities(c, world->fieldLo, world->fieldHi, b, e, &batch);
+}
+
+// One substep of rows [b, e) of a world with fields on the fused path: accelerations (forces, then every
+// field in one SIMD pass), then v += h·a, damping, snap springs and q += h·v in a second pass; velocity
+// fields, when there are any, come between the velocity and the position updates.
+static void fieldSubstep(dkWorld* world, int32_t b, int32_t e, float h, int32_t substep)
+{
+	const dkKernels* k = kernelsOf(world);
+	dkFieldBatch batch;
+	accelerations(world, k, b, e, h, substep, &batch);
+	bool override = batch.velocityCount > 0;
+	k->integrateAccelerations(world->col, b, e, h, world->hasSnaps, !override);
+	if (!override) return;
+	k->overrideVelocities(world->col, world->fieldLo, world->fieldHi, b, e, &batch);
+	dkSolver_Positions(world, b, e, h);
 }
 
 void dkSolver_Positions(dkWorld* world, int32_t b, int32_t e, float h)
@@ -95,11 +121,15 @@ static void solveBlock(dkStepContext* ctx, int32_t block)
 	if (ctx->coupled) {
 		// integrated by the contact solver
 	} else if (world->framesPerSubstep > 0 || world->customFieldForces) {
-		// Fields: forces, fields, v += h·a, damping and snap springs, velocity fields, then positions, per
-		// substep (the scalar integrator takes the scalar kernels).
+		// Fields are evaluated at every substep's positions and velocities, so a block runs substep by
+		// substep: on the BLAS path with saxpy, otherwise in two SIMD passes (fieldSubstep).
 		for (int32_t s = 0; s < ctx->substeps; ++s) {
-			dkSolver_Velocities(world, begin, end, ctx->h, s);
-			dkSolver_Positions(world, begin, end, ctx->h);
+			if (world->def.integrator == dkIntegratorBLAS) {
+				dkSolver_Velocities(world, begin, end, ctx->h, s);
+				dkSolver_Positions(world, begin, end, ctx->h);
+			} else {
+				fieldSubstep(world, begin, end, ctx->h, s);
+			}
 		}
 	} else switch (world->def.integrator) {
 	case dkIntegratorFused:

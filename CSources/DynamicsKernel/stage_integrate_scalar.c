@@ -59,6 +59,23 @@ void dkDampAndSnap_scalar(dkCols c, int32_t begin, int32_t end, float h, bool sn
 	}
 }
 
+void dkIntegrateAccelerations_scalar(dkCols c, int32_t begin, int32_t end, float h, bool snaps, bool positions)
+{
+#pragma clang loop vectorize(disable)
+	for (int32_t i = begin; i < end; ++i) {
+		float dl = 1.0f + h * c[dkColumnLinearDamping][i];
+		float da = 1.0f + h * c[dkColumnAngularDamping][i];
+		c[dkColumnVelocityX][i] = (c[dkColumnVelocityX][i] + h * c[dkColumnAccelX][i]) / dl;
+		c[dkColumnVelocityY][i] = (c[dkColumnVelocityY][i] + h * c[dkColumnAccelY][i]) / dl;
+		c[dkColumnAngularVelocity][i] = (c[dkColumnAngularVelocity][i] + h * c[dkColumnAlpha][i]) / da;
+		if (snaps) snapRow(c, i, h);
+		if (!positions) continue;
+		c[dkColumnPositionX][i] = c[dkColumnPositionX][i] + h * c[dkColumnVelocityX][i];
+		c[dkColumnPositionY][i] = c[dkColumnPositionY][i] + h * c[dkColumnVelocityY][i];
+		c[dkColumnAngle][i] = c[dkColumnAngle][i] + h * c[dkColumnAngularVelocity][i];
+	}
+}
+
 void dkIntegrateFused_scalar(dkCols c, int32_t begin, int32_t end, float h, int32_t substeps, bool snaps)
 {
 	for (int32_t s = 0; s < substeps; ++s) {

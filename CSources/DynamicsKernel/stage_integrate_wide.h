@@ -126,3 +126,40 @@ static void DK_FN(dkDampAndSnap)(dkCols c, int32_t begin, int32_t end, float h, 
 	}
 	if (i < end) dkDampAndSnap_scalar(c, i, end, h, snaps);
 }
+
+// One substep from the acceleration scratch columns (forces and fields already summed there): v += h·a,
+// damping, snap springs and, when `positions`, q += h·v, in one pass. The same arithmetic as the BLAS
+// path's saxpy and dampAndSnap calls, so both give the same bits.
+static void DK_FN(dkIntegrateAccelerations)(dkCols c, int32_t begin, int32_t end, float h, bool snaps, bool positions)
+{
+	int32_t i = begin;
+	for (; i + DK_W <= end; i += DK_W) {
+		dkVf dl = 1.0f + h * dkV_load(c[dkColumnLinearDamping] + i);
+		dkVf da = 1.0f + h * dkV_load(c[dkColumnAngularDamping] + i);
+		dkVf vx = (dkV_load(c[dkColumnVelocityX] + i) + h * dkV_load(c[dkColumnAccelX] + i)) / dl;
+		dkVf vy = (dkV_load(c[dkColumnVelocityY] + i) + h * dkV_load(c[dkColumnAccelY] + i)) / dl;
+		dkVf w = (dkV_load(c[dkColumnAngularVelocity] + i) + h * dkV_load(c[dkColumnAlpha] + i)) / da;
+		dkVf x = dkV_load(c[dkColumnPositionX] + i), y = dkV_load(c[dkColumnPositionY] + i);
+		dkVf a = dkV_load(c[dkColumnAngle] + i);
+		if (snaps) {
+			dkVf om = dkV_load(c[dkColumnSnapOmega] + i), im = dkV_load(c[dkColumnInverseMass] + i);
+			dkVm snapped = (om > 0.0f) & (im > 0.0f);
+			if (dkV_any(snapped)) {
+				dkVf ii = dkV_load(c[dkColumnInverseInertia] + i);
+				dkVf k = om * om;
+				dkVf den = 1.0f + h * (2.0f * dkV_load(c[dkColumnSnapZeta] + i) * om) + h * h * (om * om);
+				vx = dkV_select(snapped, (vx - h * k * (x - dkV_load(c[dkColumnSnapX] + i))) / den, vx);
+				vy = dkV_select(snapped, (vy - h * k * (y - dkV_load(c[dkColumnSnapY] + i))) / den, vy);
+				w = dkV_select(snapped & (ii > 0.0f), (w - h * k * (a - DK_TWO_PI * dkV_rint(a / DK_TWO_PI))) / den, w);
+			}
+		}
+		dkV_store(c[dkColumnVelocityX] + i, vx);
+		dkV_store(c[dkColumnVelocityY] + i, vy);
+		dkV_store(c[dkColumnAngularVelocity] + i, w);
+		if (!positions) continue;
+		dkV_store(c[dkColumnPositionX] + i, x + h * vx);
+		dkV_store(c[dkColumnPositionY] + i, y + h * vy);
+		dkV_store(c[dkColumnAngle] + i, a + h * w);
+	}
+	if (i < end) dkIntegrateAccelerations_scalar(c, i, end, h, snaps, positions);
+}

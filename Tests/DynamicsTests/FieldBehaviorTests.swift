@@ -106,13 +106,17 @@ import Testing
         #expect(try run(seed: 5) != run(seed: 6))
     }
 
-    @Test("fields scene: the same bits for 1, 2 and 3 workers, and for the scalar and wide field kernels")
+    @Test("fields scene: the same bits for 1, 2 and 3 workers, the scalar and wide kernels, fused and BLAS paths")
     func deterministic() throws {
         var hashes: Set<UInt64> = []
-        for (workers, simd) in [(1, SIMDLevel.automatic), (2, .automatic), (3, .automatic), (2, .scalar)] {
+        for (workers, simd, integrator) in [(1, SIMDLevel.automatic, Integrator.fused), (2, .automatic, .fused),
+                                            (3, .automatic, .fused), (2, .scalar, .fused), (1, .automatic, .blas),
+                                            (2, .automatic, .scalar)]
+        {
             var configuration = DynamicsConfiguration()
             configuration.workerCount = workers
             configuration.simd = simd
+            configuration.integrator = integrator
             let world = try Scene.fields.makeWorld(items: 9000, configuration: configuration)
             try world.step(count: 30)
             hashes.insert(world.stateHash())

@@ -2,24 +2,25 @@
 // N items under K fields, all items members of every field, infinite regions.
 //   per kind:  10⁵ items × 8 fields of one kind, every built-in kind
 //   mixed:     10⁴, 10⁵, 10⁶ items × 1, 8, 32 fields cycling through the eight non-noise kinds
-// at 1 and 2 workers, and a STREAM triad in the same run over the bytes one step must move at least
+// at 1 and 2 workers (and mixedblas: 10⁵ items on the BLAS integrator, 1 worker), and a STREAM triad in the same run over the bytes one step must move at least
 // (per item: the field pass reads position, velocity, inverse mass, charge, two membership words and
 // the two acceleration columns and writes those two back, 40 B; the integration around it is the
 // `integration` benchmark's). Evaluations per step = N × K × 4; Benchmarks/fields-table.py turns the
 // JMH export of this target into the committed table.
 import Benchmark
 import Dynamics
+import Foundation
 import StreamTriad
 
 let substeps = 4
 let bytesPerItem = 40
 
 final class LazyFieldWorld: @unchecked Sendable {
-    private let items: Int, kinds: [FieldKind], workers: Int
+    private let items: Int, kinds: [FieldKind], workers: Int, integrator: Integrator
     private var built: DynamicWorld?
 
-    init(items: Int, kinds: [FieldKind], workers: Int) {
-        (self.items, self.kinds, self.workers) = (items, kinds, workers)
+    init(items: Int, kinds: [FieldKind], workers: Int, integrator: Integrator) {
+        (self.items, self.kinds, self.workers, self.integrator) = (items, kinds, workers, integrator)
     }
 
     var world: DynamicWorld {
@@ -28,14 +29,16 @@ final class LazyFieldWorld: @unchecked Sendable {
         configuration.workerCount = workers
         configuration.substeps = substeps
         configuration.restDetection = false
+        configuration.integrator = integrator
         configuration.simd = SIMDLevel.fromEnvironment() ?? .automatic
         let w = try! DynamicWorld(configuration: configuration)
         let columns = Int(Double(items).squareRoot().rounded(.up))
         var item = ItemDescription()
         item.charge = 1
-        let ids = try! w.createItems(item, at: (0..<items).map {
-            CGPoint(x: Double($0 % columns) * 120, y: Double($0 / columns) * 120)
-        })
+        let points: [CGPoint] = (0..<items).map { (k: Int) -> CGPoint in
+            CGPoint(x: Double(k % columns) * 120, y: Double(k / columns) * 120)
+        }
+        let ids = try! w.createItems(item, at: points)
         let centre = CGPoint(x: Double(columns) * 60, y: Double(columns) * 60)
         for kind in kinds {
             var d = FieldDescription(kind: kind)
@@ -71,8 +74,8 @@ let benchmarks: @Sendable () -> Void = {
         maxDuration: .seconds(1),
         maxIterations: 500
     )
-    func add(_ name: String, items: Int, kinds: [FieldKind], workers: Int) {
-        let lazy = LazyFieldWorld(items: items, kinds: kinds, workers: workers)
+    func add(_ name: String, items: Int, kinds: [FieldKind], workers: Int, integrator: Integrator = .fused) {
+        let lazy = LazyFieldWorld(items: items, kinds: kinds, workers: workers, integrator: integrator)
         Benchmark("fields \(name) \(items) items \(kinds.count) fields \(workers)w") { benchmark in
             let world = lazy.world
             benchmark.startMeasurement()
@@ -89,6 +92,11 @@ let benchmarks: @Sendable () -> Void = {
                 add("mixed", items: items, kinds: (0..<count).map { nonNoise[$0 % nonNoise.count] }, workers: workers)
             }
         }
+    }
+    // The same mixed worlds with v += h·a and q += h·v as BLAS saxpy calls (the `blas` integrator).
+    for count in [1, 8, 32] {
+        add("mixedblas", items: 100_000, kinds: (0..<count).map { nonNoise[$0 % nonNoise.count] }, workers: 1,
+            integrator: .blas)
     }
     for items in [10_000, 100_000, 1_000_000] {
         let triad = LazyTriad(bytes: items * bytesPerItem * substeps)
