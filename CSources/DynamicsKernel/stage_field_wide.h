@@ -7,14 +7,17 @@
 // selected field adds its acceleration in registers (fields in slot order), and the sum is added to the
 // acceleration scratch columns that v += h·a then integrates (solver.c). Membership is one bit per field
 // per row (two uint32 words); the region program runs per lane only when some lane of the vector is a
-// member. Velocity fields run in a second pass after damping (dkOverrideVelocities).
+// member. Velocity fields run in a second pass after damping (dkOverrideVelocities). A field is skipped
+// for a whole block when no row of it is a member or the rows' bounding box misses the region's bounds
+// (dkFields_Select, field_store.c, from dkSummarizeRows below).
 //
-// BLAS: none here. A field law is a handful of multiplies on values already in registers, and the sum
-// over fields stays in registers; expressing it as saxpy calls would make one pass over memory per field
-// and per component instead of one in total (measured: Benchmarks/results/…/fields-*.jsonl, column
-// `path` = blas against fused). The v += h·a that follows is the BLAS saxpy of the split path.
+// BLAS: none in the evaluation. A field law is a handful of multiplies on values already in registers
+// and the sum over fields stays in registers; saxpy calls would make a pass over memory per field and
+// component. Around it, v += h·a and q += h·v are saxpy calls on the BLAS integrator and one fused SIMD
+// pass otherwise (solver.c); the fused pass measured faster at 1 and 8 fields and the same within noise
+// at 32 (Benchmarks/results/x86_64-avx512-xeon-2core/fields-2026-11-21.md), so it is the default.
 
-// The scalar instantiation exports its two entry points; the wide ones stay in their file.
+// The scalar instantiation exports its entry points; the wide ones stay in their file.
 #ifndef DK_FIELD_ENTRY
 #define DK_FIELD_ENTRY static
 #endif
