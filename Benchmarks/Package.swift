@@ -14,13 +14,14 @@ let package = Package(
     ],
     targets: [
         .target(name: "StreamTriad", path: "Sources/StreamTriad"),
+        .target(name: "TriadSupport", dependencies: ["StreamTriad"], path: "Sources/TriadSupport"),
         .executableTarget(
             name: "Integration",
             dependencies: [
                 .product(name: "Dynamics", package: "main"),
                 .product(name: "DynamicsScenes", package: "main"),
                 .product(name: "Benchmark", package: "benchmark"),
-                "StreamTriad",
+                "TriadSupport",
             ],
             path: "Benchmarks/Integration",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
@@ -30,7 +31,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Dynamics", package: "main"),
                 .product(name: "Benchmark", package: "benchmark"),
-                "StreamTriad",
+                "TriadSupport",
             ],
             path: "Benchmarks/Fields",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

@@ -97,6 +97,23 @@ static void DK_FN(dkAccumulateForces)(dkCols c, int32_t begin, int32_t end)
 	if (i < end) dkAccumulateForces_scalar(c, i, end);
 }
 
+// Snap springs of rows [i, i + DK_W) on velocities already damped: the implicit spring toward the snap
+// point, and the angle toward the nearest whole turn (dkSnapDenominator, dkTurnRemainder).
+static inline void DK_FN(snapLanes)(dkCols c, int32_t i, float h, dkVf* vx, dkVf* vy, dkVf* w)
+{
+	dkVf om = dkV_load(c[dkColumnSnapOmega] + i), im = dkV_load(c[dkColumnInverseMass] + i);
+	dkVm snapped = (om > 0.0f) & (im > 0.0f);
+	if (!dkV_any(snapped)) return;
+	dkVf ii = dkV_load(c[dkColumnInverseInertia] + i);
+	dkVf k = om * om;
+	dkVf den = 1.0f + h * (2.0f * dkV_load(c[dkColumnSnapZeta] + i) * om) + h * h * (om * om);
+	dkVf x = dkV_load(c[dkColumnPositionX] + i), y = dkV_load(c[dkColumnPositionY] + i);
+	dkVf a = dkV_load(c[dkColumnAngle] + i);
+	*vx = dkV_select(snapped, (*vx - h * k * (x - dkV_load(c[dkColumnSnapX] + i))) / den, *vx);
+	*vy = dkV_select(snapped, (*vy - h * k * (y - dkV_load(c[dkColumnSnapY] + i))) / den, *vy);
+	*w = dkV_select(snapped & (ii > 0.0f), (*w - h * k * (a - DK_TWO_PI * dkV_rint(a / DK_TWO_PI))) / den, *w);
+}
+
 static void DK_FN(dkDampAndSnap)(dkCols c, int32_t begin, int32_t end, float h, bool snaps)
 {
 	int32_t i = begin;
@@ -106,20 +123,7 @@ static void DK_FN(dkDampAndSnap)(dkCols c, int32_t begin, int32_t end, float h, 
 		dkVf vx = dkV_load(c[dkColumnVelocityX] + i) / dl;
 		dkVf vy = dkV_load(c[dkColumnVelocityY] + i) / dl;
 		dkVf w = dkV_load(c[dkColumnAngularVelocity] + i) / da;
-		if (snaps) {
-			dkVf om = dkV_load(c[dkColumnSnapOmega] + i), im = dkV_load(c[dkColumnInverseMass] + i);
-			dkVm snapped = (om > 0.0f) & (im > 0.0f);
-			if (dkV_any(snapped)) {
-				dkVf ii = dkV_load(c[dkColumnInverseInertia] + i);
-				dkVf k = om * om;
-				dkVf den = 1.0f + h * (2.0f * dkV_load(c[dkColumnSnapZeta] + i) * om) + h * h * (om * om);
-				dkVf x = dkV_load(c[dkColumnPositionX] + i), y = dkV_load(c[dkColumnPositionY] + i);
-				dkVf a = dkV_load(c[dkColumnAngle] + i);
-				vx = dkV_select(snapped, (vx - h * k * (x - dkV_load(c[dkColumnSnapX] + i))) / den, vx);
-				vy = dkV_select(snapped, (vy - h * k * (y - dkV_load(c[dkColumnSnapY] + i))) / den, vy);
-				w = dkV_select(snapped & (ii > 0.0f), (w - h * k * (a - DK_TWO_PI * dkV_rint(a / DK_TWO_PI))) / den, w);
-			}
-		}
+		if (snaps) DK_FN(snapLanes)(c, i, h, &vx, &vy, &w);
 		dkV_store(c[dkColumnVelocityX] + i, vx);
 		dkV_store(c[dkColumnVelocityY] + i, vy);
 		dkV_store(c[dkColumnAngularVelocity] + i, w);
@@ -141,18 +145,7 @@ static void DK_FN(dkIntegrateAccelerations)(dkCols c, int32_t begin, int32_t end
 		dkVf w = (dkV_load(c[dkColumnAngularVelocity] + i) + h * dkV_load(c[dkColumnAlpha] + i)) / da;
 		dkVf x = dkV_load(c[dkColumnPositionX] + i), y = dkV_load(c[dkColumnPositionY] + i);
 		dkVf a = dkV_load(c[dkColumnAngle] + i);
-		if (snaps) {
-			dkVf om = dkV_load(c[dkColumnSnapOmega] + i), im = dkV_load(c[dkColumnInverseMass] + i);
-			dkVm snapped = (om > 0.0f) & (im > 0.0f);
-			if (dkV_any(snapped)) {
-				dkVf ii = dkV_load(c[dkColumnInverseInertia] + i);
-				dkVf k = om * om;
-				dkVf den = 1.0f + h * (2.0f * dkV_load(c[dkColumnSnapZeta] + i) * om) + h * h * (om * om);
-				vx = dkV_select(snapped, (vx - h * k * (x - dkV_load(c[dkColumnSnapX] + i))) / den, vx);
-				vy = dkV_select(snapped, (vy - h * k * (y - dkV_load(c[dkColumnSnapY] + i))) / den, vy);
-				w = dkV_select(snapped & (ii > 0.0f), (w - h * k * (a - DK_TWO_PI * dkV_rint(a / DK_TWO_PI))) / den, w);
-			}
-		}
+		if (snaps) DK_FN(snapLanes)(c, i, h, &vx, &vy, &w);
 		dkV_store(c[dkColumnVelocityX] + i, vx);
 		dkV_store(c[dkColumnVelocityY] + i, vy);
 		dkV_store(c[dkColumnAngularVelocity] + i, w);
