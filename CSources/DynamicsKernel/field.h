@@ -30,6 +30,7 @@ typedef struct dkFieldFrame {
 	const dkRegionInstr* region;
 	int32_t regionCount;
 	bool regionInfinite;
+	bool bounded;  // some side of the box is finite
 	float waveKx[2 * DK_NOISE_WAVES], waveKy[2 * DK_NOISE_WAVES], wavePhase[2 * DK_NOISE_WAVES];
 } dkFieldFrame;
 
@@ -54,8 +55,16 @@ typedef struct dkFieldBatch {
 void dkFields_Destroy(dkWorld* world);
 // Prepares the frames of every substep of a step of `substeps` × h starting at world->time.
 bool dkFields_Prepare(dkWorld* world, int32_t substeps, float h);
-// Selects the fields that act on rows [b, e) in substep s (membership and region bounds).
-void dkFields_Select(const dkWorld* world, int32_t b, int32_t e, int32_t s, dkFieldBatch* out);
+// Selects the fields that act on rows [b, e) in substep s: by membership, and (when `bounds`) by the rows'
+// current bounding box against the region's bounds.
+void dkFields_Select(const dkWorld* world, int32_t b, int32_t e, int32_t s, bool bounds, dkFieldBatch* out);
+
+// The fields of every substep of a step for the fused integrator (null when the world has none).
+typedef struct dkFieldPass {
+	const uint32_t *lo, *hi;	// membership words
+	const dkFieldBatch* batch; // one per substep
+	bool velocity;			   // some batch has a velocity field
+} dkFieldPass;
 // Clears a field's bit from every row.
 void dkFields_ClearBit(dkWorld* world, int32_t bit);
 // Fills a frame for a field at time t (also used by the probe entry point).

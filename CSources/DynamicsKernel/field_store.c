@@ -120,6 +120,7 @@ void dkField_Frame(const dkField* field, int32_t bit, double t, dkFieldFrame* ou
 		float p = i % 2 ? d->positionY : d->positionX;
 		float pad = 1e-4f * (fabsf(field->bounds[i]) + fabsf(p)) + 1e-3f;
 		out->box[i] = field->bounds[i] + p + (i < 2 ? -pad : pad);
+		out->bounded = out->bounded || isfinite(out->box[i]);
 	}
 	for (int j = 0; j < 2 * DK_NOISE_WAVES; ++j) {
 		out->waveKx[j] = field->waveKx[j];
@@ -323,7 +324,7 @@ bool dkFields_Prepare(dkWorld* world, int32_t substeps, float h)
 	return true;
 }
 
-void dkFields_Select(const dkWorld* world, int32_t b, int32_t e, int32_t s, dkFieldBatch* out)
+void dkFields_Select(const dkWorld* world, int32_t b, int32_t e, int32_t s, bool bounds, dkFieldBatch* out)
 {
 	out->count = 0;
 	out->velocityCount = 0;
@@ -337,7 +338,8 @@ void dkFields_Select(const dkWorld* world, int32_t b, int32_t e, int32_t s, dkFi
 		const dkFieldFrame* f = &frames[k];
 		uint32_t bit = 1u << (f->bit & 31);
 		if (!((f->bit < 32 ? rows.anyLo : rows.anyHi) & bit)) continue;
-		if (rows.box[2] < f->box[0] || rows.box[0] > f->box[2] || rows.box[3] < f->box[1] || rows.box[1] > f->box[3])
+		if (bounds && (rows.box[2] < f->box[0] || rows.box[0] > f->box[2] || rows.box[3] < f->box[1] ||
+					   rows.box[1] > f->box[3]))
 			continue; // the rows lie outside the region's bounds
 		out->everyRow[out->count] = ((f->bit < 32 ? rows.allLo : rows.allHi) & bit) != 0;
 		out->velocityCount += f->kind == dkFieldVelocity;

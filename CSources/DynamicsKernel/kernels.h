@@ -14,14 +14,14 @@ typedef float* const* dkCols;
 struct dkKernels {
 	dkSimdLevel level;
 	// forces, velocity, damping, snap springs and position for `substeps` substeps of h, rows [begin, end)
-	void (*integrateFused)(dkCols c, int32_t begin, int32_t end, float h, int32_t substeps, bool snaps);
+	// (with the fields of every substep when `fields` is not null: their accelerations join the forces, and
+	// velocity fields act after damping and snap springs)
+	void (*integrateFused)(dkCols c, int32_t begin, int32_t end, float h, int32_t substeps, bool snaps,
+						   const dkFieldPass* fields);
 	// BLAS path, before v += h a: accelerations into the scratch columns
 	void (*accumulateForces)(dkCols c, int32_t begin, int32_t end);
 	// BLAS path, after v += h a: damping, then snap springs
 	void (*dampAndSnap)(dkCols c, int32_t begin, int32_t end, float h, bool snaps);
-	// One substep from the acceleration scratch columns: v += h a, damping, snap springs and (when
-	// `positions`) q += h v in one pass; the same bits as the BLAS path's saxpy calls and dampAndSnap
-	void (*integrateAccelerations)(dkCols c, int32_t begin, int32_t end, float h, bool snaps, bool positions);
 	// rest timers over [begin, end); returns how many rows reached restTime and adds the still rows to *still
 	int32_t (*detectRest)(dkCols c, int32_t begin, int32_t end, float dt, float restSpeed, float restAngularSpeed,
 						  float restTime, int32_t* still);
@@ -52,10 +52,10 @@ const dkKernels* dkKernelsFor(dkSimdLevel limit);
 const dkKernels* dkScalarKernels(void);
 
 // Scalar reference kernels (also the tails of the wide ones).
-void dkIntegrateFused_scalar(dkCols c, int32_t begin, int32_t end, float h, int32_t substeps, bool snaps);
+void dkIntegrateFused_scalar(dkCols c, int32_t begin, int32_t end, float h, int32_t substeps, bool snaps,
+							 const dkFieldPass* fields);
 void dkAccumulateForces_scalar(dkCols c, int32_t begin, int32_t end);
 void dkDampAndSnap_scalar(dkCols c, int32_t begin, int32_t end, float h, bool snaps);
-void dkIntegrateAccelerations_scalar(dkCols c, int32_t begin, int32_t end, float h, bool snaps, bool positions);
 int32_t dkDetectRest_scalar(dkCols c, int32_t begin, int32_t end, float dt, float restSpeed, float restAngularSpeed,
 							float restTime, int32_t* still);
 void dkPackPoses_scalar(dkCols c, int32_t begin, int32_t end, float* out);
@@ -74,6 +74,12 @@ void dkApplyFields_scalar(dkCols c, const uint32_t* lo, const uint32_t* hi, int3
 						  const dkFieldBatch* batch);
 void dkOverrideVelocities_scalar(dkCols c, const uint32_t* lo, const uint32_t* hi, int32_t begin, int32_t end,
 								 const dkFieldBatch* batch);
+// One row of the field template at width 1, for the scalar fused integrator: the fields' acceleration
+// sum, and the velocity fields' override.
+void dkFieldRow_scalar(dkCols c, const uint32_t* lo, const uint32_t* hi, int32_t i, const dkFieldBatch* batch, float x,
+					   float y, float vx, float vy, float im, float* ax, float* ay);
+void dkVelocityFieldsRow_scalar(const uint32_t* lo, const uint32_t* hi, int32_t i, const dkFieldBatch* batch, float x,
+								float y, float im, float* vx, float* vy);
 void dkSummarizeRows_scalar(dkCols c, const uint32_t* lo, const uint32_t* hi, int32_t begin, int32_t end,
 							dkRowSummary* out);
 

@@ -29,8 +29,8 @@ dkResult dkIntegrateColumns(dkColumnSet* set, dkIntegrator integrator, dkSimdLev
 	view.hasSnaps = true;
 	float h = dt / (float)substeps;
 	switch (integrator) {
-	case dkIntegratorFused: view.kernels->integrateFused(view.col, 0, set->count, h, substeps, true); break;
-	case dkIntegratorScalar: dkIntegrateFused_scalar(view.col, 0, set->count, h, substeps, true); break;
+	case dkIntegratorFused: view.kernels->integrateFused(view.col, 0, set->count, h, substeps, true, NULL); break;
+	case dkIntegratorScalar: dkIntegrateFused_scalar(view.col, 0, set->count, h, substeps, true, NULL); break;
 	case dkIntegratorBLAS:
 		for (int32_t s = 0; s < substeps; ++s) {
 			dkSolver_Velocities(&view, 0, set->count, h, s);

@@ -12,7 +12,6 @@ static const dkKernels dkKernels_scalar = {
 	.integrateFused = dkIntegrateFused_scalar,
 	.accumulateForces = dkAccumulateForces_scalar,
 	.dampAndSnap = dkDampAndSnap_scalar,
-	.integrateAccelerations = dkIntegrateAccelerations_scalar,
 	.detectRest = dkDetectRest_scalar,
 	.packPoses = dkPackPoses_scalar,
 	.contactWarmStart = dkContactWarmStart_scalar,

@@ -17,7 +17,6 @@ const dkKernels DK_CAT(dkKernels, DK_ISA) = {
 	.integrateFused = DK_FN(dkIntegrateFused),
 	.accumulateForces = DK_FN(dkAccumulateForces),
 	.dampAndSnap = DK_FN(dkDampAndSnap),
-	.integrateAccelerations = DK_FN(dkIntegrateAccelerations),
 	.detectRest = DK_FN(dkDetectRest),
 	.packPoses = DK_FN(dkPackPoses),
 	.contactWarmStart = DK_FN(dkContactWarmStart),

@@ -1,6 +1,6 @@
 // The solver owns the order of stages within a step. Without collision shapes every stage is local to an
 // item, so a block of DK_BLOCK awake rows runs the whole sequence for all substeps while it is in cache:
-//   for each substep:  forces → velocity (+ damping) → snap springs → position
+//   for each substep:  forces and fields → velocity (+ damping) → snap springs → velocity fields → position
 //   then, once per step: rest detection
 // Blocks have a fixed size and each row's arithmetic is independent of the block boundaries, so the
 // result is bit-identical for any worker count. Workers claim blocks with an atomic counter; the host
@@ -44,7 +44,7 @@ static void accelerations(dkWorld* world, const dkKernels* k, int32_t b, int32_t
 						  dkFieldBatch* batch)
 {
 	k->accumulateForces(world->col, b, e);
-	dkFields_Select(world, b, e, substep, batch);
+	dkFields_Select(world, b, e, substep, true, batch);
 	batch->h = h;
 	if (batch->count > 0 || batch->customForces)
 		k->applyFields(world->col, world->fieldLo, world->fieldHi, b, e, batch);
@@ -63,19 +63,19 @@ void dkSolver_Velocities(dkWorld* world, int32_t b, int32_t e, float h, int32_t 
 	if (batch.velocityCount > 0) k->overrideVelocities(c, world->fieldLo, world->fieldHi, b, e, &batch);
 }
 
-// One substep of rows [b, e) of a world with fields on the fused path: accelerations (forces, then every
-// field in one SIMD pass), then v += h·a, damping, snap springs and q += h·v in a second pass; velocity
-// fields, when there are any, come between the velocity and the position updates.
-static void fieldSubstep(dkWorld* world, int32_t b, int32_t e, float h, int32_t substep)
+// The fields of every substep for rows [b, e), for the fused integrator: chosen once by membership (the
+// kernel tests region bounds per vector, as the rows move during the step), then the same fields'
+// frames of each later substep.
+static void selectStep(dkWorld* world, int32_t b, int32_t e, int32_t substeps, float h, dkFieldBatch* batch,
+					   dkFieldPass* pass)
 {
-	const dkKernels* k = kernelsOf(world);
-	dkFieldBatch batch;
-	accelerations(world, k, b, e, h, substep, &batch);
-	bool override = batch.velocityCount > 0;
-	k->integrateAccelerations(world->col, b, e, h, world->hasSnaps, !override);
-	if (!override) return;
-	k->overrideVelocities(world->col, world->fieldLo, world->fieldHi, b, e, &batch);
-	dkSolver_Positions(world, b, e, h);
+	dkFields_Select(world, b, e, 0, false, &batch[0]);
+	batch[0].h = h;
+	for (int32_t s = 1; s < substeps; ++s) {
+		batch[s] = batch[0];
+		for (int32_t k = 0; k < batch[0].count; ++k) batch[s].frame[k] = batch[0].frame[k] + s * world->framesPerSubstep;
+	}
+	*pass = (dkFieldPass){world->fieldLo, world->fieldHi, batch, batch[0].velocityCount > 0};
 }
 
 void dkSolver_Positions(dkWorld* world, int32_t b, int32_t e, float h)
@@ -120,20 +120,24 @@ static void solveBlock(dkStepContext* ctx, int32_t block)
 	int32_t end = begin + DK_BLOCK < world->awake ? begin + DK_BLOCK : world->awake;
 	if (ctx->coupled) {
 		// integrated by the contact solver
-	} else if (world->framesPerSubstep > 0 || world->customFieldForces) {
-		// Fields are evaluated at every substep's positions and velocities, so a block runs substep by
-		// substep: on the BLAS path with saxpy, otherwise in two SIMD passes (fieldSubstep).
+	} else if ((world->framesPerSubstep > 0 || world->customFieldForces) && world->def.integrator == dkIntegratorBLAS) {
+		// Fields on the BLAS path: forces and fields, then v += h·a by saxpy, substep by substep.
 		for (int32_t s = 0; s < ctx->substeps; ++s) {
-			if (world->def.integrator == dkIntegratorBLAS) {
-				dkSolver_Velocities(world, begin, end, ctx->h, s);
-				dkSolver_Positions(world, begin, end, ctx->h);
-			} else {
-				fieldSubstep(world, begin, end, ctx->h, s);
-			}
+			dkSolver_Velocities(world, begin, end, ctx->h, s);
+			dkSolver_Positions(world, begin, end, ctx->h);
 		}
+	} else if (world->framesPerSubstep > 0 || world->customFieldForces) {
+		// Fields on the fused path: the fields join the forces inside the one pass over the block.
+		dkFieldBatch batch[DK_MAX_SUBSTEPS];
+		dkFieldPass pass;
+		selectStep(world, begin, end, ctx->substeps, ctx->h, batch, &pass);
+		if (world->def.integrator == dkIntegratorScalar)
+			dkIntegrateFused_scalar(world->col, begin, end, ctx->h, ctx->substeps, world->hasSnaps, &pass);
+		else
+			world->kernels->integrateFused(world->col, begin, end, ctx->h, ctx->substeps, world->hasSnaps, &pass);
 	} else switch (world->def.integrator) {
 	case dkIntegratorFused:
-		world->kernels->integrateFused(world->col, begin, end, ctx->h, ctx->substeps, world->hasSnaps);
+		world->kernels->integrateFused(world->col, begin, end, ctx->h, ctx->substeps, world->hasSnaps, NULL);
 		break;
 	case dkIntegratorBLAS:
 		for (int32_t s = 0; s < ctx->substeps; ++s) {
@@ -142,7 +146,7 @@ static void solveBlock(dkStepContext* ctx, int32_t block)
 		}
 		break;
 	case dkIntegratorScalar:
-		dkIntegrateFused_scalar(world->col, begin, end, ctx->h, ctx->substeps, world->hasSnaps);
+		dkIntegrateFused_scalar(world->col, begin, end, ctx->h, ctx->substeps, world->hasSnaps, NULL);
 		break;
 	}
 	if (world->def.restEnabled) {

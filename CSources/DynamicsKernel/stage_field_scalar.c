@@ -9,3 +9,21 @@
 #include "simd.h"
 
 #include "stage_field_wide.h"
+
+void dkFieldRow_scalar(dkCols c, const uint32_t* lo, const uint32_t* hi, int32_t i, const dkFieldBatch* batch, float x,
+					   float y, float vx, float vy, float im, float* ax, float* ay)
+{
+	dkVf sx, sy;
+	fieldSum_scalar(c, lo, hi, i, batch, (dkVf){x}, (dkVf){y}, (dkVf){vx}, (dkVf){vy}, (dkVf){im}, &sx, &sy);
+	*ax = sx[0];
+	*ay = sy[0];
+}
+
+void dkVelocityFieldsRow_scalar(const uint32_t* lo, const uint32_t* hi, int32_t i, const dkFieldBatch* batch, float x,
+								float y, float im, float* vx, float* vy)
+{
+	dkVf wx = {*vx}, wy = {*vy};
+	velocityFields_scalar(lo, hi, i, batch, (dkVf){x}, (dkVf){y}, (dkVf){im}, &wx, &wy);
+	*vx = wx[0];
+	*vy = wy[0];
+}

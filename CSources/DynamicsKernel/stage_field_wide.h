@@ -3,19 +3,20 @@
 // rounds identically (no FP contraction; the approximations below use only +, −, ×, ÷, sqrt, floor,
 // rint, min, max and bit operations, which are exact or correctly rounded per lane).
 //
-// One pass over the SoA columns per block of rows and substep: a vector of rows is loaded once, every
-// selected field adds its acceleration in registers (fields in slot order), and the sum is added to the
-// acceleration scratch columns that v += h·a then integrates (solver.c). Membership is one bit per field
-// per row (two uint32 words); the region program runs per lane only when some lane of the vector is a
-// member. Velocity fields run in a second pass after damping (dkOverrideVelocities). A field is skipped
-// for a whole block when no row of it is a member or the rows' bounding box misses the region's bounds
-// (dkFields_Select, field_store.c, from dkSummarizeRows below).
+// fieldSum evaluates every selected field for a vector of rows held in registers and sums them in slot
+// order. The fused integrator (stage_integrate_wide.h) calls it inside its one pass over a block, every
+// substep, with that substep's frames; the BLAS path calls dkApplyFields, a pass per substep that adds
+// the sum to the acceleration scratch columns before its saxpy calls. Membership is one bit per field per
+// row (two uint32 words); each vector tests a field's region bounds before running its region program.
+// A field is skipped for a whole block when no row of it is a member, and on the BLAS path also when the
+// rows' bounding box misses the region's bounds (dkFields_Select, field_store.c, from dkSummarizeRows).
+// Velocity fields set the velocity after damping and snap springs (velocityFields).
 //
 // BLAS: none in the evaluation. A field law is a handful of multiplies on values already in registers
 // and the sum over fields stays in registers; saxpy calls would make a pass over memory per field and
-// component. Around it, v += h·a and q += h·v are saxpy calls on the BLAS integrator and one fused SIMD
-// pass otherwise (solver.c); the fused pass measured faster at 1 and 8 fields and the same within noise
-// at 32 (Benchmarks/results/x86_64-avx512-xeon-2core/fields-2026-11-21.md), so it is the default.
+// component. Around it, the BLAS integrator makes v += h·a and q += h·v saxpy calls per substep; the fused
+// integrator keeps the block's rows in registers for all substeps with the fields inside, which measured
+// faster (Benchmarks/results/x86_64-avx512-xeon-2core/fields-2026-11-21.md), so it is the default.
 
 // The scalar instantiation exports its entry points; the wide ones stay in their file.
 #ifndef DK_FIELD_ENTRY
@@ -120,26 +121,34 @@ static inline bool dkFieldNeedsRadius(const dkFieldFrame* f)
 		   f->kind == dkFieldElectric;
 }
 
-// Rows [i, i + DK_W): the sum of the selected fields' accelerations, added to the scratch columns.
-static inline void DK_FN(fieldsLanes)(dkCols c, const uint32_t* lo, const uint32_t* hi, int32_t i,
-									  const dkFieldBatch* batch)
+// Which lanes of rows [i, i + DK_W) at (x, y) a field acts on: members that move, inside the region's
+// bounds (tested per vector, so a vector outside them skips the region program) and inside the region.
+static inline dkVm DK_FN(fieldLanes)(const uint32_t* lo, const uint32_t* hi, int32_t i, const dkFieldBatch* batch,
+									 int32_t k, dkVm moving, dkVf x, dkVf y, dkVf dx, dkVf dy)
 {
-	dkVf x = dkV_load(c[dkColumnPositionX] + i), y = dkV_load(c[dkColumnPositionY] + i);
-	dkVf vx = dkV_load(c[dkColumnVelocityX] + i), vy = dkV_load(c[dkColumnVelocityY] + i);
-	dkVf im = dkV_load(c[dkColumnInverseMass] + i);
+	const dkFieldFrame* f = batch->frame[k];
+	dkVm on = batch->everyRow[k] ? moving : DK_FN(fieldMember)(lo, hi, i, f->bit) & moving;
+	if (f->bounded && dkV_any(on))
+		on = on & (x >= f->box[0]) & (y >= f->box[1]) & (x <= f->box[2]) & (y <= f->box[3]);
+	if (!f->regionInfinite && dkV_any(on)) on = on & DK_FN(regionContains)(f->region, f->regionCount, dx, dy);
+	return on;
+}
+
+// Rows [i, i + DK_W) with positions (x, y), velocities (vx, vy) and inverse masses im: the sum of the
+// selected fields' accelerations (and the custom-field forces'), in slot order.
+static inline void DK_FN(fieldSum)(dkCols c, const uint32_t* lo, const uint32_t* hi, int32_t i,
+								   const dkFieldBatch* batch, dkVf x, dkVf y, dkVf vx, dkVf vy, dkVf im, dkVf* sumX,
+								   dkVf* sumY)
+{
 	dkVm moving = im > 0.0f;
 	dkVf ax = dkV_splat(0.0f), ay = dkV_splat(0.0f);
 	const dkVf zero = dkV_splat(0.0f);
 	for (int32_t k = 0; k < batch->count; ++k) {
 		const dkFieldFrame* f = batch->frame[k];
 		if (f->kind == dkFieldVelocity) continue;
-		dkVm on = batch->everyRow[k] ? moving : DK_FN(fieldMember)(lo, hi, i, f->bit) & moving;
-		if (!dkV_any(on)) continue;
 		dkVf dx = x - f->px, dy = y - f->py;
-		if (!f->regionInfinite) {
-			on = on & DK_FN(regionContains)(f->region, f->regionCount, dx, dy);
-			if (!dkV_any(on)) continue;
-		}
+		dkVm on = DK_FN(fieldLanes)(lo, hi, i, batch, k, moving, x, y, dx, dy);
+		if (!dkV_any(on)) continue;
 		dkVf r = zero, ux = zero, uy = zero;
 		if (dkFieldNeedsRadius(f)) {
 			r = __builtin_elementwise_sqrt(dx * dx + dy * dy);
@@ -207,6 +216,18 @@ static inline void DK_FN(fieldsLanes)(dkCols c, const uint32_t* lo, const uint32
 		ax = ax + DK_FORCE_SCALE * im * dkV_load(c[dkColumnFieldForceX] + i);
 		ay = ay + DK_FORCE_SCALE * im * dkV_load(c[dkColumnFieldForceY] + i);
 	}
+	*sumX = ax;
+	*sumY = ay;
+}
+
+// Rows [i, i + DK_W): the fields' sum added to the acceleration scratch columns.
+static inline void DK_FN(fieldsLanes)(dkCols c, const uint32_t* lo, const uint32_t* hi, int32_t i,
+									  const dkFieldBatch* batch)
+{
+	dkVf ax, ay;
+	DK_FN(fieldSum)(c, lo, hi, i, batch, dkV_load(c[dkColumnPositionX] + i), dkV_load(c[dkColumnPositionY] + i),
+					dkV_load(c[dkColumnVelocityX] + i), dkV_load(c[dkColumnVelocityY] + i),
+					dkV_load(c[dkColumnInverseMass] + i), &ax, &ay);
 	dkV_store(c[dkColumnAccelX] + i, dkV_load(c[dkColumnAccelX] + i) + ax);
 	dkV_store(c[dkColumnAccelY] + i, dkV_load(c[dkColumnAccelY] + i) + ay);
 }
@@ -219,34 +240,35 @@ DK_FIELD_ENTRY void DK_FN(dkApplyFields)(dkCols c, const uint32_t* lo, const uin
 	if (i < end) dkApplyFields_scalar(c, lo, hi, i, end, batch);
 }
 
-// Velocity fields: v ← strength · direction · atten for members inside the region (the last field wins).
+// Velocity fields on rows [i, i + DK_W): v ← strength · direction · atten for members inside the region
+// (the last field wins).
+static inline void DK_FN(velocityFields)(const uint32_t* lo, const uint32_t* hi, int32_t i, const dkFieldBatch* batch,
+										 dkVf x, dkVf y, dkVf im, dkVf* vx, dkVf* vy)
+{
+	const dkVf zero = dkV_splat(0.0f);
+	dkVm moving = im > 0.0f;
+	for (int32_t k = 0; k < batch->count; ++k) {
+		const dkFieldFrame* f = batch->frame[k];
+		if (f->kind != dkFieldVelocity) continue;
+		dkVf dx = x - f->px, dy = y - f->py;
+		dkVm on = DK_FN(fieldLanes)(lo, hi, i, batch, k, moving, x, y, dx, dy);
+		if (!dkV_any(on)) continue;
+		dkVf at = DK_FN(atten)(f, f->falloff != 0.0f ? __builtin_elementwise_sqrt(dx * dx + dy * dy) : zero);
+		*vx = dkV_select(on, (f->strength * f->dirX) * at, *vx);
+		*vy = dkV_select(on, (f->strength * f->dirY) * at, *vy);
+	}
+}
+
 DK_FIELD_ENTRY void DK_FN(dkOverrideVelocities)(dkCols c, const uint32_t* lo, const uint32_t* hi, int32_t begin,
-										int32_t end, const dkFieldBatch* batch)
+												int32_t end, const dkFieldBatch* batch)
 {
 	int32_t i = begin;
-	const dkVf zero = dkV_splat(0.0f);
 	for (; i + DK_W <= end; i += DK_W) {
-		dkVf x = dkV_load(c[dkColumnPositionX] + i), y = dkV_load(c[dkColumnPositionY] + i);
 		dkVf vx = dkV_load(c[dkColumnVelocityX] + i), vy = dkV_load(c[dkColumnVelocityY] + i);
-		dkVm moving = dkV_load(c[dkColumnInverseMass] + i) > 0.0f;
-		bool changed = false;
-		for (int32_t k = 0; k < batch->count; ++k) {
-			const dkFieldFrame* f = batch->frame[k];
-			if (f->kind != dkFieldVelocity) continue;
-			dkVm on = batch->everyRow[k] ? moving : DK_FN(fieldMember)(lo, hi, i, f->bit) & moving;
-			if (!dkV_any(on)) continue;
-			dkVf dx = x - f->px, dy = y - f->py;
-			if (!f->regionInfinite) on = on & DK_FN(regionContains)(f->region, f->regionCount, dx, dy);
-			if (!dkV_any(on)) continue;
-			dkVf at = DK_FN(atten)(f, f->falloff != 0.0f ? __builtin_elementwise_sqrt(dx * dx + dy * dy) : zero);
-			vx = dkV_select(on, (f->strength * f->dirX) * at, vx);
-			vy = dkV_select(on, (f->strength * f->dirY) * at, vy);
-			changed = true;
-		}
-		if (changed) {
-			dkV_store(c[dkColumnVelocityX] + i, vx);
-			dkV_store(c[dkColumnVelocityY] + i, vy);
-		}
+		DK_FN(velocityFields)(lo, hi, i, batch, dkV_load(c[dkColumnPositionX] + i), dkV_load(c[dkColumnPositionY] + i),
+							  dkV_load(c[dkColumnInverseMass] + i), &vx, &vy);
+		dkV_store(c[dkColumnVelocityX] + i, vx);
+		dkV_store(c[dkColumnVelocityY] + i, vy);
 	}
 	if (i < end) dkOverrideVelocities_scalar(c, lo, hi, i, end, batch);
 }

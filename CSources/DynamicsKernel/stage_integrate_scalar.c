@@ -3,6 +3,7 @@
 //   velocity: v ← (v + h a) / (1 + h c_lin),  ω ← (ω + h α) / (1 + h c_ang)
 //   snap:     v ← (v − h ω_s² (q − target)) / (1 + 2 ζ ω_s h + h² ω_s²)   (implicit spring; the angle's
 //             target is the nearest whole turn)
+//   fields:   a += the fields' sum (before the velocity); velocity fields set v after the snap
 //   position: q ← q + h v
 // These loops are the oracle of the wide and BLAS paths: they are never vectorised.
 #include "integrate_math.h"
@@ -59,24 +60,8 @@ void dkDampAndSnap_scalar(dkCols c, int32_t begin, int32_t end, float h, bool sn
 	}
 }
 
-void dkIntegrateAccelerations_scalar(dkCols c, int32_t begin, int32_t end, float h, bool snaps, bool positions)
-{
-#pragma clang loop vectorize(disable)
-	for (int32_t i = begin; i < end; ++i) {
-		float dl = 1.0f + h * c[dkColumnLinearDamping][i];
-		float da = 1.0f + h * c[dkColumnAngularDamping][i];
-		c[dkColumnVelocityX][i] = (c[dkColumnVelocityX][i] + h * c[dkColumnAccelX][i]) / dl;
-		c[dkColumnVelocityY][i] = (c[dkColumnVelocityY][i] + h * c[dkColumnAccelY][i]) / dl;
-		c[dkColumnAngularVelocity][i] = (c[dkColumnAngularVelocity][i] + h * c[dkColumnAlpha][i]) / da;
-		if (snaps) snapRow(c, i, h);
-		if (!positions) continue;
-		c[dkColumnPositionX][i] = c[dkColumnPositionX][i] + h * c[dkColumnVelocityX][i];
-		c[dkColumnPositionY][i] = c[dkColumnPositionY][i] + h * c[dkColumnVelocityY][i];
-		c[dkColumnAngle][i] = c[dkColumnAngle][i] + h * c[dkColumnAngularVelocity][i];
-	}
-}
-
-void dkIntegrateFused_scalar(dkCols c, int32_t begin, int32_t end, float h, int32_t substeps, bool snaps)
+void dkIntegrateFused_scalar(dkCols c, int32_t begin, int32_t end, float h, int32_t substeps, bool snaps,
+							 const dkFieldPass* fields)
 {
 	for (int32_t s = 0; s < substeps; ++s) {
 #pragma clang loop vectorize(disable)
@@ -85,12 +70,24 @@ void dkIntegrateFused_scalar(dkCols c, int32_t begin, int32_t end, float h, int3
 			float ax = rowAccel(c[dkColumnGravityX][i], im, c[dkColumnForceX][i]);
 			float ay = rowAccel(c[dkColumnGravityY][i], im, c[dkColumnForceY][i]);
 			float al = rowAlpha(c, i);
+			if (fields) {
+				float fx, fy;
+				dkFieldRow_scalar(c, fields->lo, fields->hi, i, &fields->batch[s], c[dkColumnPositionX][i],
+								  c[dkColumnPositionY][i], c[dkColumnVelocityX][i], c[dkColumnVelocityY][i], im, &fx,
+								  &fy);
+				ax = ax + fx;
+				ay = ay + fy;
+			}
 			float dl = 1.0f + h * c[dkColumnLinearDamping][i];
 			float da = 1.0f + h * c[dkColumnAngularDamping][i];
 			c[dkColumnVelocityX][i] = (c[dkColumnVelocityX][i] + h * ax) / dl;
 			c[dkColumnVelocityY][i] = (c[dkColumnVelocityY][i] + h * ay) / dl;
 			c[dkColumnAngularVelocity][i] = (c[dkColumnAngularVelocity][i] + h * al) / da;
 			if (snaps) snapRow(c, i, h);
+			if (fields && fields->velocity)
+				dkVelocityFieldsRow_scalar(fields->lo, fields->hi, i, &fields->batch[s], c[dkColumnPositionX][i],
+										   c[dkColumnPositionY][i], im, &c[dkColumnVelocityX][i],
+										   &c[dkColumnVelocityY][i]);
 			c[dkColumnPositionX][i] = c[dkColumnPositionX][i] + h * c[dkColumnVelocityX][i];
 			c[dkColumnPositionY][i] = c[dkColumnPositionY][i] + h * c[dkColumnVelocityY][i];
 			c[dkColumnAngle][i] = c[dkColumnAngle][i] + h * c[dkColumnAngularVelocity][i];

@@ -1,6 +1,7 @@
 // Stage template: integration, wide. Instantiated once per SIMD level by simd_<isa>.c (see simd.h).
 // Same laws and the same operation order as stage_integrate_scalar.c, so results are bit-identical.
-// The fused kernel keeps a vector of rows in registers for all substeps: one pass over memory per step.
+// The fused kernel keeps a vector of rows in registers for all substeps: one pass over memory per step,
+// fields included (their frames per substep come in `fields`, see stage_field_wide.h).
 // Push torques need cos/sin of each row's angle; the few rows with an off-centre push take a per-lane
 // scalar path (dkPushAlpha) inside the vector loop.
 
@@ -25,7 +26,8 @@ static inline dkVm DK_FN(torquedOf)(dkVf tc, dkVf td, dkVf ii)
 	return ((tc != 0.0f) | (td != 0.0f)) & (ii > 0.0f);
 }
 
-static void DK_FN(dkIntegrateFused)(dkCols c, int32_t begin, int32_t end, float h, int32_t substeps, bool snaps)
+static void DK_FN(dkIntegrateFused)(dkCols c, int32_t begin, int32_t end, float h, int32_t substeps, bool snaps,
+									const dkFieldPass* fields)
 {
 	int32_t i = begin;
 	for (; i + DK_W <= end; i += DK_W) {
@@ -59,14 +61,22 @@ static void DK_FN(dkIntegrateFused)(dkCols c, int32_t begin, int32_t end, float 
 		}
 		for (int32_t s = 0; s < substeps; ++s) {
 			dkVf al = DK_FN(alphaOf)(torqued, a, tc, td, ii);
-			vx = (vx + h * ax) / dl;
-			vy = (vy + h * ay) / dl;
+			dkVf tx = ax, ty = ay;
+			if (fields) {
+				dkVf fx, fy;
+				DK_FN(fieldSum)(c, fields->lo, fields->hi, i, &fields->batch[s], x, y, vx, vy, im, &fx, &fy);
+				tx = ax + fx;
+				ty = ay + fy;
+			}
+			vx = (vx + h * tx) / dl;
+			vy = (vy + h * ty) / dl;
 			w = (w + h * al) / da;
 			if (snapHere) {
 				vx = dkV_select(snapped, (vx - h * k * (x - sx)) / den, vx);
 				vy = dkV_select(snapped, (vy - h * k * (y - sy)) / den, vy);
 				w = dkV_select(snapTurn, (w - h * k * (a - DK_TWO_PI * dkV_rint(a / DK_TWO_PI))) / den, w);
 			}
+			if (fields && fields->velocity) DK_FN(velocityFields)(fields->lo, fields->hi, i, &fields->batch[s], x, y, im, &vx, &vy);
 			x = x + h * vx;
 			y = y + h * vy;
 			a = a + h * w;
@@ -78,7 +88,7 @@ static void DK_FN(dkIntegrateFused)(dkCols c, int32_t begin, int32_t end, float 
 		dkV_store(c[dkColumnVelocityY] + i, vy);
 		dkV_store(c[dkColumnAngularVelocity] + i, w);
 	}
-	if (i < end) dkIntegrateFused_scalar(c, i, end, h, substeps, snaps);
+	if (i < end) dkIntegrateFused_scalar(c, i, end, h, substeps, snaps, fields);
 }
 
 static void DK_FN(dkAccumulateForces)(dkCols c, int32_t begin, int32_t end)
@@ -129,30 +139,4 @@ static void DK_FN(dkDampAndSnap)(dkCols c, int32_t begin, int32_t end, float h, 
 		dkV_store(c[dkColumnAngularVelocity] + i, w);
 	}
 	if (i < end) dkDampAndSnap_scalar(c, i, end, h, snaps);
-}
-
-// One substep from the acceleration scratch columns (forces and fields already summed there): v += h·a,
-// damping, snap springs and, when `positions`, q += h·v, in one pass. The same arithmetic as the BLAS
-// path's saxpy and dampAndSnap calls, so both give the same bits.
-static void DK_FN(dkIntegrateAccelerations)(dkCols c, int32_t begin, int32_t end, float h, bool snaps, bool positions)
-{
-	int32_t i = begin;
-	for (; i + DK_W <= end; i += DK_W) {
-		dkVf dl = 1.0f + h * dkV_load(c[dkColumnLinearDamping] + i);
-		dkVf da = 1.0f + h * dkV_load(c[dkColumnAngularDamping] + i);
-		dkVf vx = (dkV_load(c[dkColumnVelocityX] + i) + h * dkV_load(c[dkColumnAccelX] + i)) / dl;
-		dkVf vy = (dkV_load(c[dkColumnVelocityY] + i) + h * dkV_load(c[dkColumnAccelY] + i)) / dl;
-		dkVf w = (dkV_load(c[dkColumnAngularVelocity] + i) + h * dkV_load(c[dkColumnAlpha] + i)) / da;
-		dkVf x = dkV_load(c[dkColumnPositionX] + i), y = dkV_load(c[dkColumnPositionY] + i);
-		dkVf a = dkV_load(c[dkColumnAngle] + i);
-		if (snaps) DK_FN(snapLanes)(c, i, h, &vx, &vy, &w);
-		dkV_store(c[dkColumnVelocityX] + i, vx);
-		dkV_store(c[dkColumnVelocityY] + i, vy);
-		dkV_store(c[dkColumnAngularVelocity] + i, w);
-		if (!positions) continue;
-		dkV_store(c[dkColumnPositionX] + i, x + h * vx);
-		dkV_store(c[dkColumnPositionY] + i, y + h * vy);
-		dkV_store(c[dkColumnAngle] + i, a + h * w);
-	}
-	if (i < end) dkIntegrateAccelerations_scalar(c, i, end, h, snaps, positions);
 }

@@ -121,7 +121,7 @@ dkResult dkWorld_Step(dkWorld* world, float dt, int32_t substeps, dkError* error
 		dkSetError(error, dkResultInvalidValue, -1, "dt", dt);
 		return dkResultInvalidValue;
 	}
-	if (substeps < 1 || substeps > 64) {
+	if (substeps < 1 || substeps > DK_MAX_SUBSTEPS) {
 		dkSetError(error, dkResultInvalidValue, -1, "substeps", substeps);
 		return dkResultInvalidValue;
 	}
