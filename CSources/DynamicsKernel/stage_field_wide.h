@@ -123,7 +123,7 @@ static inline bool dkFieldNeedsRadius(const dkFieldFrame* f)
 
 // Which lanes of rows [i, i + DK_W) at (x, y) a field acts on: members that move, inside the region's
 // bounds (tested per vector, so a vector outside them skips the region program) and inside the region.
-static inline dkVm DK_FN(fieldLanes)(const uint32_t* lo, const uint32_t* hi, int32_t i, const dkFieldBatch* batch,
+__attribute__((always_inline)) static inline dkVm DK_FN(fieldLanes)(const uint32_t* lo, const uint32_t* hi, int32_t i, const dkFieldBatch* batch,
 									 int32_t k, dkVm moving, dkVf x, dkVf y, dkVf dx, dkVf dy)
 {
 	const dkFieldFrame* f = batch->frame[k];
@@ -136,7 +136,7 @@ static inline dkVm DK_FN(fieldLanes)(const uint32_t* lo, const uint32_t* hi, int
 
 // Rows [i, i + DK_W) with positions (x, y), velocities (vx, vy) and inverse masses im: the sum of the
 // selected fields' accelerations (and the custom-field forces'), in slot order.
-static inline void DK_FN(fieldSum)(dkCols c, const uint32_t* lo, const uint32_t* hi, int32_t i,
+__attribute__((always_inline)) static inline void DK_FN(fieldSum)(dkCols c, const uint32_t* lo, const uint32_t* hi, int32_t i,
 								   const dkFieldBatch* batch, dkVf x, dkVf y, dkVf vx, dkVf vy, dkVf im, dkVf* sumX,
 								   dkVf* sumY)
 {
@@ -242,7 +242,7 @@ DK_FIELD_ENTRY void DK_FN(dkApplyFields)(dkCols c, const uint32_t* lo, const uin
 
 // Velocity fields on rows [i, i + DK_W): v ← strength · direction · atten for members inside the region
 // (the last field wins).
-static inline void DK_FN(velocityFields)(const uint32_t* lo, const uint32_t* hi, int32_t i, const dkFieldBatch* batch,
+__attribute__((always_inline)) static inline void DK_FN(velocityFields)(const uint32_t* lo, const uint32_t* hi, int32_t i, const dkFieldBatch* batch,
 										 dkVf x, dkVf y, dkVf im, dkVf* vx, dkVf* vy)
 {
 	const dkVf zero = dkV_splat(0.0f);
