@@ -42,6 +42,7 @@ static void DK_FN(dkIntegrateFused)(dkCols c, int32_t begin, int32_t end, float 
 		dkVm torqued = DK_FN(torquedOf)(tc, td, ii);
 		dkVf dl = 1.0f + h * dkV_load(c[dkColumnLinearDamping] + i);
 		dkVf da = 1.0f + h * dkV_load(c[dkColumnAngularDamping] + i);
+		bool damped = dkV_any(dl != 1.0f), turnDamped = dkV_any(da != 1.0f);
 
 		dkVm snapped = {0}, snapTurn = {0};
 		dkVf sx = {0}, sy = {0}, k = {0}, den = {0};
@@ -68,9 +69,14 @@ static void DK_FN(dkIntegrateFused)(dkCols c, int32_t begin, int32_t end, float 
 				tx = ax + fx;
 				ty = ay + fy;
 			}
-			vx = (vx + h * tx) / dl;
-			vy = (vy + h * ty) / dl;
-			w = (w + h * al) / da;
+			vx = vx + h * tx;
+			vy = vy + h * ty;
+			w = w + h * al;
+			if (damped) { // dividing by 1 changes nothing: undamped vectors skip the divisions
+				vx = vx / dl;
+				vy = vy / dl;
+			}
+			if (turnDamped) w = w / da;
 			if (snapHere) {
 				vx = dkV_select(snapped, (vx - h * k * (x - sx)) / den, vx);
 				vy = dkV_select(snapped, (vy - h * k * (y - sy)) / den, vy);
