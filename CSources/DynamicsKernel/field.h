@@ -53,7 +53,8 @@ typedef struct dkFieldBatch {
 
 // The store (field_store.c).
 void dkFields_Destroy(dkWorld* world);
-// Prepares the frames of every substep of a step of `substeps` × h starting at world->time.
+// Prepares the frames of every substep of a step of `substeps` × h starting at world->time, after
+// restarting the rest timers of animated noise fields' items (and waking those that rest).
 bool dkFields_Prepare(dkWorld* world, int32_t substeps, float h);
 // Selects the fields that act on rows [b, e) in substep s: by membership, and (when `bounds`) by the rows'
 // current bounding box against the region's bounds.

@@ -307,6 +307,22 @@ bool dkFields_Prepare(dkWorld* world, int32_t substeps, float h)
 {
 	world->framesPerSubstep = 0;
 	if (world->liveFields == 0) return true;
+	// An animated noise field changes with time, not only through calls: its items never come to rest
+	// (their rest timers restart every step, and resting ones wake).
+	uint32_t animatedLo = 0, animatedHi = 0;
+	for (int32_t slot = 0; slot < DK_MAX_FIELDS; ++slot) {
+		const dkField* f = &world->fields[slot];
+		if ((f->generation & 1u) && f->def.kind == dkFieldNoise && f->def.animationSpeed > 0.0f &&
+			f->def.strength != 0.0f)
+			*(slot < 32 ? &animatedLo : &animatedHi) |= 1u << (slot & 31);
+	}
+	if (animatedLo || animatedHi) {
+		for (int32_t row = 0; row < world->count; ++row) {
+			if (!(world->fieldLo[row] & animatedLo) && !(world->fieldHi[row] & animatedHi)) continue;
+			world->col[dkColumnSleepTime][row] = 0.0f;
+			if (row >= world->awake) dkStore_WakeRow(world, row); // the row swapped in was visited already
+		}
+	}
 	int32_t needed = substeps * world->liveFields;
 	if (needed > world->frameCapacity) {
 		dkFieldFrame* frames = realloc(world->frames, (size_t)needed * sizeof(dkFieldFrame));

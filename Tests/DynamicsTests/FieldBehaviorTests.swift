@@ -88,6 +88,23 @@ import Testing
         #expect(b.center.x > 500 && relativeError(a.center.x - ax, 1000.0 / 60 / 60) < 0.05)
     }
 
+    @Test("items in an animated noise field do not rest; in a frozen one they do")
+    func animatedNoiseKeepsItemsAwake() throws {
+        for speed in [1.0, 0.0] {
+            let world = try DynamicWorld()
+            let ids = try world.createItems(ItemDescription(), at: [.zero])
+            var noise = FieldDescription(kind: .noise)
+            noise.strength = 0.001  // ≤ 1 pt/s²: against drag 10 the item moves below the rest speed
+            noise.animationSpeed = speed
+            try world.addField(noise, for: ids)
+            var drag = FieldDescription(kind: .drag)
+            drag.strength = 10
+            try world.addField(drag, for: ids)
+            try world.step(by: 3)
+            #expect(world.awakeItemCount == (speed > 0 ? 1 : 0), "animationSpeed \(speed)")
+        }
+    }
+
     @Test("noise fields: the same seed gives the same run, another seed another")
     func noiseSeeds() throws {
         func run(seed: UInt64) throws -> UInt64 {

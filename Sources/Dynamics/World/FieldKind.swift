@@ -13,6 +13,7 @@ public enum FieldKind: Hashable, Sendable, CaseIterable {
     /// Sets v = strength · direction · atten (pt/s) after the substep's other accelerations.
     case velocity
     /// a = 1000 · strength · N(c, t) · atten, N a seeded smooth vector noise with components in −1…1.
+    /// While `animationSpeed` > 0 the field changes by itself, so its items never come to rest.
     case noise
     /// a = strength · |v| · N(c, t) · atten.
     case turbulence
