@@ -66,8 +66,6 @@ typedef struct dkFieldPass {
 	const dkFieldBatch* batch; // one per substep
 	bool velocity;			   // some batch has a velocity field
 } dkFieldPass;
-// Clears a field's bit from every row.
-void dkFields_ClearBit(dkWorld* world, int32_t bit);
 // Fills a frame for a field at time t (also used by the probe entry point).
 void dkField_Frame(const dkField* field, int32_t bit, double t, dkFieldFrame* out);
 void dkField_Seed(dkField* field, uint64_t seed, uint32_t salt, double now);

@@ -69,7 +69,7 @@ static void wakeMembers(dkWorld* world, int32_t bit)
 		if (isMember(world, row, bit)) dkStore_WakeRow(world, row);
 }
 
-void dkFields_ClearBit(dkWorld* world, int32_t bit)
+static void clearBit(dkWorld* world, int32_t bit)
 {
 	uint32_t* w = wordOf(world, bit);
 	uint32_t keep = ~(1u << (bit & 31));
@@ -197,7 +197,7 @@ dkResult dkWorld_CreateField(dkWorld* world, const dkFieldDef* def, dkFieldId* o
 	*f = (dkField){.def = *def, .region = region, .regionCount = 1, .generation = generation,
 				   .bounds = {-INFINITY, -INFINITY, INFINITY, INFINITY}};
 	dkField_Seed(f, world->seed, (uint32_t)slot, world->time);
-	dkFields_ClearBit(world, slot);
+	clearBit(world, slot);
 	world->liveFields++;
 	*outId = (dkFieldId){(uint32_t)slot + 1, generation};
 	return dkResultOK;
@@ -209,7 +209,7 @@ dkResult dkWorld_DestroyField(dkWorld* world, dkFieldId id, dkError* error)
 	if (!f) return fail(error, dkResultStaleId, "field", id.index1);
 	int32_t bit = (int32_t)id.index1 - 1;
 	wakeMembers(world, bit);
-	dkFields_ClearBit(world, bit);
+	clearBit(world, bit);
 	free(f->region);
 	f->region = NULL;
 	f->generation++;

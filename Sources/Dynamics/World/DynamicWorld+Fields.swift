@@ -13,7 +13,7 @@ extension DynamicWorld {
     @discardableResult
     public func addField(_ description: FieldDescription, for ids: [ItemID] = []) throws(DynamicsError) -> FieldID {
         precondition(!isStepping, "DynamicWorld.addField called during a step")
-        try validateMembers(ids)
+        try validate(ids)
         let id = try kernel.createField(description)
         do {
             try kernel.setFieldMembers(id, items: ids, member: true)
@@ -35,14 +35,14 @@ extension DynamicWorld {
     /// Adds items to a field (items already in it stay). Wakes them.
     public func addItems(_ ids: [ItemID], toField id: FieldID) throws(DynamicsError) {
         precondition(!isStepping, "DynamicWorld.addItems(_:toField:) called during a step")
-        try validateMembers(ids)
+        try validate(ids)
         try kernel.setFieldMembers(id, items: ids, member: true)
     }
 
     /// Removes items from a field (items not in it are ignored). Wakes them.
     public func removeItems(_ ids: [ItemID], fromField id: FieldID) throws(DynamicsError) {
         precondition(!isStepping, "DynamicWorld.removeItems(_:fromField:) called during a step")
-        try validateMembers(ids)
+        try validate(ids)
         try kernel.setFieldMembers(id, items: ids, member: false)
     }
 
@@ -63,7 +63,7 @@ extension DynamicWorld {
     /// them before every step from the blocks of ``FieldBehavior/field(evaluationBlock:)``.
     public func setCustomFieldForces(x: [Float], y: [Float], for ids: [ItemID]) throws(DynamicsError) {
         precondition(!isStepping, "DynamicWorld.setCustomFieldForces called during a step")
-        try validateMembers(ids)
+        try validate(ids)
         for (name, values) in [("fieldForce.x", x), ("fieldForce.y", y)] {
             guard values.count == ids.count else {
                 throw .invalidValue(field: "\(name).count", value: Double(values.count), index: nil)
@@ -75,13 +75,5 @@ extension DynamicWorld {
         kernel.setCustomFieldForces(true)
         try kernel.set(.fieldForceX, ids: ids, values: x)
         try kernel.set(.fieldForceY, ids: ids, values: y)
-    }
-
-    private func validateMembers(_ ids: [ItemID]) throws(DynamicsError) {
-        var seen = Set<ItemID>()
-        for id in ids {
-            guard kernel.isValid(id) else { throw .staleID(id) }
-            guard seen.insert(id).inserted else { throw .duplicateID(id) }
-        }
     }
 }

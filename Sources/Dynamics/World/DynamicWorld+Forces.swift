@@ -160,7 +160,8 @@ extension DynamicWorld {
         for (column, values, _) in columns { try kernel.set(column, ids: ids, values: values) }
     }
 
-    private func validate(_ ids: [ItemID]) throws(DynamicsError) {
+    /// Throws for a stale id or an id given twice.
+    func validate(_ ids: [ItemID]) throws(DynamicsError) {
         var seen = Set<ItemID>()
         for id in ids {
             guard kernel.isValid(id) else { throw .staleID(id) }
