@@ -8,7 +8,11 @@
 // the items may close the gap within a substep but not pass through each other.
 // Constraints are graph-coloured (constraint_graph.c) and solved colour by colour, in contact order within
 // a colour; no two constraints of a colour share a moving item, so their order within the colour does not
-// matter and a wide solver can take them in lanes. During the substeps the solver works on a compact
+// matter and a wide solver can take them in lanes. The sweep over the colours is symmetric: the relax pass
+// runs the colours in the opposite order to the solve pass, and odd substeps reverse both. A sweep in one
+// fixed order leaves a one-sided error that a tall structure turns into sway (the 5 050-box pyramid's top
+// swayed ±5 pt for seconds and its kinetic energy stayed near 10⁵ after 2 s; with the symmetric sweep it
+// settles like Box2D's, near 10³ after 2 s). It costs nothing: only the order of the stages changes. During the substeps the solver works on a compact
 // array of body states (velocity, movement since the step began); items that do not move share one
 // zero state.
 #include "collision.h"
@@ -381,8 +385,8 @@ static dkStage colourStage(dkStageKind kind, int32_t c, const int32_t* colourSta
 }
 
 // Appends the stages of one step: per substep velocities, warm start, solve, positions and relax (colour
-// by colour; joints before contacts within a colour, as Box2D; then the joint chains exactly), then
-// restitution and the final velocities.
+// by colour, in the symmetric order described above; joints before contacts within a colour, as Box2D;
+// then the joint chains exactly), then restitution and the final velocities.
 static int32_t buildStages(dkStage* stages, const int32_t* colourStart, const int32_t* jointStart, int32_t blocks,
 						   int32_t chainItems, int32_t substeps)
 {
@@ -393,8 +397,9 @@ static int32_t buildStages(dkStage* stages, const int32_t* colourStart, const in
 		stages[n++] = (dkStage){dkStageVelocities, 0, blocks, 0, s > 0, s};
 		for (int p = 0; p < 3; ++p) {
 			if (passes[p] == dkStageRelax) stages[n++] = (dkStage){dkStagePositions, 0, blocks, 0, false};
-			for (int32_t c = 0; c <= DK_GRAPH_COLOURS; ++c) {
-				dkStage stage = colourStage(passes[p], c, colourStart, jointStart);
+			bool reverse = (passes[p] == dkStageRelax) != ((s & 1) != 0);
+			for (int32_t i = 0; i <= DK_GRAPH_COLOURS; ++i) {
+				dkStage stage = colourStage(passes[p], reverse ? DK_GRAPH_COLOURS - i : i, colourStart, jointStart);
 				if (stage.items > 0) stages[n++] = stage;
 			}
 			if (chainItems > 0) stages[n++] = (dkStage){chainPasses[p], 0, chainItems, 0, false};
