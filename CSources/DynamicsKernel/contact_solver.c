@@ -183,6 +183,18 @@ static bool prepareSoa(dkWorld* world, dkContactSoA* soa, int32_t* colourStart, 
 	}
 	int32_t awake = world->awake;
 	soa->zeroState = awake;
+	// Items in joint chains take the step's raised inertia in every constraint (joint_chain.c).
+	float* inertia = chains->joints > 0 ? malloc((size_t)(awake + 1) * sizeof(float)) : NULL;
+	if (inertia) {
+		for (int32_t r = 0; r < awake; ++r) inertia[r] = world->col[dkColumnInverseInertia][r];
+		inertia[awake] = 0.0f;
+		dkChains_RaiseInertia(chains, joints, h, inertia);
+		for (int32_t k = 0; k < joints->count; ++k) {
+			if (joints->stateA[k] != joints->zeroState) joints->col[dkJsInertiaA][k] = inertia[joints->stateA[k]];
+			if (joints->stateB[k] != joints->zeroState) joints->col[dkJsInertiaB][k] = inertia[joints->stateB[k]];
+		}
+	}
+	const float* inverseInertia = inertia ? inertia : world->col[dkColumnInverseInertia];
 	for (int32_t k = 0; k < total; ++k) {
 		soa->stateA[k] = soa->stateB[k] = awake;
 		soa->contact[k] = -1;
@@ -197,8 +209,8 @@ static bool prepareSoa(dkWorld* world, dkContactSoA* soa, int32_t* colourStart, 
 		soa->stateA[k] = stateIndex(ra, awake);
 		soa->stateB[k] = stateIndex(rb, awake);
 		soa->contact[k] = list[i];
-		float mA = ra >= 0 ? col[dkColumnInverseMass][ra] : 0.0f, iA = ra >= 0 ? col[dkColumnInverseInertia][ra] : 0.0f;
-		float mB = rb >= 0 ? col[dkColumnInverseMass][rb] : 0.0f, iB = rb >= 0 ? col[dkColumnInverseInertia][rb] : 0.0f;
+		float mA = ra >= 0 ? col[dkColumnInverseMass][ra] : 0.0f, iA = ra >= 0 ? inverseInertia[ra] : 0.0f;
+		float mB = rb >= 0 ? col[dkColumnInverseMass][rb] : 0.0f, iB = rb >= 0 ? inverseInertia[rb] : 0.0f;
 		float nx = m->nx, ny = m->ny, tx = ny, ty = -nx;
 		f[dkSoaNx][k] = nx;
 		f[dkSoaNy][k] = ny;
@@ -242,7 +254,7 @@ static bool prepareSoa(dkWorld* world, dkContactSoA* soa, int32_t* colourStart, 
 			f[dkSoaRelativeVelocity + o][k] = dvx * nx + dvy * ny;
 		}
 	}
-	free(list), free(rowA), free(rowB), free(order), free(slot), free(direct);
+	free(list), free(rowA), free(rowB), free(order), free(slot), free(direct), free(inertia);
 	return true;
 }
 
