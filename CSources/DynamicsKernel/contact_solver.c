@@ -12,9 +12,9 @@
 // runs the colours in the opposite order to the solve pass, and odd substeps reverse both. A sweep in one
 // fixed order leaves a one-sided error that a tall structure turns into sway (the 5 050-box pyramid's top
 // swayed ±5 pt for seconds and its kinetic energy stayed near 10⁵ after 2 s; with the symmetric sweep it
-// settles like Box2D's, near 10³ after 2 s). It costs nothing: only the order of the stages changes. During the substeps the solver works on a compact
-// array of body states (velocity, movement since the step began); items that do not move share one
-// zero state.
+// settles like Box2D's, near 10³ after 2 s). It costs nothing: only the order of the stages changes.
+// During the substeps the solver works on a compact array of body states (velocity, movement since the
+// step began); items that do not move share one zero state.
 #include "collision.h"
 #include "constraint_graph.h"
 #include "contact_soa.h"
@@ -321,11 +321,11 @@ static void runItem(dkContactStep* step, const dkStage* stage, int32_t item)
 	dkWorld* world = step->world;
 	const dkKernels* k = world->kernels;
 	if (stage->kind == dkStageChainWarmStart) {
-		dkChains_WarmStart(step->chains, step->joints, step->states, item, step->h);
+		dkChains_WarmStart(step->chains, step->joints, step->states, item);
 		return;
 	}
 	if (stage->kind == dkStageChainSolve || stage->kind == dkStageChainRelax) {
-		dkChains_Solve(step->chains, step->joints, step->states, item, step->chain, step->h, stage->kind == dkStageChainSolve);
+		dkChains_Solve(step->chains, step->joints, step->states, item, step->chain, stage->kind == dkStageChainSolve);
 		return;
 	}
 	if (stage->kind == dkStageVelocities || stage->kind == dkStagePositions || stage->kind == dkStageStore) {

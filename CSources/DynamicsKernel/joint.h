@@ -101,15 +101,15 @@ typedef struct dkJointChains {
 // memory (then nothing is marked and there are no chains).
 bool dkChains_Build(const dkWorld* world, const int32_t* list, const int32_t* rowA, const int32_t* rowB,
 					const int32_t* slot, int32_t n, uint8_t* direct, dkJointChains* chains);
-// One work item (a run of chains): applies the accumulated impulses (warm start), or solves the chains'
-// rows exactly (biased with `soft`'s bias and softness, or relaxed: no bias).
 // Raises the inverse inertias (per state index: awake rows, then the zero state) of the items in chains by
 // the geometric stiffness of their chain joints under the warm-start impulses, for substeps of h; every
 // constraint of the step then uses them (joint_chain.c).
 void dkChains_RaiseInertia(const dkJointChains* chains, const dkJointSoA* soa, float h, float* inverseInertia);
-void dkChains_WarmStart(dkJointChains* chains, const dkJointSoA* soa, dkBodyState* states, int32_t item, float h);
+// One work item (a run of chains): applies the accumulated impulses (warm start), or solves the chains'
+// rows exactly (biased with `soft`'s bias and softness, or relaxed: no bias).
+void dkChains_WarmStart(dkJointChains* chains, const dkJointSoA* soa, dkBodyState* states, int32_t item);
 void dkChains_Solve(dkJointChains* chains, const dkJointSoA* soa, dkBodyState* states, int32_t item,
-					dkSoftness soft, float h, bool useBias);
+					dkSoftness soft, bool useBias);
 // After the step: the chains' impulses back to their joints (after dkJoints_StoreImpulses).
 void dkChains_StoreImpulses(dkWorld* world, const dkJointChains* chains, const dkJointSoA* soa);
 void dkChains_Free(dkJointChains* chains);

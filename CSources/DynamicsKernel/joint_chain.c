@@ -40,11 +40,8 @@
 
 // Per chain joint in the scratch: J_A, J_B (3×3, rows × (vx, vy, ω)), S⁻¹ (3×3), G = S⁻¹ E (3×3) to the
 // next joint, y (the forward-eliminated right-hand side) and x (the impulses).
-// C (the position errors), and the inverse inertias used.
-enum {
-	dkChainJA = 0, dkChainJB = 9, dkChainSinv = 18, dkChainG = 27, dkChainY = 36, dkChainX = 39, dkChainC = 42,
-	dkChainInertiaA = 45, dkChainInertiaB = 46, dkChainScratch = 47
-};
+// C (the position errors).
+enum { dkChainJA = 0, dkChainJB = 9, dkChainSinv = 18, dkChainG = 27, dkChainY = 36, dkChainX = 39, dkChainC = 42, dkChainScratch = 45 };
 
 // The rows this stage solves for a joint (dkJointRow* bits), or 0.
 static uint8_t directRows(const dkJoint* j)
@@ -316,8 +313,6 @@ static void prepareChain(dkJointChains* chains, int32_t first, int32_t last, con
 		int32_t k = chains->soaIndex[q];
 		chainRows(chains->rows[q], soa, k, &states[soa->stateA[k]], &states[soa->stateB[k]], s + dkChainJA,
 				  s + dkChainJB, s + dkChainC, NULL, NULL, NULL);
-		s[dkChainInertiaA] = soa->col[dkJsInertiaA][k];
-		s[dkChainInertiaB] = soa->col[dkJsInertiaB][k];
 	}
 }
 
@@ -342,7 +337,7 @@ void dkChains_RaiseInertia(const dkJointChains* chains, const dkJointSoA* soa, f
 	free(stiff);
 }
 
-void dkChains_WarmStart(dkJointChains* chains, const dkJointSoA* soa, dkBodyState* states, int32_t item, float h)
+void dkChains_WarmStart(dkJointChains* chains, const dkJointSoA* soa, dkBodyState* states, int32_t item)
 {
 	for (int32_t c = chains->itemStart[item]; c < chains->itemStart[item + 1]; ++c) {
 		int32_t first = chains->start[c], last = chains->start[c + 1];
@@ -351,8 +346,8 @@ void dkChains_WarmStart(dkJointChains* chains, const dkJointSoA* soa, dkBodyStat
 			double* s = chains->scratch + (size_t)q * dkChainScratch;
 			int32_t k = chains->soaIndex[q];
 			double x[3] = {chains->impulse[3 * q], chains->impulse[3 * q + 1], chains->impulse[3 * q + 2]};
-			applyImpulse(states, soa->stateA[k], soa->zeroState, s + dkChainJA, x, soa->col[dkJsMassA][k], s[dkChainInertiaA]);
-			applyImpulse(states, soa->stateB[k], soa->zeroState, s + dkChainJB, x, soa->col[dkJsMassB][k], s[dkChainInertiaB]);
+			applyImpulse(states, soa->stateA[k], soa->zeroState, s + dkChainJA, x, soa->col[dkJsMassA][k], soa->col[dkJsInertiaA][k]);
+			applyImpulse(states, soa->stateB[k], soa->zeroState, s + dkChainJB, x, soa->col[dkJsMassB][k], soa->col[dkJsInertiaB][k]);
 		}
 	}
 }
@@ -361,7 +356,7 @@ void dkChains_WarmStart(dkJointChains* chains, const dkJointSoA* soa, dkBodyStat
 // and accumulated impulses have not changed since, so only the relaxing solve (after the positions)
 // prepares again.
 static void solveChain(dkJointChains* chains, int32_t first, int32_t last, const dkJointSoA* soa,
-					   dkBodyState* states, double epsilon, double bias, bool leak, double h)
+					   dkBodyState* states, double epsilon, double bias, bool leak)
 {
 	if (!leak) prepareChain(chains, first, last, soa, states);
 	for (int32_t q = first; q < last; ++q) {
@@ -373,8 +368,6 @@ static void solveChain(dkJointChains* chains, int32_t first, int32_t last, const
 		int rows = (chains->rows[q] & dkJointRowPoint ? 2 : 0) + (chains->rows[q] & dkJointRowAngleEq ? 1 : 0) +
 				   (chains->rows[q] & dkJointRowAxialEq ? 1 : 0);
 		masses(soa, k, mA, mB);
-		mA[2] = s[dkChainInertiaA];
-		mB[2] = s[dkChainInertiaB];
 		double va[3] = {a->vx, a->vy, a->w}, vb[3] = {b->vx, b->vy, b->w};
 		for (int p = 0; p < 3; ++p) {
 			for (int r = 0; r < 3; ++r) {
@@ -449,18 +442,18 @@ static void solveChain(dkJointChains* chains, int32_t first, int32_t last, const
 		double mA[3], mB[3];
 		masses(soa, k, mA, mB);
 		for (int p = 0; p < 3; ++p) chains->impulse[3 * q + p] = (float)(chains->impulse[3 * q + p] + s[dkChainX + p]);
-		applyImpulse(states, soa->stateA[k], soa->zeroState, s + dkChainJA, s + dkChainX, mA[0], s[dkChainInertiaA]);
-		applyImpulse(states, soa->stateB[k], soa->zeroState, s + dkChainJB, s + dkChainX, mB[0], s[dkChainInertiaB]);
+		applyImpulse(states, soa->stateA[k], soa->zeroState, s + dkChainJA, s + dkChainX, mA[0], mA[2]);
+		applyImpulse(states, soa->stateB[k], soa->zeroState, s + dkChainJB, s + dkChainX, mB[0], mB[2]);
 	}
 }
 
 void dkChains_Solve(dkJointChains* chains, const dkJointSoA* soa, dkBodyState* states, int32_t item,
-					dkSoftness soft, float h, bool useBias)
+					dkSoftness soft, bool useBias)
 {
 	double epsilon = soft.massScale > 0.0f ? (double)soft.impulseScale / soft.massScale : 0.0;
 	for (int32_t c = chains->itemStart[item]; c < chains->itemStart[item + 1]; ++c) {
 		solveChain(chains, chains->start[c], chains->start[c + 1], soa, states, epsilon,
-				   useBias ? soft.biasRate : 0.0, useBias, h);
+				   useBias ? soft.biasRate : 0.0, useBias);
 	}
 }
 
