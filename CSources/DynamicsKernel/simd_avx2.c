@@ -1,5 +1,6 @@
 // SIMD level AVX2: 8 floats per vector. Chosen at run time only when the CPU and OS support AVX2.
 #if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h> // the transposes of stage_bodies_wide.h
 #define DK_W 8
 #define DK_ISA avx2
 #define DK_LEVEL dkSimdAVX2

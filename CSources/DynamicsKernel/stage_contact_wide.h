@@ -2,40 +2,7 @@
 // of DK_W constraints of one colour at a time. Instantiated per SIMD level and at DK_W = 1, which is the
 // scalar path; all levels give the same bits. The laws are those of contact_solver.c.
 
-typedef struct DK_FN(dkBodyVec) {
-	dkVf vx, vy, w, dx, dy, dc, ds, da;
-} DK_FN(dkBodyVec);
-
-static inline DK_FN(dkBodyVec) DK_FN(gatherBodies)(const dkBodyState* states, const int32_t* index)
-{
-	DK_FN(dkBodyVec) b;
-	for (int l = 0; l < DK_W; ++l) {
-		const dkBodyState* s = &states[index[l]];
-		b.vx[l] = s->vx;
-		b.vy[l] = s->vy;
-		b.w[l] = s->w;
-		b.dx[l] = s->dx;
-		b.dy[l] = s->dy;
-		b.dc[l] = s->dc;
-		b.ds[l] = s->ds;
-		b.da[l] = s->da;
-	}
-	return b;
-}
-
-// Writes velocities back, except to the shared zero state (static sides and padding lanes of parallel
-// chunks all point at it; its velocity is zero and stays zero).
-static inline void DK_FN(scatterBodies)(dkBodyState* states, const int32_t* index, const DK_FN(dkBodyVec) * b,
-										int32_t zero)
-{
-	for (int l = 0; l < DK_W; ++l) {
-		if (index[l] == zero) continue;
-		dkBodyState* s = &states[index[l]];
-		s->vx = b->vx[l];
-		s->vy = b->vy[l];
-		s->w = b->w[l];
-	}
-}
+#include "stage_bodies_wide.h"
 
 static inline dkVf DK_FN(vmax)(dkVf a, dkVf b) { return dkV_select(a > b, a, b); }
 static inline dkVf DK_FN(vmin)(dkVf a, dkVf b) { return dkV_select(a < b, a, b); }
