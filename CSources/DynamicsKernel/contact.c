@@ -169,6 +169,13 @@ static void narrowTask(void* context, int32_t worker)
 	}
 }
 
+// Compacts entry k to position *n (entries before the first dropped one stay where they are).
+static inline void keep(dkContact* work, int32_t* n, int32_t k)
+{
+	if (*n != k) work[*n] = work[k];
+	++*n;
+}
+
 void dkContacts_Update(dkWorld* world, float dt)
 {
 	world->eventCount = 0;
@@ -262,7 +269,7 @@ void dkContacts_Update(dkWorld* world, float dt)
 	for (int32_t k = 0; k < m; ++k) {
 		dkContact* c = &work[k];
 		switch (kind[k]) {
-		case dkEntryCarry: work[n++] = *c; break;
+		case dkEntryCarry: keep(work, &n, k); break;
 		case dkEntryEnded: emit(world, c, false); break;
 		case dkEntryEndedLost:
 			emit(world, c, false);
@@ -272,7 +279,7 @@ void dkContacts_Update(dkWorld* world, float dt)
 			bool was = c->touching;
 			c->touching = isTouching(&c->manifold);
 			if (c->touching != was) emit(world, c, c->touching);
-			if (c->manifold.count > 0 || c->touching) work[n++] = *c;
+			if (c->manifold.count > 0 || c->touching) keep(work, &n, k);
 		}
 		}
 	}
@@ -286,13 +293,12 @@ void dkContacts_Update(dkWorld* world, float dt)
 	world->spareContacts = previous;
 	world->spareCapacity = previousCapacity;
 
-	// Touching an awake item wakes a resting one.
+	// Touching an awake item wakes a resting one. The contact's item slots are its shapes' (the merge
+	// dropped contacts whose shapes went away), read without touching the large shape records.
 	for (int32_t k = 0; k < n; ++k) {
-		if (!work[k].touching) continue;
-		int32_t ra, rb;
-		bool ha = rowOf(world, &world->shapes[work[k].shapeA], &ra);
-		bool hb = rowOf(world, &world->shapes[work[k].shapeB], &rb);
-		if (!ha || !hb) continue;
+		if (!work[k].touching || work[k].bodyA < 0 || work[k].bodyB < 0) continue;
+		int32_t ra = world->slots[work[k].bodyA].dense, rb = world->slots[work[k].bodyB].dense;
+		if (ra < 0 || rb < 0) continue;
 		bool awakeA = ra < world->awake, awakeB = rb < world->awake;
 		if (awakeA && !awakeB && world->col[dkColumnInverseMass][rb] > 0.0f) dkStore_WakeRow(world, rb);
 		if (awakeB && !awakeA && world->col[dkColumnInverseMass][ra] > 0.0f) dkStore_WakeRow(world, ra);

@@ -4,6 +4,7 @@
 #ifndef DK_CONTACT_SOA_H
 #define DK_CONTACT_SOA_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define DK_CONTACT_PAD 16
@@ -47,6 +48,7 @@ enum {
 typedef struct dkContactSoA {
 	int32_t count; // padded
 	int32_t zeroState; // index of the shared zero state: read by many lanes, never written
+	bool elastic;	   // some constraint has restitution (otherwise the restitution pass is skipped)
 	int32_t* stateA;
 	int32_t* stateB;
 	int32_t* contact; // -1 for padding

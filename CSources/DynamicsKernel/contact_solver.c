@@ -224,6 +224,7 @@ static bool prepareSoa(dkWorld* world, dkContactSoA* soa, int32_t* colourStart, 
 		float eA = hasA ? col[dkColumnElasticity][rowOfA] : 0, eB = hasB ? col[dkColumnElasticity][rowOfB] : 0;
 		f[dkSoaFriction][k] = hasA && hasB ? sqrtf(fA * fB) : (hasA ? fA : fB);
 		f[dkSoaRestitution][k] = hasA && hasB ? fmaxf(eA, eB) : (hasA ? eA : eB);
+		soa->elastic = soa->elastic || f[dkSoaRestitution][k] != 0.0f;
 		// Centres: an item's position, or the world origin for a boundary (which never moves).
 		float cax = hasA ? col[dkColumnPositionX][rowOfA] : 0, cay = hasA ? col[dkColumnPositionY][rowOfA] : 0;
 		float cbx = hasB ? col[dkColumnPositionX][rowOfB] : 0, cby = hasB ? col[dkColumnPositionY][rowOfB] : 0;
@@ -398,9 +399,9 @@ static dkStage colourStage(dkStageKind kind, int32_t c, const int32_t* colourSta
 
 // Appends the stages of one step: per substep velocities, warm start, solve, positions and relax (colour
 // by colour, in the symmetric order described above; joints before contacts within a colour, as Box2D;
-// then the joint chains exactly), then restitution and the final velocities.
+// then the joint chains exactly), then restitution (when some contact is elastic) and the final velocities.
 static int32_t buildStages(dkStage* stages, const int32_t* colourStart, const int32_t* jointStart, int32_t blocks,
-						   int32_t chainItems, int32_t substeps)
+						   int32_t chainItems, int32_t substeps, bool elastic)
 {
 	int32_t n = 0;
 	dkStageKind passes[3] = {dkStageWarmStart, dkStageSolve, dkStageRelax};
@@ -417,7 +418,7 @@ static int32_t buildStages(dkStage* stages, const int32_t* colourStart, const in
 			if (chainItems > 0) stages[n++] = (dkStage){chainPasses[p], 0, chainItems, 0, false};
 		}
 	}
-	for (int32_t c = 0; c <= DK_GRAPH_COLOURS; ++c) {
+	for (int32_t c = 0; elastic && c <= DK_GRAPH_COLOURS; ++c) {
 		dkStage stage = colourStage(dkStageRestitution, c, colourStart, jointStart);
 		if (stage.items > 0) stages[n++] = stage;
 	}
@@ -466,7 +467,7 @@ void dkContactSolver_Step(dkWorld* world, float dt, int32_t substeps)
 		.joint = dkMakeSoft(2.0f * hertz, DK_JOINT_DAMPING_RATIO, h),
 		.chain = dkMakeSoft(DK_CHAIN_STIFFNESS / h, DK_JOINT_DAMPING_RATIO, h)};
 	int32_t blocks = (awake + DK_CONTACT_BLOCK - 1) / DK_CONTACT_BLOCK;
-	step.stageCount = buildStages(stages, colourStart, jointStart, blocks, chains.items, substeps);
+	step.stageCount = buildStages(stages, colourStart, jointStart, blocks, chains.items, substeps, soa.elastic);
 	for (int32_t s = 0; s < step.stageCount; ++s) {
 		atomic_init(&counters[s].claimed, 0);
 		atomic_init(&counters[s].done, 0);
