@@ -22,10 +22,11 @@ static float maxSeparation(const dkPlaced* a, const dkPlaced* b, int32_t* edge)
 			float d3 = nx * (b->x[3] - a->x[i]) + ny * (b->y[3] - a->y[i]);
 			float m01 = d1 < d0 ? d1 : d0, m23 = d3 < d2 ? d3 : d2;
 			si = m23 < m01 ? m23 : m01;
-		}
-		for (int32_t j = 0; j < b->count && b->count != 4; ++j) {
-			float d = nx * (b->x[j] - a->x[i]) + ny * (b->y[j] - a->y[i]);
-			if (d < si) si = d;
+		} else {
+			for (int32_t j = 0; j < b->count; ++j) {
+				float d = nx * (b->x[j] - a->x[i]) + ny * (b->y[j] - a->y[i]);
+				if (d < si) si = d;
+			}
 		}
 		if (si > best) {
 			best = si;
