@@ -8,7 +8,8 @@
 
 #define DK_LINEAR_SLOP 0.5f				   // pt: allowed overlap
 #define DK_SPECULATIVE_DISTANCE 2.0f	   // pt: contact points are kept this far apart (4 × slop)
-#define DK_CONTACT_HERTZ 30.0f			   // stiffness of the soft contact
+#define DK_CONTACT_HERTZ 30.0f			   // default stiffness of the soft contact (dkWorldDef.contactHertz)
+#define DK_JOINT_HERTZ 60.0f			   // stiffness of rigid joints (at most half the substep rate), as Box2D
 #define DK_CONTACT_DAMPING_RATIO 10.0f	   // damping of the soft contact
 #define DK_CONTACT_PUSH_MAX_VELOCITY 300.0f // pt/s: the fastest overlap recovery
 #define DK_RESTITUTION_THRESHOLD 100.0f	   // pt/s: slower impacts do not bounce

@@ -1,15 +1,17 @@
 // Stage: the contact solver. Soft-step substepping with relaxation, in the manner of Box2D v3:
 //   once per step:  prepare (anchors, effective masses, the relative normal velocity for restitution,
 //                   lowered to the fastest approach the substeps see)
-//   per substep:    velocities → warm start → solve (soft, with bias) → positions → relax (no bias)
+//   per substep:    velocities → warm start → solve (soft, with bias) → positions → relax (no bias);
+//                   with n solver iterations (dkWorldDef.solverIterations) the solve and the relax pass
+//                   each run n times
 //   once per step:  restitution, then the accumulated impulses are stored for the next step's warm start
 // Separation is tracked during the step from each item's movement since the step began, so contacts stay
 // correct across substeps without a new narrowphase. Positive separation makes a speculative contact:
 // the items may close the gap within a substep but not pass through each other.
 // Constraints are graph-coloured (constraint_graph.c) and solved colour by colour, in contact order within
 // a colour; no two constraints of a colour share a moving item, so their order within the colour does not
-// matter and a wide solver can take them in lanes. The sweep over the colours is symmetric: the relax pass
-// runs the colours in the opposite order to the solve pass, and odd substeps reverse both. A sweep in one
+// matter and a wide solver can take them in lanes. The sweep over the colours is symmetric: each solve or
+// relax pass runs the colours in the opposite order to the pass before it, and odd substeps reverse all. A sweep in one
 // fixed order leaves a one-sided error that a tall structure turns into sway (the 5 050-box pyramid's top
 // swayed ±5 pt for seconds and its kinetic energy stayed near 10⁵ after 2 s; with the symmetric sweep it
 // settles like Box2D's, near 10³ after 2 s). It costs nothing: only the order of the stages changes.
@@ -400,22 +402,31 @@ static dkStage colourStage(dkStageKind kind, int32_t c, const int32_t* colourSta
 // Appends the stages of one step: per substep velocities, warm start, solve, positions and relax (colour
 // by colour, in the symmetric order described above; joints before contacts within a colour, as Box2D;
 // then the joint chains exactly), then restitution (when some contact is elastic) and the final velocities.
+// The most stages buildStages can emit.
+static int32_t maxStageCount(int32_t substeps, int32_t iterations)
+{
+	return substeps * (2 + (1 + 2 * iterations) * (DK_GRAPH_COLOURS + 2)) + DK_GRAPH_COLOURS + 2;
+}
+
 static int32_t buildStages(dkStage* stages, const int32_t* colourStart, const int32_t* jointStart, int32_t blocks,
-						   int32_t chainItems, int32_t substeps, bool elastic)
+						   int32_t chainItems, int32_t substeps, int32_t iterations, bool elastic)
 {
 	int32_t n = 0;
-	dkStageKind passes[3] = {dkStageWarmStart, dkStageSolve, dkStageRelax};
-	dkStageKind chainPasses[3] = {dkStageChainWarmStart, dkStageChainSolve, dkStageChainRelax};
 	for (int32_t s = 0; s < substeps; ++s) {
 		stages[n++] = (dkStage){dkStageVelocities, 0, blocks, 0, s > 0, s};
-		for (int p = 0; p < 3; ++p) {
-			if (passes[p] == dkStageRelax) stages[n++] = (dkStage){dkStagePositions, 0, blocks, 0, false};
-			bool reverse = (passes[p] == dkStageRelax) != ((s & 1) != 0);
+		// Pass 0 warm-starts; passes 1…2n solve n times and then relax n times, each against the one before.
+		for (int32_t p = 0; p <= 2 * iterations; ++p) {
+			dkStageKind kind = p == 0 ? dkStageWarmStart : p <= iterations ? dkStageSolve : dkStageRelax;
+			dkStageKind chainKind = p == 0				? dkStageChainWarmStart
+									: p <= iterations ? dkStageChainSolve
+													  : dkStageChainRelax;
+			if (p == iterations + 1) stages[n++] = (dkStage){dkStagePositions, 0, blocks, 0, false};
+			bool reverse = (p > 0 && (p & 1) == 0) != ((s & 1) != 0);
 			for (int32_t i = 0; i <= DK_GRAPH_COLOURS; ++i) {
-				dkStage stage = colourStage(passes[p], reverse ? DK_GRAPH_COLOURS - i : i, colourStart, jointStart);
+				dkStage stage = colourStage(kind, reverse ? DK_GRAPH_COLOURS - i : i, colourStart, jointStart);
 				if (stage.items > 0) stages[n++] = stage;
 			}
-			if (chainItems > 0) stages[n++] = (dkStage){chainPasses[p], 0, chainItems, 0, false};
+			if (chainItems > 0) stages[n++] = (dkStage){chainKind, 0, chainItems, 0, false};
 		}
 	}
 	for (int32_t c = 0; elastic && c <= DK_GRAPH_COLOURS; ++c) {
@@ -446,7 +457,8 @@ void dkContactSolver_Step(dkWorld* world, float dt, int32_t substeps)
 		free(states);
 		return; // out of memory: the step integrates nothing
 	}
-	int32_t maxStages = substeps * (2 + 3 * (DK_GRAPH_COLOURS + 2)) + DK_GRAPH_COLOURS + 2;
+	int32_t iterations = world->def.solverIterations;
+	int32_t maxStages = maxStageCount(substeps, iterations);
 	dkStage* stages = malloc((size_t)maxStages * sizeof(dkStage));
 	dkStageCounters* counters = calloc((size_t)maxStages, sizeof(dkStageCounters));
 	if (!stages || !counters) {
@@ -458,16 +470,16 @@ void dkContactSolver_Step(dkWorld* world, float dt, int32_t substeps)
 		free(states);
 		return;
 	}
-	float hertz = fminf(DK_CONTACT_HERTZ, 0.25f / h);
+	float hertz = fminf(world->def.contactHertz, 0.25f / h);
 	dkContactStep step = {
 		.world = world, .states = states, .soa = &soa, .joints = &joints, .chains = &chains, .colourStart = colourStart,
 		.jointStart = jointStart, .stages = stages,
 		.counters = counters, .h = h, .invH = 1.0f / h,
 		.soft = dkMakeSoft(hertz, DK_CONTACT_DAMPING_RATIO, h), .stiff = dkMakeSoft(2.0f * hertz, DK_CONTACT_DAMPING_RATIO, h),
-		.joint = dkMakeSoft(2.0f * hertz, DK_JOINT_DAMPING_RATIO, h),
+		.joint = dkMakeSoft(fminf(DK_JOINT_HERTZ, 0.5f / h), DK_JOINT_DAMPING_RATIO, h),
 		.chain = dkMakeSoft(DK_CHAIN_STIFFNESS / h, DK_JOINT_DAMPING_RATIO, h)};
 	int32_t blocks = (awake + DK_CONTACT_BLOCK - 1) / DK_CONTACT_BLOCK;
-	step.stageCount = buildStages(stages, colourStart, jointStart, blocks, chains.items, substeps, soa.elastic);
+	step.stageCount = buildStages(stages, colourStart, jointStart, blocks, chains.items, substeps, iterations, soa.elastic);
 	for (int32_t s = 0; s < step.stageCount; ++s) {
 		atomic_init(&counters[s].claimed, 0);
 		atomic_init(&counters[s].done, 0);

@@ -11,6 +11,7 @@
 #define DK_BLOCK 4096	  // items per block of work; fixed, so results never depend on the worker count
 #define DK_MAX_WORKERS 64
 #define DK_MAX_SUBSTEPS 64 // dkWorld_Step accepts 1…64
+#define DK_MAX_SOLVER_ITERATIONS 8 // dkWorldDef.solverIterations accepts 1…8
 
 // Scratch columns after the public ones: per-substep accelerations of the BLAS path.
 // Scratch columns: accelerations of the BLAS path, momentum for reductions, and the step-start pose the

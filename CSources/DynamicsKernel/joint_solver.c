@@ -78,7 +78,7 @@ bool dkJoints_Prepare(dkWorld* world, dkJointSoA* soa, const int32_t* list, cons
 	}
 	float** col = world->col;
 	float** f = soa->col;
-	dkSoftness rigid = dkMakeSoft(2.0f * fminf(DK_CONTACT_HERTZ, 0.25f / h), DK_JOINT_DAMPING_RATIO, h); // as Box2D
+	dkSoftness rigid = dkMakeSoft(fminf(DK_JOINT_HERTZ, 0.5f / h), DK_JOINT_DAMPING_RATIO, h); // as Box2D
 	for (int32_t i = 0; i < n; ++i) {
 		const dkJoint* j = &world->joints[list[i]];
 		const dkJointDef* d = &j->def;

@@ -18,6 +18,8 @@ dkWorldDef dkDefaultWorldDef(void)
 		.restSpeed = 5.0f,
 		.restAngularSpeed = 2.0f * 3.14159265358979f / 180.0f,
 		.restTime = 0.5f,
+		.contactHertz = DK_CONTACT_HERTZ,
+		.solverIterations = 1,
 		.initialCapacity = 0,
 		.runTasks = NULL,
 		.hostContext = NULL,
@@ -29,18 +31,27 @@ dkItemDef dkDefaultItemDef(void)
 	return (dkItemDef){.shape = dkShapeRectangle, .width = 100.0f, .height = 100.0f, .density = 1.0f};
 }
 
-static dkResult validateConfiguration(int32_t workers, dkSimdLevel simd, dkIntegrator integrator, dkError* error)
+// The fields dkWorld_Configure may change.
+static dkResult validateConfiguration(const dkWorldDef* def, dkError* error)
 {
-	if (workers < 1 || workers > DK_MAX_WORKERS) {
-		dkSetError(error, dkResultInvalidValue, -1, "workerCount", workers);
+	if (def->workerCount < 1 || def->workerCount > DK_MAX_WORKERS) {
+		dkSetError(error, dkResultInvalidValue, -1, "workerCount", def->workerCount);
 		return dkResultInvalidValue;
 	}
-	if (simd < dkSimdScalar || simd > dkSimdAVX512) {
-		dkSetError(error, dkResultInvalidValue, -1, "simdLimit", simd);
+	if (def->simdLimit < dkSimdScalar || def->simdLimit > dkSimdAVX512) {
+		dkSetError(error, dkResultInvalidValue, -1, "simdLimit", def->simdLimit);
 		return dkResultInvalidValue;
 	}
-	if (integrator < dkIntegratorFused || integrator > dkIntegratorScalar) {
-		dkSetError(error, dkResultInvalidValue, -1, "integrator", integrator);
+	if (def->integrator < dkIntegratorFused || def->integrator > dkIntegratorScalar) {
+		dkSetError(error, dkResultInvalidValue, -1, "integrator", def->integrator);
+		return dkResultInvalidValue;
+	}
+	if (!isfinite(def->contactHertz) || def->contactHertz <= 0.0f) {
+		dkSetError(error, dkResultInvalidValue, -1, "contactHertz", def->contactHertz);
+		return dkResultInvalidValue;
+	}
+	if (def->solverIterations < 1 || def->solverIterations > DK_MAX_SOLVER_ITERATIONS) {
+		dkSetError(error, dkResultInvalidValue, -1, "solverIterations", def->solverIterations);
 		return dkResultInvalidValue;
 	}
 	return dkResultOK;
@@ -48,7 +59,7 @@ static dkResult validateConfiguration(int32_t workers, dkSimdLevel simd, dkInteg
 
 dkWorld* dkWorld_Create(const dkWorldDef* def, dkError* error)
 {
-	if (validateConfiguration(def->workerCount, def->simdLimit, def->integrator, error) != dkResultOK) return NULL;
+	if (validateConfiguration(def, error) != dkResultOK) return NULL;
 	struct {
 		const char* name;
 		float v;
@@ -100,17 +111,18 @@ void dkWorld_Destroy(dkWorld* world)
 dkSimdLevel dkWorld_SimdLevel(const dkWorld* world) { return world->kernels->level; }
 dkIntegrator dkWorld_Integrator(const dkWorld* world) { return world->def.integrator; }
 
-dkResult dkWorld_Configure(dkWorld* world, dkSimdLevel simdLimit, dkIntegrator integrator, int32_t workerCount,
-						   bool restEnabled, dkError* error)
+dkResult dkWorld_Configure(dkWorld* world, const dkWorldDef* def, dkError* error)
 {
-	dkResult r = validateConfiguration(workerCount, simdLimit, integrator, error);
+	dkResult r = validateConfiguration(def, error);
 	if (r != dkResultOK) return r;
-	world->def.simdLimit = simdLimit;
-	world->def.integrator = integrator;
-	world->def.workerCount = workerCount;
-	world->kernels = dkKernelsFor(simdLimit);
-	if (world->def.restEnabled && !restEnabled) dkWorld_Wake(world, NULL, 0);
-	world->def.restEnabled = restEnabled;
+	world->def.simdLimit = def->simdLimit;
+	world->def.integrator = def->integrator;
+	world->def.workerCount = def->workerCount;
+	world->def.contactHertz = def->contactHertz;
+	world->def.solverIterations = def->solverIterations;
+	world->kernels = dkKernelsFor(def->simdLimit);
+	if (world->def.restEnabled && !def->restEnabled) dkWorld_Wake(world, NULL, 0);
+	world->def.restEnabled = def->restEnabled;
 	world->allStill = false;
 	return dkResultOK;
 }

@@ -31,6 +31,7 @@ struct Bench: ParsableCommand {
         let recipe = try DynamicsCLI.scene(named: scene)
         let configuration = try engine.configuration()
         let world = try recipe.makeWorld(items: items, configuration: configuration)
+        let top = TopItem(in: world)
         try world.step(count: 1)  // untimed, as Box2D's benchmark does
         var timer = StepTimer(capacity: steps)
         var solve: [Double] = [], partition: [Double] = [], broad: [Double] = [], narrow: [Double] = []
@@ -54,7 +55,9 @@ struct Bench: ParsableCommand {
             broadphaseMsMedian: StepTimer.median(broad), narrowphaseMsMedian: StepTimer.median(narrow),
             contactSolveMsMedian: StepTimer.median(contact), contacts: world.contactCount,
             simd: world.simdPath, integrator: configuration.integrator.rawValue,
-            substeps: configuration.substeps, awakeItems: world.awakeItemCount)
+            substeps: configuration.substeps, contactFrequency: configuration.contactFrequency,
+            solverIterations: configuration.solverIterations, awakeItems: world.awakeItemCount,
+            topItemSink: top.sink(in: world))
         print(json ? result.json : result.text)
     }
 }
@@ -70,7 +73,11 @@ struct BenchResult: Encodable {
     let broadphaseMsMedian, narrowphaseMsMedian, contactSolveMsMedian: Double
     let contacts: Int
     let simd, integrator: String
-    let substeps, awakeItems: Int
+    let substeps: Int
+    let contactFrequency: Double
+    let solverIterations, awakeItems: Int
+    /// How far the item that started highest sank by the end, pt (the top of a stack).
+    let topItemSink: Double
 
     var json: String {
         let encoder = JSONEncoder()
@@ -81,13 +88,14 @@ struct BenchResult: Encodable {
 
     var text: String {
         """
-        \(scene) (\(shape)), \(items) items, \(workers) worker(s), \(steps) steps, \(simd)/\(integrator)
+        \(scene) (\(shape)), \(items) items, \(workers) worker(s), \(steps) steps, \(simd)/\(integrator), \
+        \(substeps) substeps, \(String(format: "%g", contactFrequency)) Hz contacts, \(solverIterations) iteration(s)
         ms/step  median \(String(format: "%.4f", msPerStepMedian))  mean \(String(format: "%.4f", msPerStepMean))  \
         cpu \(String(format: "%.4f", cpuMsPerStep))
         stages   solve \(String(format: "%.4f", solveMsMedian))  partition \(String(format: "%.4f", partitionMsMedian))  \
         broadphase \(String(format: "%.4f", broadphaseMsMedian))  narrowphase \(String(format: "%.4f", narrowphaseMsMedian))  \
         contact solve \(String(format: "%.4f", contactSolveMsMedian))  (\(contacts) contacts)
-        state    \(stateHash)
+        state    \(stateHash)  (top item sank \(String(format: "%.2f", topItemSink)) pt)
         """
     }
 }

@@ -31,6 +31,12 @@ struct EngineOptions: ParsableArguments {
     @Option(help: "Solver substeps per step.")
     var substeps: Int = 4
 
+    @Option(help: "Contact stiffness in Hz (at most a quarter of the substep rate is used).")
+    var contactFrequency: Double = 30
+
+    @Option(help: "Solver passes per substep, 1…8.")
+    var solverIterations: Int = 1
+
     @Flag(help: "Turn rest detection off (every item is stepped every step).")
     var noRest = false
 
@@ -48,6 +54,8 @@ struct EngineOptions: ParsableArguments {
         }
         c.integrator = integrator
         c.substeps = substeps
+        c.contactFrequency = contactFrequency
+        c.solverIterations = solverIterations
         c.restDetection = !noRest
         do {
             try c.validate()

@@ -29,6 +29,7 @@ struct Simulate: ParsableCommand {
         let duration = seconds ?? recipe.defaultSeconds
         guard duration.isFinite, duration > 0 else { throw ValidationError("--seconds must be > 0, got \(duration)") }
         let world = try recipe.makeWorld(items: items, configuration: configuration)
+        let top = TopItem(in: world)
         let steps = Int((duration * configuration.stepsPerSecond).rounded())
         var timer = StepTimer(capacity: steps)
         let progress = Progress(total: steps)
@@ -42,7 +43,8 @@ struct Simulate: ParsableCommand {
             simulatedSeconds: world.elapsedTime, msPerStepMedian: timer.medianMilliseconds,
             stepsPerSecond: 1000 / max(timer.meanMilliseconds, 1e-9), kineticEnergy: world.kineticEnergy,
             simd: world.simdPath, integrator: configuration.integrator.rawValue, workers: configuration.workerCount,
-            blas: DynamicWorld.blasLibrary, stateHash: String(format: "%016llx", world.stateHash()))
+            blas: DynamicWorld.blasLibrary, stateHash: String(format: "%016llx", world.stateHash()),
+            topItemSink: top.sink(in: world))
         print(json ? summary.json : summary.text)
     }
 }
@@ -55,6 +57,8 @@ struct SimulationSummary: Encodable {
     let simd, integrator: String
     let workers: Int
     let blas, stateHash: String
+    /// How far the item that started highest sank by the end, pt (the top of a stack).
+    let topItemSink: Double
 
     var text: String {
         """
@@ -67,6 +71,7 @@ struct SimulationSummary: Encodable {
         SIMD path        \(simd) (integrator \(integrator), \(workers) worker\(workers == 1 ? "" : "s"))
         BLAS             \(blas)
         state hash       \(stateHash)
+        top item sank    \(String(format: "%.2f", topItemSink)) pt
         """
     }
 

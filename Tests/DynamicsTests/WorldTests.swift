@@ -71,6 +71,36 @@ import Testing
         }
     }
 
+    @Test("a configuration out of range throws naming the field and value, and reconfiguring with it changes nothing")
+    func badConfiguration() throws {
+        let cases: [(WritableKeyPath<DynamicsConfiguration, Double>, Double, String)] = [
+            (\.contactFrequency, 0, "contactFrequency"), (\.contactFrequency, -30, "contactFrequency"),
+            (\.contactFrequency, .infinity, "contactFrequency"), (\.stepsPerSecond, 0, "stepsPerSecond"),
+        ]
+        let world = try DynamicWorld()
+        for (path, value, field) in cases {
+            var c = DynamicsConfiguration()
+            c[keyPath: path] = value
+            #expect(throws: DynamicsError.invalidValue(field: field, value: value, index: nil)) {
+                try DynamicWorld(configuration: c)
+            }
+            #expect(throws: DynamicsError.invalidValue(field: field, value: value, index: nil)) {
+                try world.reconfigure(c)
+            }
+        }
+        for iterations in [0, 9] {
+            var c = DynamicsConfiguration()
+            c.solverIterations = iterations
+            #expect(throws: DynamicsError.invalidValue(field: "solverIterations", value: Double(iterations), index: nil)) {
+                try world.reconfigure(c)
+            }
+        }
+        #expect(world.configuration == DynamicsConfiguration())
+        var nan = DynamicsConfiguration()
+        nan.contactFrequency = .nan
+        #expect(throws: DynamicsError.self) { try DynamicWorld(configuration: nan) }
+    }
+
     @Test("items at rest leave the awake range; a velocity wakes them")
     func rest() throws {
         let world = try DynamicWorld()

@@ -114,6 +114,8 @@ typedef struct dkWorldDef {
 	float restSpeed;			///< pt/s (5)
 	float restAngularSpeed;		///< rad/s (2°/s)
 	float restTime;				///< s (0.5)
+	float contactHertz;			///< Hz, > 0 (30): contact stiffness; at most a quarter of the substep rate is used
+	int32_t solverIterations;	///< 1…8 (1): solve and relax passes per substep
 	int32_t initialCapacity;	///< items
 	dkRunTasksFn* runTasks;		///< null: everything runs on the caller's thread
 	void* hostContext;

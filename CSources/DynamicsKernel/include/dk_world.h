@@ -24,10 +24,10 @@ dkSimdLevel dkWorld_SimdLevel(const dkWorld* world);
 dkSimdLevel dkCpuBestSimdLevel(void);
 const char* dkSimdLevelName(dkSimdLevel level);
 dkIntegrator dkWorld_Integrator(const dkWorld* world);
-/// Changes the SIMD limit, integrator, worker count and rest detection between steps. Turning rest
-/// detection off wakes every item.
-dkResult dkWorld_Configure(dkWorld* world, dkSimdLevel simdLimit, dkIntegrator integrator, int32_t workerCount,
-						   bool restEnabled, dkError* error);
+/// Changes the SIMD limit, integrator, worker count, rest detection, contact stiffness and solver iterations
+/// between steps (the other fields of `def` are ignored). Turning rest detection off wakes every item.
+/// An invalid field changes nothing.
+dkResult dkWorld_Configure(dkWorld* world, const dkWorldDef* def, dkError* error);
 /// Which BLAS library answers cblas_saxpy (from the loaded shared object's path).
 const char* dkBlasLibraryPath(void);
 

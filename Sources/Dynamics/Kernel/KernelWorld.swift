@@ -8,11 +8,7 @@ final class KernelWorld {
 
     init(configuration: DynamicsConfiguration) throws(DynamicsError) {
         try configuration.validate()
-        var def = dkDefaultWorldDef()
-        def.workerCount = Int32(configuration.workerCount)
-        def.simdLimit = configuration.simd.kernelLimit
-        def.integrator = configuration.integrator.kernelValue
-        def.restEnabled = configuration.restDetection
+        var def = Self.worldDef(configuration)
         def.runTasks = kernelRunTasks
         var error = dkError()
         guard let world = dkWorld_Create(&def, &error) else { throw DynamicsError(error) }
@@ -24,10 +20,22 @@ final class KernelWorld {
 
     func configure(_ configuration: DynamicsConfiguration) throws(DynamicsError) {
         try configuration.validate()
+        var def = Self.worldDef(configuration)
         var error = dkError()
-        try check(dkWorld_Configure(raw, configuration.simd.kernelLimit, configuration.integrator.kernelValue,
-                                    Int32(configuration.workerCount), configuration.restDetection, &error), error)
+        try check(dkWorld_Configure(raw, &def, &error), error)
         dkWorld_SetSeed(raw, configuration.seed)
+    }
+
+    /// The kernel's world definition for a validated configuration.
+    private static func worldDef(_ configuration: DynamicsConfiguration) -> dkWorldDef {
+        var def = dkDefaultWorldDef()
+        def.workerCount = Int32(configuration.workerCount)
+        def.simdLimit = configuration.simd.kernelLimit
+        def.integrator = configuration.integrator.kernelValue
+        def.restEnabled = configuration.restDetection
+        def.contactHertz = Float(configuration.contactFrequency)
+        def.solverIterations = Int32(configuration.solverIterations)
+        return def
     }
 
     var itemCount: Int { Int(dkWorld_ItemCount(raw)) }

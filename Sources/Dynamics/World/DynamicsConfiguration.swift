@@ -23,6 +23,20 @@ public struct DynamicsConfiguration: Hashable, Sendable {
     public var integrator: Integrator = .fused
     /// Whether items come to rest (speed < 5 pt/s and angular speed < 2°/s for 0.5 s) and are skipped.
     public var restDetection: Bool = true
+    /// Contact stiffness as a spring frequency in Hz (30, as Box2D v3).
+    ///
+    /// Contacts are soft: a contact carrying a load overlaps a little, by about load / (m · (2π · f)²), so
+    /// the overlaps add up toward the bottom of a tall stack. Stiffer contacts overlap less. At most a quarter
+    /// of the substep rate is used (60 Hz at the default 60 steps/s with 4 substeps); contacts against
+    /// anchored items and boundaries are twice as stiff. Raise ``substeps`` to raise the cap, and
+    /// ``solverIterations`` to keep stiff contacts converging: the 5 050-box pyramid sinks 74 pt at the
+    /// defaults and 5 pt with 8 substeps, 120 Hz and 2 iterations. Attachments are not affected.
+    public var contactFrequency: Double = 30
+    /// Passes of the contact and attachment solver per substep, 1…8 (1).
+    ///
+    /// Each pass runs over every constraint twice, once pushing overlapping items apart and once relaxing
+    /// that push. More passes cost time in proportion and let stiff contacts converge in tall stacks.
+    public var solverIterations: Int = 1
 
     /// The default configuration.
     public init() {}
@@ -42,6 +56,12 @@ public struct DynamicsConfiguration: Hashable, Sendable {
         }
         guard (1...64).contains(workerCount) else {
             throw .invalidValue(field: "workerCount", value: Double(workerCount), index: nil)
+        }
+        guard contactFrequency.isFinite, contactFrequency > 0, Float(contactFrequency).isNormal else {
+            throw .invalidValue(field: "contactFrequency", value: contactFrequency, index: nil)
+        }
+        guard (1...8).contains(solverIterations) else {
+            throw .invalidValue(field: "solverIterations", value: Double(solverIterations), index: nil)
         }
     }
 }

@@ -1,0 +1,22 @@
+import Dynamics
+import Foundation
+
+/// The item that starts highest in a world (the smallest y; y points down), so that a run can report how
+/// far the top of a stack sank.
+struct TopItem {
+    let id: ItemID?
+    let startY: Double
+
+    init(in world: DynamicWorld) {
+        let ids = world.itemIDs()
+        let top = ids.min { world.pose(of: $0).center.y < world.pose(of: $1).center.y }
+        id = top
+        startY = top.map { Double(world.pose(of: $0).center.y) } ?? 0
+    }
+
+    /// How far the item moved down since the start, in pt (0 for a world without items).
+    func sink(in world: DynamicWorld) -> Double {
+        guard let id, world.contains(id) else { return 0 }
+        return Double(world.pose(of: id).center.y) - startY
+    }
+}
