@@ -4,11 +4,7 @@
 # workers, three rounds; prints one JSON line per run.
 #   Benchmarks/compare-joint-grid.sh > Benchmarks/results/<machine>/joint-grid-<date>.jsonl
 set -euo pipefail
-cd "$(dirname "$0")/.."
-swift build -c release --product dynamics >&2
-bin="$(swift build -c release --show-bin-path)/dynamics"
-../shared/peers/run --engine box2d --scene pile --items 10 --steps 1 >/dev/null # creates the peers' Python
-python=${DYNAMICS_PEERS_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/dynamics-peers}/bin/python
+source "$(dirname "$0")/peer-env.sh"
 for round in 1 2 3; do
 	for w in 1 2; do
 		"$bin" bench --scene joint_grid --steps 500 --workers "$w" --json

@@ -6,11 +6,7 @@
 # 2 workers, three rounds; one JSON line per run, with `top_item_sink` (Dynamics) and `top_sink_pt` (Box2D).
 #   Benchmarks/compare-stiff-pyramid.sh > Benchmarks/results/<machine>/stiff-pyramid-<date>.jsonl
 set -euo pipefail
-cd "$(dirname "$0")/.."
-swift build -c release --product dynamics >&2
-bin="$(swift build -c release --show-bin-path)/dynamics"
-../shared/peers/run --engine box2d --scene pile --items 10 --steps 1 >/dev/null # creates the peers' Python
-python=${DYNAMICS_PEERS_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/dynamics-peers}/bin/python
+source "$(dirname "$0")/peer-env.sh"
 for round in 1 2 3; do
 	for w in 1 2; do
 		"$bin" bench --scene pyramid --steps 500 --workers "$w" --json

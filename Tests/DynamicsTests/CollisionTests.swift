@@ -34,11 +34,11 @@ final class ContactLog: CollisionBehaviorDelegate {
         return DynamicAnimator(referenceBounds: bounds, configuration: c)
     }
 
-    @Test("a 10-box stack on the reference bounds stands for 10 s")
-    func stack() {
+    /// Ten 100 pt boxes stacked on the floor of the reference bounds, touching, under gravity, friction 0.6;
+    /// the last is the top one (centre 50 pt below the bounds' top).
+    func column(on a: DynamicAnimator) -> [DynamicBody] {
         let boxes = (0..<10).map { DynamicBody(center: CGPoint(x: 500, y: 950 - 100 * CGFloat($0)),
                                                size: CGSize(width: 100, height: 100)) }
-        let a = animator()
         let collision = CollisionBehavior(items: boxes)
         collision.translatesReferenceBoundsIntoBoundary = true
         let material = DynamicItemBehavior(items: boxes)
@@ -46,6 +46,13 @@ final class ContactLog: CollisionBehaviorDelegate {
         a.addBehavior(GravityBehavior(items: boxes))
         a.addBehavior(collision)
         a.addBehavior(material)
+        return boxes
+    }
+
+    @Test("a 10-box stack on the reference bounds stands for 10 s")
+    func stack() {
+        let a = animator()
+        let boxes = column(on: a)
         a.step(by: 10)
         let top = boxes.last!
         #expect(abs(top.center.x - 500) < 5 && abs(top.center.y - 50) < 5, "top at \(top.center)")
@@ -66,16 +73,8 @@ final class ContactLog: CollisionBehaviorDelegate {
         c.contactFrequency = frequency   // the third case asks for more than a quarter of 240 Hz: 60 Hz
         c.solverIterations = iterations
         c.restDetection = false
-        let boxes = (0..<10).map { DynamicBody(center: CGPoint(x: 500, y: 950 - 100 * CGFloat($0)),
-                                               size: CGSize(width: 100, height: 100)) }
         let a = DynamicAnimator(referenceBounds: bounds, configuration: c)
-        let collision = CollisionBehavior(items: boxes)
-        collision.translatesReferenceBoundsIntoBoundary = true
-        let material = DynamicItemBehavior(items: boxes)
-        material.friction = 0.6
-        a.addBehavior(GravityBehavior(items: boxes))
-        a.addBehavior(collision)
-        a.addBehavior(material)
+        let boxes = column(on: a)
         a.step(by: 5)
         let omega = 2 * Double.pi * effective
         let predicted = 115.625 * 1000 / (omega * omega)
