@@ -82,6 +82,25 @@ final class ContactLog: CollisionBehaviorDelegate {
         #expect(abs(sink - predicted) < 0.01 * predicted + 0.001, "sank \(sink) pt, law \(predicted) pt")
     }
 
+    @Test("reconfiguring the contact frequency and iterations before a step equals creating the world with them")
+    func reconfigureSolver() throws {
+        var stiff = DynamicsConfiguration()
+        stiff.substeps = 8
+        stiff.contactFrequency = 120
+        stiff.solverIterations = 2
+        stiff.restDetection = false  // as the pile scene sets it
+        let created = try Scene.pile.makeWorld(items: 300, configuration: stiff)
+        var base = stiff
+        base.contactFrequency = 30
+        base.solverIterations = 1
+        let reconfigured = try Scene.pile.makeWorld(items: 300, configuration: base)
+        let untouched = try Scene.pile.makeWorld(items: 300, configuration: base)
+        try reconfigured.reconfigure(stiff)
+        for world in [created, reconfigured, untouched] { try world.step(count: 60) }
+        #expect(reconfigured.stateHash() == created.stateHash())
+        #expect(untouched.stateHash() != created.stateHash())
+    }
+
     @Test("the 5 050-box pyramid of BENCH-SCENES stands for 10 s")
     func pyramid() throws {
         let world = try Scene.pyramid.makeWorld()
