@@ -82,12 +82,18 @@ final class ContactLog: CollisionBehaviorDelegate {
         #expect(abs(sink - predicted) < 0.01 * predicted + 0.001, "sank \(sink) pt, law \(predicted) pt")
     }
 
+    /// Stiff enough for the pyramid's top to stay within 5 pt: 8 substeps, 120 Hz contacts, 2 iterations.
+    var stiff: DynamicsConfiguration {
+        var c = DynamicsConfiguration()
+        c.substeps = 8
+        c.contactFrequency = 120
+        c.solverIterations = 2
+        return c
+    }
+
     @Test("reconfiguring the contact frequency and iterations before a step equals creating the world with them")
     func reconfigureSolver() throws {
-        var stiff = DynamicsConfiguration()
-        stiff.substeps = 8
-        stiff.contactFrequency = 120
-        stiff.solverIterations = 2
+        var stiff = self.stiff
         stiff.restDetection = false  // as the pile scene sets it
         let created = try Scene.pile.makeWorld(items: 300, configuration: stiff)
         var base = stiff
@@ -125,11 +131,7 @@ final class ContactLog: CollisionBehaviorDelegate {
         // The overlaps scale with 1/f² (see contactLaw): 74 pt at 30 Hz becomes about 4.7 pt at 120 Hz. A
         // quarter of the substep rate is the cap, so 120 Hz needs 8 substeps; with one solver iteration the
         // pyramid does not converge at that stiffness and topples (kinetic energy 10⁶ after 2 s).
-        var c = DynamicsConfiguration()
-        c.substeps = 8
-        c.contactFrequency = 120
-        c.solverIterations = 2
-        let world = try Scene.pyramid.makeWorld(configuration: c)
+        let world = try Scene.pyramid.makeWorld(configuration: stiff)
         let ids = world.itemIDs()
         let top = ids.min { world.pose(of: $0).center.y < world.pose(of: $1).center.y }!
         let start = world.pose(of: top).center
