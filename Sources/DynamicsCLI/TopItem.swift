@@ -8,10 +8,9 @@ struct TopItem {
     let startY: Double
 
     init(in world: DynamicWorld) {
-        let ids = world.itemIDs()
-        let top = ids.min { world.pose(of: $0).center.y < world.pose(of: $1).center.y }
-        id = top
-        startY = top.map { Double(world.pose(of: $0).center.y) } ?? 0
+        let top = world.itemIDs().lazy.map { ($0, Double(world.pose(of: $0).center.y)) }.min { $0.1 < $1.1 }
+        id = top?.0
+        startY = top?.1 ?? 0
     }
 
     /// How far the item moved down since the start, in pt (0 for a world without items).
