@@ -10,8 +10,6 @@
 #include <dlfcn.h>
 #include <math.h>
 
-#pragma clang fp contract(off)
-
 void dkBlasAxpy(int32_t n, float a, const float* x, float* y, bool reference)
 {
 	if (n <= 0) return;

@@ -15,6 +15,7 @@
 // A pair needs at least one shape on an awake dynamic item, and the two filters must accept each other.
 #include "collision.h"
 #include "radix_sort.h"
+#include "trig.h"
 
 #include <math.h>
 #include <stdatomic.h>
@@ -302,8 +303,7 @@ static void boxTask(void* context, int32_t worker)
 		if (chunk >= rowChunks) break;
 		int32_t e = (chunk + 1) * DK_BOX_CHUNK < rows ? (chunk + 1) * DK_BOX_CHUNK : rows;
 		for (int32_t i = chunk * DK_BOX_CHUNK; i < e; ++i) {
-			col[dkColumnCos][i] = cosf(col[dkColumnAngle][i]);
-			col[dkColumnSin][i] = sinf(col[dkColumnAngle][i]);
+			dkSinCos(col[dkColumnAngle][i], &col[dkColumnSin][i], &col[dkColumnCos][i]);
 		}
 		atomic_fetch_add(&t->rowDone, 1);
 	}

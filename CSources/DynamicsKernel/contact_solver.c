@@ -29,8 +29,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#pragma clang fp contract(off)
-
 // The row of an item slot (moving or not), or -1 for a boundary.
 static int32_t anyRow(const dkWorld* world, int32_t body) { return body >= 0 ? world->slots[body].dense : -1; }
 

@@ -6,6 +6,11 @@
 
 #include <time.h>
 
+// No floating-point contraction anywhere in the kernel: a * b + c is never fused into one rounding. Every
+// file includes this header first, so the scalar path, each SIMD level, and compilers that contract by
+// default (clang on arm64) all round the same way, and a state's bits do not depend on the CPU.
+#pragma STDC FP_CONTRACT OFF
+
 #define DK_ALIGN 64		  // bytes: column alignment (one cache line, one AVX-512 vector)
 #define DK_PAD 16		  // floats: capacities are multiples of the widest SIMD width
 #define DK_BLOCK 4096	  // items per block of work; fixed, so results never depend on the worker count

@@ -3,9 +3,10 @@
 #ifndef DK_INTEGRATE_MATH_H
 #define DK_INTEGRATE_MATH_H
 
-#include <math.h>
+#include "core.h" // first: no floating-point contraction
+#include "trig.h"
 
-#pragma clang fp contract(off)
+#include <math.h>
 
 // 1 N on mass 1 gives 100 pt/s² (SEMANTICS.md §1).
 #define DK_FORCE_SCALE 100.0f
@@ -15,7 +16,8 @@
 // τ = cos θ · cross − sin θ · dot (N·pt), and α = 100 τ / I.
 static inline float dkPushAlpha(float angle, float torqueCross, float torqueDot, float invInertia)
 {
-	float c = cosf(angle), s = sinf(angle);
+	float c, s;
+	dkSinCos(angle, &s, &c);
 	return DK_FORCE_SCALE * invInertia * (c * torqueCross - s * torqueDot);
 }
 

@@ -3,6 +3,7 @@
 // Every bulk call validates all of its input before it changes anything.
 #include "collision.h"
 #include "joint.h"
+#include "trig.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -486,7 +487,8 @@ dkResult dkWorld_ApplyImpulses(dkWorld* world, const dkItemId* ids, const float*
 		dkStore_WakeRow(world, row);
 		row = dkStore_Resolve(world, ids[i]);
 		float im = c[dkColumnInverseMass][row], ii = c[dkColumnInverseInertia][row];
-		float a = c[dkColumnAngle][row], co = cosf(a), si = sinf(a);
+		float co, si;
+		dkSinCos(c[dkColumnAngle][row], &si, &co);
 		float ox = offsetX ? offsetX[i] : 0.0f, oy = offsetY ? offsetY[i] : 0.0f;
 		float rx = co * ox - si * oy, ry = si * ox + co * oy; // offset rotated into the world
 		c[dkColumnVelocityX][row] += 100.0f * im * px[i];

@@ -34,8 +34,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#pragma clang fp contract(off)
-
 #define DK_CHAIN_ITEM_JOINTS 256
 
 // Per chain joint in the scratch: J_A, J_B (3×3, rows × (vx, vy, ω)), S⁻¹ (3×3), G = S⁻¹ E (3×3) to the

@@ -6,12 +6,11 @@
 // order of stages is contact_solver.c's.
 #include "collision.h"
 #include "joint.h"
+#include "trig.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-#pragma clang fp contract(off)
 
 int32_t dkJoints_Active(const dkWorld* world, int32_t* list, int32_t* rowA, int32_t* rowB)
 {
@@ -93,7 +92,9 @@ bool dkJoints_Prepare(dkWorld* world, dkJointSoA* soa, const int32_t* list, cons
 		float xa = anyA >= 0 ? col[dkColumnPositionX][anyA] : 0, ya = anyA >= 0 ? col[dkColumnPositionY][anyA] : 0;
 		float aa = anyA >= 0 ? col[dkColumnAngle][anyA] : 0;
 		float xb = col[dkColumnPositionX][anyB], yb = col[dkColumnPositionY][anyB], ab = col[dkColumnAngle][anyB];
-		float ca = anyA >= 0 ? cosf(aa) : 1.0f, sa = anyA >= 0 ? sinf(aa) : 0.0f, cb = cosf(ab), sb = sinf(ab);
+		float ca, sa, cb, sb;
+		dkSinCos(aa, &sa, &ca); // the world's angle is 0: sine 0, cosine 1
+		dkSinCos(ab, &sb, &cb);
 		float rAx = ca * d->anchorAx - sa * d->anchorAy, rAy = sa * d->anchorAx + ca * d->anchorAy;
 		float rBx = cb * d->anchorBx - sb * d->anchorBy, rBy = sb * d->anchorBx + cb * d->anchorBy;
 		float dcx = xb - xa, dcy = yb - ya;

@@ -3,6 +3,7 @@
 // waking and resting together: joints join items into islands (a union-find over item slots, built when
 // needed), and an island rests only as a whole.
 #include "joint.h"
+#include "trig.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -105,7 +106,8 @@ static void worldAnchor(const dkWorld* world, int32_t body, float lx, float ly, 
 		*wy = ly;
 		return;
 	}
-	float c = cosf(a), s = sinf(a);
+	float c, s;
+	dkSinCos(a, &s, &c);
 	*wx = x + c * lx - s * ly;
 	*wy = y + s * lx + c * ly;
 }
@@ -171,7 +173,8 @@ dkResult dkWorld_CreateJoints(dkWorld* world, const dkJointDef* defs, int32_t co
 			float pax, pay, pbx, pby;
 			worldAnchor(world, j->bodyA, d->anchorAx, d->anchorAy, &pax, &pay);
 			worldAnchor(world, j->bodyB, d->anchorBx, d->anchorBy, &pbx, &pby);
-			float c = j->bodyA >= 0 ? cosf(aa) : 1.0f, s = j->bodyA >= 0 ? sinf(aa) : 0.0f;
+			float c = 1.0f, s = 0.0f;
+			if (j->bodyA >= 0) dkSinCos(aa, &s, &c);
 			float ux = c * j->axisX - s * j->axisY, uy = s * j->axisX + c * j->axisY;
 			j->referenceTranslation = (pbx - pax) * ux + (pby - pay) * uy;
 		}

@@ -26,6 +26,7 @@ dkResult dkIntegrateColumns(dkColumnSet* set, dkIntegrator integrator, dkSimdLev
 	view.col[dkColumnAccelY] = scratch[1];
 	view.col[dkColumnAlpha] = scratch[2];
 	view.kernels = dkKernelsFor(level);
+	view.def.integrator = integrator;
 	view.hasSnaps = true;
 	float h = dt / (float)substeps;
 	switch (integrator) {

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#pragma clang fp contract(off)
+#include "core.h" // no floating-point contraction
 
 typedef float dkVf __attribute__((vector_size(DK_W * sizeof(float))));
 typedef int32_t dkVm __attribute__((vector_size(DK_W * sizeof(float))));

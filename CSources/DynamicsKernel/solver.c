@@ -50,15 +50,28 @@ static void accelerations(dkWorld* world, const dkKernels* k, int32_t b, int32_t
 		k->applyFields(world->col, world->fieldLo, world->fieldHi, b, e, batch);
 }
 
+// y ← y + a·x over n rows: BLAS saxpy for the BLAS integrator, otherwise the kernel's own loop. The contact
+// solver integrates through here whatever the integrator, and a BLAS library may fuse the multiply-add
+// (OpenBLAS does, and so does Debian's reference BLAS on arm64), so only the BLAS integrator's bits depend
+// on the library.
+static void axpy(const dkWorld* world, int32_t n, float a, const float* x, float* y)
+{
+	if (world->def.integrator == dkIntegratorBLAS) {
+		dkBlasAxpy(n, a, x, y, false);
+		return;
+	}
+	for (int32_t i = 0; i < n; ++i) y[i] = y[i] + a * x[i];
+}
+
 void dkSolver_Velocities(dkWorld* world, int32_t b, int32_t e, float h, int32_t substep)
 {
 	float** c = world->col;
 	const dkKernels* k = kernelsOf(world);
 	dkFieldBatch batch;
 	accelerations(world, k, b, e, h, substep, &batch);
-	dkBlasAxpy(e - b, h, c[dkColumnAccelX] + b, c[dkColumnVelocityX] + b, false);
-	dkBlasAxpy(e - b, h, c[dkColumnAccelY] + b, c[dkColumnVelocityY] + b, false);
-	dkBlasAxpy(e - b, h, c[dkColumnAlpha] + b, c[dkColumnAngularVelocity] + b, false);
+	axpy(world, e - b, h, c[dkColumnAccelX] + b, c[dkColumnVelocityX] + b);
+	axpy(world, e - b, h, c[dkColumnAccelY] + b, c[dkColumnVelocityY] + b);
+	axpy(world, e - b, h, c[dkColumnAlpha] + b, c[dkColumnAngularVelocity] + b);
 	k->dampAndSnap(c, b, e, h, world->hasSnaps);
 	if (batch.velocityCount > 0) k->overrideVelocities(c, world->fieldLo, world->fieldHi, b, e, &batch);
 }
@@ -81,9 +94,9 @@ static void selectStep(dkWorld* world, int32_t b, int32_t e, int32_t substeps, f
 void dkSolver_Positions(dkWorld* world, int32_t b, int32_t e, float h)
 {
 	float** c = world->col;
-	dkBlasAxpy(e - b, h, c[dkColumnVelocityX] + b, c[dkColumnPositionX] + b, false);
-	dkBlasAxpy(e - b, h, c[dkColumnVelocityY] + b, c[dkColumnPositionY] + b, false);
-	dkBlasAxpy(e - b, h, c[dkColumnAngularVelocity] + b, c[dkColumnAngle] + b, false);
+	axpy(world, e - b, h, c[dkColumnVelocityX] + b, c[dkColumnPositionX] + b);
+	axpy(world, e - b, h, c[dkColumnVelocityY] + b, c[dkColumnPositionY] + b);
+	axpy(world, e - b, h, c[dkColumnAngularVelocity] + b, c[dkColumnAngle] + b);
 }
 
 // Rest detection for one block. While a world is settling (every awake row was still after the last

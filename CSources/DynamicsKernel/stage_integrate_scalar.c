@@ -9,8 +9,6 @@
 #include "integrate_math.h"
 #include "kernels.h"
 
-#pragma clang fp contract(off)
-
 static inline void snapRow(dkCols c, int32_t i, float h)
 {
 	float om = c[dkColumnSnapOmega][i];

@@ -3,8 +3,6 @@
 #include "kernels.h"
 #include <math.h>
 
-#pragma clang fp contract(off)
-
 int32_t dkDetectRest_scalar(dkCols c, int32_t begin, int32_t end, float dt, float restSpeed, float restAngularSpeed,
 							float restTime, int32_t* still)
 {
