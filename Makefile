@@ -2,11 +2,11 @@
 SWIFT ?= swift
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
-.PHONY: deps build run test bench clean
+.PHONY: deps arm64-deps build run test test-arm64 bench clean
 
 # Debian's reference BLAS (cblas symbols live in libblas.so.3); installed only when missing.
 deps:
-	@if ! dpkg -s libblas-dev >/dev/null 2>&1; then \
+	@if ! dpkg -s libblas-dev:$$(dpkg --print-architecture) >/dev/null 2>&1; then \
 		echo "Installing libblas-dev (apt-get update first)"; \
 		$(SUDO) apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libblas-dev; \
@@ -20,6 +20,31 @@ run: build
 
 test: deps
 	$(SWIFT) test --disable-xctest
+
+# The C kernel on arm64 (Tests/KernelOnArm64): the program is built natively and for arm64; the arm64
+# build runs under qemu-aarch64 and checks the NEON kernels against the scalar ones, the laws, and that
+# its states have the native run's bits. Installs, when missing: qemu-user, the arm64 cross toolchain,
+# and libblas-dev:arm64 through Debian multiarch (this adds the arm64 architecture to dpkg).
+CLANG ?= clang
+ARM64_DIR := .build/arm64
+KERNEL_LEVELS = $(CLANG) -std=c11 -O2 -Werror -D_POSIX_C_SOURCE=200809L -ICSources/DynamicsKernel/include \
+	-ICSources/DynamicsKernel CSources/DynamicsKernel/*.c Tests/KernelOnArm64/kernel_levels.c -lblas -lm -lpthread
+
+arm64-deps:
+	@if ! command -v qemu-aarch64 >/dev/null || ! command -v aarch64-linux-gnu-ld >/dev/null || \
+		! dpkg -s libblas-dev:arm64 >/dev/null 2>&1; then \
+		echo "Installing qemu-user, gcc-aarch64-linux-gnu and libblas-dev:arm64 (adds the arm64 architecture)"; \
+		$(SUDO) dpkg --add-architecture arm64 && $(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq qemu-user gcc-aarch64-linux-gnu \
+			libblas-dev:arm64 >/dev/null; \
+	fi
+
+test-arm64: deps arm64-deps
+	@mkdir -p $(ARM64_DIR)
+	$(KERNEL_LEVELS) -o $(ARM64_DIR)/kernel-levels-native
+	$(KERNEL_LEVELS) --target=aarch64-linux-gnu -o $(ARM64_DIR)/kernel-levels
+	$(ARM64_DIR)/kernel-levels-native --write-states $(ARM64_DIR)/native-states.txt
+	qemu-aarch64 $(ARM64_DIR)/kernel-levels --compare-states $(ARM64_DIR)/native-states.txt
 
 bench: deps
 	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark
