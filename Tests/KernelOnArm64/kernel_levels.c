@@ -258,8 +258,13 @@ static float* run(const Scene* scene, dkSimdLevel limit, int32_t workers, dkInte
 	step(w, scene->steps);
 	int32_t n = dkWorld_ItemCount(w);
 	float* out = malloc((size_t)n * 6 * sizeof(float));
+	if (!out) {
+		fprintf(stderr, "out of memory\n");
+		exit(2);
+	}
 	dkWorld_PackPoses(w, out);
-	for (int32_t c = 0; c < 3; ++c) memcpy(out + (size_t)n * (3 + c), dkWorld_Column(w, (dkColumn)(dkColumnVelocityX + c)), (size_t)n * sizeof(float));
+	for (int32_t c = 0; c < 3; ++c)
+		memcpy(out + (size_t)n * (size_t)(3 + c), dkWorld_Column(w, (dkColumn)(dkColumnVelocityX + c)), (size_t)n * sizeof(float));
 	*count = n;
 	if (used) *used = dkWorld_SimdLevel(w);
 	dkWorld_Destroy(w);
