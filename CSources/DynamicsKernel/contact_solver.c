@@ -35,10 +35,11 @@ static int32_t anyRow(const dkWorld* world, int32_t body) { return body >= 0 ? w
 // The state of a constraint side: rows that do not move (-1) share the zero state at index `awake`.
 static inline int32_t stateIndex(int32_t row, int32_t awake) { return row >= 0 ? row : awake; }
 
-// Copies each constraint's accumulated impulses back to its contact for the next step's warm start.
-static void storeImpulses(dkWorld* world, const dkContactSoA* soa)
+// Copies the accumulated impulses of constraints [b, e) back to their contacts for the next step's warm
+// start (each contact has one constraint).
+static void storeImpulses(dkWorld* world, const dkContactSoA* soa, int32_t b, int32_t e)
 {
-	for (int32_t k = 0; k < soa->count; ++k) {
+	for (int32_t k = b; k < e; ++k) {
 		if (soa->contact[k] < 0) continue;
 		dkManifoldPoint* points = world->contacts[soa->contact[k]].manifold.points;
 		for (int32_t i = 0; i < 2; ++i) { // a missing second point stores zeros it never reads
@@ -107,15 +108,111 @@ static void storeBlock(dkWorld* world, const dkBodyState* states, int32_t b, int
 	}
 }
 
+// Filling the contact rows of the wide layout: the list's contact entries in chunks, on any worker. The
+// entries are taken in contact order, which reads the contacts front to back (taking the rows in layout
+// order instead reads them at random, and measured slower). Each entry writes only its own row, so the
+// split does not change a bit.
+typedef struct dkFillTask {
+	dkWorld* world;
+	dkContactSoA* soa;
+	const int32_t *list, *rowA, *rowB, *slot;
+	const float* inverseInertia; // raised for items in joint chains
+	int32_t end;
+	atomic_int next;
+	atomic_bool elastic; // some row has restitution
+} dkFillTask;
+
+#define DK_FILL_CHUNK 512
+
+// One contact's row: anchors from the item centres, effective masses, the relative normal velocity for
+// restitution, and friction and elasticity mixed per SEMANTICS.md §2 (geometric mean and maximum for two
+// items; a boundary takes the item's). A missing second point is zero. Returns whether it is elastic.
+static bool fillContact(const dkFillTask* t, int32_t i)
+{
+	const dkWorld* world = t->world;
+	dkContactSoA* soa = t->soa;
+	float* const* f = soa->col;
+	const dkContact* contact = &world->contacts[t->list[i]];
+	const dkManifold* m = &contact->manifold;
+	int32_t k = t->slot[i], ra = t->rowA[i], rb = t->rowB[i], awake = world->awake;
+	int32_t rowOfA = anyRow(world, contact->bodyA), rowOfB = anyRow(world, contact->bodyB);
+	float* const* col = world->col;
+	soa->stateA[k] = stateIndex(ra, awake);
+	soa->stateB[k] = stateIndex(rb, awake);
+	soa->contact[k] = t->list[i];
+	float mA = ra >= 0 ? col[dkColumnInverseMass][ra] : 0.0f, iA = ra >= 0 ? t->inverseInertia[ra] : 0.0f;
+	float mB = rb >= 0 ? col[dkColumnInverseMass][rb] : 0.0f, iB = rb >= 0 ? t->inverseInertia[rb] : 0.0f;
+	float nx = m->nx, ny = m->ny, tx = ny, ty = -nx;
+	f[dkSoaNx][k] = nx;
+	f[dkSoaNy][k] = ny;
+	f[dkSoaMassA][k] = mA;
+	f[dkSoaInertiaA][k] = iA;
+	f[dkSoaMassB][k] = mB;
+	f[dkSoaInertiaB][k] = iB;
+	f[dkSoaStiff][k] = (ra < 0 || rb < 0) ? 1.0f : 0.0f;
+	bool hasA = rowOfA >= 0, hasB = rowOfB >= 0;
+	float fA = hasA ? col[dkColumnFriction][rowOfA] : 0, fB = hasB ? col[dkColumnFriction][rowOfB] : 0;
+	float eA = hasA ? col[dkColumnElasticity][rowOfA] : 0, eB = hasB ? col[dkColumnElasticity][rowOfB] : 0;
+	f[dkSoaFriction][k] = hasA && hasB ? sqrtf(fA * fB) : (hasA ? fA : fB);
+	f[dkSoaRestitution][k] = hasA && hasB ? fmaxf(eA, eB) : (hasA ? eA : eB);
+	// Centres: an item's position, or the world origin for a boundary (which never moves).
+	float cax = hasA ? col[dkColumnPositionX][rowOfA] : 0, cay = hasA ? col[dkColumnPositionY][rowOfA] : 0;
+	float cbx = hasB ? col[dkColumnPositionX][rowOfB] : 0, cby = hasB ? col[dkColumnPositionY][rowOfB] : 0;
+	float vax = ra >= 0 ? col[dkColumnVelocityX][ra] : 0, vay = ra >= 0 ? col[dkColumnVelocityY][ra] : 0;
+	float wa = ra >= 0 ? col[dkColumnAngularVelocity][ra] : 0;
+	float vbx = rb >= 0 ? col[dkColumnVelocityX][rb] : 0, vby = rb >= 0 ? col[dkColumnVelocityY][rb] : 0;
+	float wb = rb >= 0 ? col[dkColumnAngularVelocity][rb] : 0;
+	for (int32_t p = 0; p < 2; ++p) {
+		int o = p * dkSoaPoint;
+		if (p >= m->count) {
+			for (int32_t g = dkSoaShared; g < dkSoaPointEnd; ++g) f[g + o][k] = 0.0f;
+			continue;
+		}
+		const dkManifoldPoint* mp = &m->points[p];
+		float px = contact->originX + mp->px, py = contact->originY + mp->py;
+		float rAx = px - cax, rAy = py - cay, rBx = px - cbx, rBy = py - cby;
+		f[dkSoaRAx + o][k] = rAx;
+		f[dkSoaRAy + o][k] = rAy;
+		f[dkSoaRBx + o][k] = rBx;
+		f[dkSoaRBy + o][k] = rBy;
+		f[dkSoaBase + o][k] = mp->separation - ((rBx - rAx) * nx + (rBy - rAy) * ny);
+		float rnA = rAx * ny - rAy * nx, rnB = rBx * ny - rBy * nx;
+		float kn = mA + mB + iA * rnA * rnA + iB * rnB * rnB;
+		f[dkSoaNormalMass + o][k] = kn > 0.0f ? 1.0f / kn : 0.0f;
+		float rtA = rAx * ty - rAy * tx, rtB = rBx * ty - rBy * tx;
+		float kt = mA + mB + iA * rtA * rtA + iB * rtB * rtB;
+		f[dkSoaTangentMass + o][k] = kt > 0.0f ? 1.0f / kt : 0.0f;
+		f[dkSoaNormalImpulse + o][k] = mp->normalImpulse;
+		f[dkSoaTangentImpulse + o][k] = mp->tangentImpulse;
+		f[dkSoaMaxNormalImpulse + o][k] = 0.0f;
+		float dvx = (vbx - wb * rBy) - (vax - wa * rAy);
+		float dvy = (vby + wb * rBx) - (vay + wa * rAx);
+		f[dkSoaRelativeVelocity + o][k] = dvx * nx + dvy * ny;
+	}
+	return f[dkSoaRestitution][k] != 0.0f;
+}
+
+static void fillTask(void* context, int32_t worker)
+{
+	(void)worker;
+	dkFillTask* t = context;
+	bool elastic = false;
+	for (;;) {
+		int32_t b = atomic_fetch_add(&t->next, DK_FILL_CHUNK);
+		if (b >= t->end) break;
+		int32_t e = b + DK_FILL_CHUNK < t->end ? b + DK_FILL_CHUNK : t->end;
+		for (int32_t i = b; i < e; ++i) elastic = fillContact(t, i) || elastic;
+	}
+	if (elastic) atomic_store(&t->elastic, true);
+}
+
 // Prepares the constraints of every joint and contact with a moving item, laid out wide. Joints and
 // contacts are coloured together (constraint_graph.c), joints first, so a colour's joints and contacts
 // never share a moving item; within each colour the joints go to the joint layout (joint_solver.c) and
 // the contacts to the contact layout, each colour padded to a multiple of DK_CONTACT_PAD with inert
 // constraints; the overflow group comes last, unpadded (solved one at a time). colourStart and jointStart
-// receive DK_GRAPH_COLOURS + 2 offsets each.
-// Per contact: anchors from the item centres, effective masses, the relative normal velocity for
-// restitution, and friction and elasticity mixed per SEMANTICS.md §2 (geometric mean and maximum for two
-// items; a boundary takes the item's). Returns false when out of memory.
+// receive DK_GRAPH_COLOURS + 2 offsets each. The contact rows are filled in parallel (fillContact).
+// Returns false when out of memory.
 static bool prepareSoa(dkWorld* world, dkContactSoA* soa, int32_t* colourStart, dkJointSoA* joints,
 					   int32_t* jointStart, dkJointChains* chains, float h)
 {
@@ -126,7 +223,7 @@ static bool prepareSoa(dkWorld* world, dkContactSoA* soa, int32_t* colourStart, 
 	int32_t* order = malloc((size_t)cap0 * sizeof(int32_t));
 	int32_t* slot = malloc((size_t)cap0 * sizeof(int32_t));
 	uint8_t* direct = malloc((size_t)cap0);
-	int32_t starts[DK_GRAPH_COLOURS + 2];
+	int32_t starts[DK_GRAPH_COLOURS + 2], contactsIn[DK_GRAPH_COLOURS + 1];
 	bool ok = list && rowA && rowB && order && slot && direct;
 	int32_t nj = ok ? dkJoints_Active(world, list, rowA, rowB) : 0, n = nj;
 	for (int32_t k = 0; ok && k < nc; ++k) {
@@ -144,6 +241,7 @@ static bool prepareSoa(dkWorld* world, dkContactSoA* soa, int32_t* colourStart, 
 		int32_t q = starts[c], js = 0;
 		while (q + js < starts[c + 1] && order[q + js] < nj) js++; // a colour lists its joints first
 		int32_t size = starts[c + 1] - starts[c] - js;
+		contactsIn[c] = size;
 		colourStart[c] = total;
 		jointStart[c] = totalJ;
 		for (int32_t i = 0; i < js; ++i) slot[order[q + i]] = totalJ + i;
@@ -161,7 +259,7 @@ static bool prepareSoa(dkWorld* world, dkContactSoA* soa, int32_t* colourStart, 
 		soa->stateA = malloc((size_t)cap * sizeof(int32_t));
 		soa->stateB = malloc((size_t)cap * sizeof(int32_t));
 		soa->contact = malloc((size_t)cap * sizeof(int32_t));
-		block = dkAllocColumn(cap * dkSoaColumns); // zeroed: padding is inert
+		block = dkAllocUnsetColumn(cap * dkSoaColumns); // every row is written below
 		ok = soa->stateA && soa->stateB && soa->contact && block;
 	}
 	if (ok) {
@@ -195,66 +293,20 @@ static bool prepareSoa(dkWorld* world, dkContactSoA* soa, int32_t* colourStart, 
 		}
 	}
 	const float* inverseInertia = inertia ? inertia : world->col[dkColumnInverseInertia];
-	for (int32_t k = 0; k < total; ++k) {
-		soa->stateA[k] = soa->stateB[k] = awake;
-		soa->contact[k] = -1;
-	}
-	float** col = world->col;
-	float** f = soa->col;
-	for (int32_t i = nj; i < n; ++i) {
-		const dkContact* contact = &world->contacts[list[i]];
-		const dkManifold* m = &contact->manifold;
-		int32_t k = slot[i], ra = rowA[i], rb = rowB[i];
-		int32_t rowOfA = anyRow(world, contact->bodyA), rowOfB = anyRow(world, contact->bodyB);
-		soa->stateA[k] = stateIndex(ra, awake);
-		soa->stateB[k] = stateIndex(rb, awake);
-		soa->contact[k] = list[i];
-		float mA = ra >= 0 ? col[dkColumnInverseMass][ra] : 0.0f, iA = ra >= 0 ? inverseInertia[ra] : 0.0f;
-		float mB = rb >= 0 ? col[dkColumnInverseMass][rb] : 0.0f, iB = rb >= 0 ? inverseInertia[rb] : 0.0f;
-		float nx = m->nx, ny = m->ny, tx = ny, ty = -nx;
-		f[dkSoaNx][k] = nx;
-		f[dkSoaNy][k] = ny;
-		f[dkSoaMassA][k] = mA;
-		f[dkSoaInertiaA][k] = iA;
-		f[dkSoaMassB][k] = mB;
-		f[dkSoaInertiaB][k] = iB;
-		f[dkSoaStiff][k] = (ra < 0 || rb < 0) ? 1.0f : 0.0f;
-		bool hasA = rowOfA >= 0, hasB = rowOfB >= 0;
-		float fA = hasA ? col[dkColumnFriction][rowOfA] : 0, fB = hasB ? col[dkColumnFriction][rowOfB] : 0;
-		float eA = hasA ? col[dkColumnElasticity][rowOfA] : 0, eB = hasB ? col[dkColumnElasticity][rowOfB] : 0;
-		f[dkSoaFriction][k] = hasA && hasB ? sqrtf(fA * fB) : (hasA ? fA : fB);
-		f[dkSoaRestitution][k] = hasA && hasB ? fmaxf(eA, eB) : (hasA ? eA : eB);
-		soa->elastic = soa->elastic || f[dkSoaRestitution][k] != 0.0f;
-		// Centres: an item's position, or the world origin for a boundary (which never moves).
-		float cax = hasA ? col[dkColumnPositionX][rowOfA] : 0, cay = hasA ? col[dkColumnPositionY][rowOfA] : 0;
-		float cbx = hasB ? col[dkColumnPositionX][rowOfB] : 0, cby = hasB ? col[dkColumnPositionY][rowOfB] : 0;
-		float vax = ra >= 0 ? col[dkColumnVelocityX][ra] : 0, vay = ra >= 0 ? col[dkColumnVelocityY][ra] : 0;
-		float wa = ra >= 0 ? col[dkColumnAngularVelocity][ra] : 0;
-		float vbx = rb >= 0 ? col[dkColumnVelocityX][rb] : 0, vby = rb >= 0 ? col[dkColumnVelocityY][rb] : 0;
-		float wb = rb >= 0 ? col[dkColumnAngularVelocity][rb] : 0;
-		for (int32_t p = 0; p < m->count; ++p) {
-			const dkManifoldPoint* mp = &m->points[p];
-			int o = p * dkSoaPoint;
-			float px = contact->originX + mp->px, py = contact->originY + mp->py;
-			float rAx = px - cax, rAy = py - cay, rBx = px - cbx, rBy = py - cby;
-			f[dkSoaRAx + o][k] = rAx;
-			f[dkSoaRAy + o][k] = rAy;
-			f[dkSoaRBx + o][k] = rBx;
-			f[dkSoaRBy + o][k] = rBy;
-			f[dkSoaBase + o][k] = mp->separation - ((rBx - rAx) * nx + (rBy - rAy) * ny);
-			float rnA = rAx * ny - rAy * nx, rnB = rBx * ny - rBy * nx;
-			float kn = mA + mB + iA * rnA * rnA + iB * rnB * rnB;
-			f[dkSoaNormalMass + o][k] = kn > 0.0f ? 1.0f / kn : 0.0f;
-			float rtA = rAx * ty - rAy * tx, rtB = rBx * ty - rBy * tx;
-			float kt = mA + mB + iA * rtA * rtA + iB * rtB * rtB;
-			f[dkSoaTangentMass + o][k] = kt > 0.0f ? 1.0f / kt : 0.0f;
-			f[dkSoaNormalImpulse + o][k] = mp->normalImpulse;
-			f[dkSoaTangentImpulse + o][k] = mp->tangentImpulse;
-			float dvx = (vbx - wb * rBy) - (vax - wa * rAy);
-			float dvy = (vby + wb * rBx) - (vay + wa * rAx);
-			f[dkSoaRelativeVelocity + o][k] = dvx * nx + dvy * ny;
+	// Padding: inert constraints (zero masses and impulses) between the zero states.
+	for (int32_t c = 0; c < DK_GRAPH_COLOURS; ++c) {
+		for (int32_t k = colourStart[c] + contactsIn[c]; k < colourStart[c + 1]; ++k) {
+			soa->stateA[k] = soa->stateB[k] = awake;
+			soa->contact[k] = -1;
+			for (int32_t g = 0; g < dkSoaColumns; ++g) soa->col[g][k] = 0.0f;
 		}
 	}
+	dkFillTask fill = {.world = world, .soa = soa, .list = list, .rowA = rowA, .rowB = rowB, .slot = slot,
+					   .inverseInertia = inverseInertia, .end = n};
+	atomic_init(&fill.next, nj);
+	atomic_init(&fill.elastic, false);
+	dkRunTasks(world, fillTask, &fill, n - nj >= 2 * DK_FILL_CHUNK ? world->def.workerCount : 1);
+	soa->elastic = atomic_load(&fill.elastic);
 	free(list), free(rowA), free(rowB), free(order), free(slot), free(direct), free(inertia);
 	return true;
 }
@@ -277,7 +329,7 @@ static void freeSoa(dkContactSoA* soa)
 #define DK_CONTACT_BLOCK 2048 // rows per block stage item (per-item work: any split gives the same bits)
 
 typedef enum { dkStageVelocities, dkStageWarmStart, dkStageSolve, dkStagePositions, dkStageRelax,
-			   dkStageStore, dkStageRestitution, dkStageChainWarmStart, dkStageChainSolve, dkStageChainRelax } dkStageKind;
+			   dkStageStore, dkStageImpulses, dkStageRestitution, dkStageChainWarmStart, dkStageChainSolve, dkStageChainRelax } dkStageKind;
 
 typedef struct dkStage {
 	dkStageKind kind;
@@ -335,6 +387,11 @@ static void runItem(dkContactStep* step, const dkStage* stage, int32_t item)
 																	stage->substep);
 		else if (stage->kind == dkStagePositions) positionsBlock(world, step->states, b, e, step->h);
 		else storeBlock(world, step->states, b, e);
+		return;
+	}
+	if (stage->kind == dkStageImpulses) {
+		int32_t b = item * DK_CONTACT_BLOCK, e = b + DK_CONTACT_BLOCK < step->soa->count ? b + DK_CONTACT_BLOCK : step->soa->count;
+		storeImpulses(world, step->soa, b, e);
 		return;
 	}
 	int32_t first = step->colourStart[stage->colour], last = step->colourStart[stage->colour + 1];
@@ -399,15 +456,16 @@ static dkStage colourStage(dkStageKind kind, int32_t c, const int32_t* colourSta
 
 // Appends the stages of one step: per substep velocities, warm start, solve, positions and relax (colour
 // by colour, in the symmetric order described above; joints before contacts within a colour, as Box2D;
-// then the joint chains exactly), then restitution (when some contact is elastic) and the final velocities.
+// then the joint chains exactly), then restitution (when some contact is elastic), the final velocities and
+// the contacts' impulses.
 // The most stages buildStages can emit.
 static int32_t maxStageCount(int32_t substeps, int32_t iterations)
 {
-	return substeps * (2 + (1 + 2 * iterations) * (DK_GRAPH_COLOURS + 2)) + DK_GRAPH_COLOURS + 2;
+	return substeps * (2 + (1 + 2 * iterations) * (DK_GRAPH_COLOURS + 2)) + DK_GRAPH_COLOURS + 3;
 }
 
 static int32_t buildStages(dkStage* stages, const int32_t* colourStart, const int32_t* jointStart, int32_t blocks,
-						   int32_t chainItems, int32_t substeps, int32_t iterations, bool elastic)
+						   int32_t chainItems, int32_t impulseItems, int32_t substeps, int32_t iterations, bool elastic)
 {
 	int32_t n = 0;
 	for (int32_t s = 0; s < substeps; ++s) {
@@ -432,6 +490,7 @@ static int32_t buildStages(dkStage* stages, const int32_t* colourStart, const in
 		if (stage.items > 0) stages[n++] = stage;
 	}
 	stages[n++] = (dkStage){dkStageStore, 0, blocks, 0, false};
+	if (impulseItems > 0) stages[n++] = (dkStage){dkStageImpulses, 0, impulseItems, 0, false};
 	return n;
 }
 
@@ -477,13 +536,14 @@ void dkContactSolver_Step(dkWorld* world, float dt, int32_t substeps)
 		.joint = dkMakeSoft(fminf(DK_JOINT_HERTZ, 0.5f / h), DK_JOINT_DAMPING_RATIO, h),
 		.chain = dkMakeSoft(DK_CHAIN_STIFFNESS / h, DK_JOINT_DAMPING_RATIO, h)};
 	int32_t blocks = (awake + DK_CONTACT_BLOCK - 1) / DK_CONTACT_BLOCK;
-	step.stageCount = buildStages(stages, colourStart, jointStart, blocks, chains.items, substeps, iterations, soa.elastic);
+	int32_t impulseItems = (soa.count + DK_CONTACT_BLOCK - 1) / DK_CONTACT_BLOCK;
+	step.stageCount = buildStages(stages, colourStart, jointStart, blocks, chains.items, impulseItems, substeps, iterations,
+								  soa.elastic);
 	for (int32_t s = 0; s < step.stageCount; ++s) {
 		atomic_init(&counters[s].claimed, 0);
 		atomic_init(&counters[s].done, 0);
 	}
 	dkRunTasks(world, contactTask, &step, soa.count + joints.count + awake >= 2 * DK_CONTACT_CHUNK ? world->def.workerCount : 1);
-	storeImpulses(world, &soa);
 	dkJoints_StoreImpulses(world, &joints);
 	dkChains_StoreImpulses(world, &chains, &joints);
 	free(stages);

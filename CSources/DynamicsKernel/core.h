@@ -103,8 +103,10 @@ struct dkWorld {
 	double time;			// simulated seconds stepped
 };
 
-// Allocation helpers (item_store.c).
+// Allocation helpers (item_store.c): 64-byte aligned float columns, zeroed or left unset (the caller
+// writes every element).
 float* dkAllocColumn(int32_t capacity);
+float* dkAllocUnsetColumn(int32_t capacity);
 void dkFreeColumn(void* column);
 
 // Shapes (shape.c): mass and rotational inertia for a definition, SEMANTICS.md §1.

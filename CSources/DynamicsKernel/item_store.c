@@ -9,12 +9,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+// Bytes of a column of `capacity` floats: a whole number of alignment units, at least one.
+static size_t columnBytes(int32_t capacity)
+{
+	size_t bytes = ((size_t)capacity * sizeof(float) + DK_ALIGN - 1) / DK_ALIGN * DK_ALIGN;
+	return bytes ? bytes : DK_ALIGN;
+}
+
+float* dkAllocUnsetColumn(int32_t capacity) { return aligned_alloc(DK_ALIGN, columnBytes(capacity)); }
+
 float* dkAllocColumn(int32_t capacity)
 {
-	size_t bytes = (size_t)capacity * sizeof(float);
-	bytes = (bytes + DK_ALIGN - 1) / DK_ALIGN * DK_ALIGN;
-	float* p = aligned_alloc(DK_ALIGN, bytes ? bytes : DK_ALIGN);
-	if (p) memset(p, 0, bytes ? bytes : DK_ALIGN);
+	float* p = dkAllocUnsetColumn(capacity);
+	if (p) memset(p, 0, columnBytes(capacity));
 	return p;
 }
 
