@@ -1,17 +1,25 @@
-// Data structure: a stable least-significant-digit radix sort, 16 bits per pass; a pass whose digit is the
-// same for every key is skipped. Used for broadphase cells and pairs, whose order must not depend on
-// anything but the keys.
+// Data structure: a stable least-significant-digit radix sort, 16 bits per pass. Only the digits in which
+// some keys differ are sorted, so keys packed into few bits (broadphase cells about 20 bits, pairs about
+// 34) take two or three passes. Used for broadphase cells and pairs, whose order must not depend on
+// anything but the keys. 11-bit digits, tried on the 100 000-box pile, made the sort slower (in perf
+// samples, relative to the unchanged pair search: 1.40 against 1.24 before and 0.87 with 16 bits).
 #include "radix_sort.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#define DK_RADIX_BITS 16
+#define DK_RADIX_BUCKETS (1u << DK_RADIX_BITS)
+
 bool dkRadixSort64(uint64_t* keys, int32_t* payload, int32_t n)
 {
 	if (n < 2) return true;
+	uint64_t differ = 0; // the bits in which some key differs from the first
+	for (int32_t i = 1; i < n; ++i) differ |= keys[i] ^ keys[0];
+	if (differ == 0) return true;
 	uint64_t* tk = malloc((size_t)n * sizeof(uint64_t));
 	int32_t* tp = payload ? malloc((size_t)n * sizeof(int32_t)) : NULL;
-	uint32_t* count = malloc(65536 * sizeof(uint32_t));
+	uint32_t* count = malloc(DK_RADIX_BUCKETS * sizeof(uint32_t));
 	if (!tk || (payload && !tp) || !count) {
 		free(tk);
 		free(tp);
@@ -20,21 +28,18 @@ bool dkRadixSort64(uint64_t* keys, int32_t* payload, int32_t n)
 	}
 	uint64_t *src = keys, *dst = tk;
 	int32_t *psrc = payload, *pdst = tp;
-	for (int shift = 0; shift < 64; shift += 16) {
-		uint32_t first = (uint32_t)(src[0] >> shift) & 0xffff;
-		bool same = true;
-		for (int32_t i = 1; i < n && same; ++i) same = ((uint32_t)(src[i] >> shift) & 0xffff) == first;
-		if (same) continue;
-		memset(count, 0, 65536 * sizeof(uint32_t));
-		for (int32_t i = 0; i < n; ++i) count[(src[i] >> shift) & 0xffff]++;
+	for (int shift = 0; shift < 64; shift += DK_RADIX_BITS) {
+		if (((differ >> shift) & (DK_RADIX_BUCKETS - 1)) == 0) continue;
+		memset(count, 0, DK_RADIX_BUCKETS * sizeof(uint32_t));
+		for (int32_t i = 0; i < n; ++i) count[(src[i] >> shift) & (DK_RADIX_BUCKETS - 1)]++;
 		uint32_t sum = 0;
-		for (int32_t d = 0; d < 65536; ++d) {
+		for (uint32_t d = 0; d < DK_RADIX_BUCKETS; ++d) {
 			uint32_t c = count[d];
 			count[d] = sum;
 			sum += c;
 		}
 		for (int32_t i = 0; i < n; ++i) {
-			uint32_t at = count[(src[i] >> shift) & 0xffff]++;
+			uint32_t at = count[(src[i] >> shift) & (DK_RADIX_BUCKETS - 1)]++;
 			dst[at] = src[i];
 			if (psrc) pdst[at] = psrc[i];
 		}
