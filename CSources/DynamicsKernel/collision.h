@@ -78,6 +78,41 @@ void dkShapes_RemoveItems(dkWorld* world, const uint8_t* removed);
 // -1 when out of memory (the pair list is then incomplete).
 int32_t dkBroadphase_Pairs(dkWorld* world, float dt, bool bruteForce);
 
+// What the pair test needs of a shape slot, 24 bytes (the shapes themselves are ~300).
+typedef struct dkFilter {
+	uint64_t itemGroups, boundaryGroups;
+	int32_t body;
+	bool alive;
+	bool active; // on an awake item that moves
+} dkFilter;
+
+// Two shapes collide when they are on different items (or one is a boundary) and their groups accept
+// each other: items share an item group; an item's boundary groups contain the boundary's group.
+static inline bool dkAccepts(const dkFilter* a, const dkFilter* b)
+{
+	if (a->body >= 0 && a->body == b->body) return false;
+	if (a->body < 0 && b->body < 0) return false;
+	if (a->body >= 0 && b->body >= 0) return (a->itemGroups & b->itemGroups) != 0;
+	const dkFilter* item = a->body >= 0 ? a : b;
+	const dkFilter* boundary = a->body >= 0 ? b : a;
+	return (item->boundaryGroups & boundary->itemGroups) != 0;
+}
+
+// Whether live shapes i and j make a pair: their fat boxes overlap, one of them moves, and they accept
+// each other.
+static inline bool dkCandidate(const dkWorld* world, int32_t i, int32_t j, const dkFilter* filters)
+{
+	const float *a = world->fatAabb + 4 * i, *b = world->fatAabb + 4 * j;
+	if (a[0] > b[2] || b[0] > a[2] || a[1] > b[3] || b[1] > a[3]) return false;
+	if (!filters[i].active && !filters[j].active) return false;
+	return dkAccepts(&filters[i], &filters[j]);
+}
+
+// Pair grid (pair_grid.c): the pairs of the live shapes' fat boxes (`slots` ascending), sorted, into the
+// world's pair list; false when out of memory (the list is then incomplete).
+bool dkPairGrid_Find(dkWorld* world, const int32_t* slots, int32_t live, const dkFilter* filters);
+void dkPairGrid_Destroy(dkPairGrid* grid);
+
 // Contacts (contact.c): pairs → manifolds, warm-start matching, events; wakes touched resting items.
 void dkContacts_Update(dkWorld* world, float dt);
 void dkContacts_Destroy(dkWorld* world);

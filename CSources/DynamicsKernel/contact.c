@@ -314,6 +314,7 @@ void dkContacts_Destroy(dkWorld* world)
 	free(world->pairs);
 	free(world->aabb);
 	free(world->fatAabb);
+	dkPairGrid_Destroy(world->grid);
 }
 
 const dkContactEvent* dkWorld_ContactEvents(const dkWorld* world, int32_t* count)

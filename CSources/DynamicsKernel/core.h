@@ -46,6 +46,7 @@ typedef struct dkContact dkContact;
 typedef struct dkContactEvent dkContactEvent;
 typedef struct dkJoint dkJoint;
 typedef struct dkField dkField;
+typedef struct dkPairGrid dkPairGrid;
 typedef struct dkFieldFrame dkFieldFrame;
 
 struct dkWorld {
@@ -76,6 +77,7 @@ struct dkWorld {
 	float* fatAabb; // 4 floats per shape slot: the box the pair list was built from (+ DK_AABB_MARGIN)
 	int32_t aabbCapacity;
 	bool pairsValid; // the pair list still covers every box (cleared by anything that changes pairs)
+	dkPairGrid* grid; // scratch of the pair search (pair_grid.c), kept between steps
 	dkContact* contacts; // sorted by (shapeA, shapeB)
 	int32_t contactCount, contactCapacity;
 	dkContact* spareContacts; // the other buffer of the double-buffered contact list

@@ -63,4 +63,25 @@ import Testing
         #expect(n == m && n > 50, "sweep \(n), brute force \(m)")
         #expect(Array(sweep[0..<Int(2 * n)]) == Array(brute[0..<Int(2 * m)]))
     }
+
+    /// The grid works in blocks of 2 048 shapes; this world has four, with large shapes (boundaries and
+    /// giant boxes, tested against every box) between the small ones in slot order.
+    @Test("broadphase pairs equal the brute-force oracle across blocks, with large shapes among small ones")
+    func broadphaseOracleBlocks() {
+        let s = KernelScene()
+        var rng = SplitMix(seed: 7)
+        for i in 0..<7000 {
+            if i % 1500 == 700 { s.segment(-4000, rng.float(-4000, 4000), 4000, rng.float(-4000, 4000)) }
+            if i % 2500 == 1200 {
+                s.box(x: rng.float(-3000, 3000), y: rng.float(-3000, 3000), w: 3000, h: 400, angle: rng.float(-3, 3))
+            }
+            s.box(x: rng.float(-4000, 4000), y: rng.float(-4000, 4000), w: rng.float(20, 120), h: rng.float(20, 120),
+                  angle: rng.float(-3, 3))
+        }
+        var grid = [Int32](repeating: 0, count: 400_000), brute = grid
+        let n = dkWorld_FindPairs(s.world, &grid, 200_000)
+        let m = dkWorld_FindPairsBruteForce(s.world, &brute, 200_000)
+        #expect(n == m && n > 3000, "grid \(n), brute force \(m)")
+        #expect(Array(grid[0..<Int(2 * n)]) == Array(brute[0..<Int(2 * m)]))
+    }
 }
