@@ -11,7 +11,6 @@
 // persistent tree and its cost does not depend on the stacking direction.
 // A pair needs at least one shape on an awake dynamic item, and the two filters must accept each other.
 #include "collision.h"
-#include "radix_sort.h"
 #include "trig.h"
 
 #include <math.h>

@@ -1,8 +1,9 @@
 // Data structure: a stable least-significant-digit radix sort, 16 bits per pass. Only the digits in which
-// some keys differ are sorted, so keys packed into few bits (broadphase cells about 20 bits, pairs about
-// 34) take two or three passes. Used for broadphase cells and pairs, whose order must not depend on
-// anything but the keys. 11-bit digits, tried on the 100 000-box pile, made the sort slower (in perf
-// samples, relative to the unchanged pair search: 1.40 against 1.24 before and 0.87 with 16 bits).
+// some keys differ are sorted, so small keys take few passes (the broadphase's cell keys: one pass while
+// its grid has fewer than 65 536 cells). Used for the broadphase's cells, whose order must not depend on
+// anything but the keys. 11-bit digits, tried on the 100 000-box pile when it also sorted its pairs, made
+// the sorts slower (in perf samples, relative to the pair search: 1.40 against 1.24 before and 0.87 with
+// 16 bits).
 #include "radix_sort.h"
 
 #include <stdlib.h>
