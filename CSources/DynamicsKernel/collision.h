@@ -15,6 +15,7 @@
 #define DK_RESTITUTION_THRESHOLD 100.0f	   // pt/s: slower impacts do not bounce
 #define DK_AABB_MARGIN 10.0f			   // pt: fat boxes let the pair list survive small movements
 
+// Everything but the vertices fits the first cache line, which is all a new contact reads.
 typedef struct dkShape {
 	int32_t body; // item slot, -1 for a boundary
 	uint32_t generation;
@@ -23,10 +24,10 @@ typedef struct dkShape {
 	int32_t count;
 	float radius;
 	uint32_t chain; // segments: dkChainPrevious | dkChainNext
+	int32_t tag;
+	uint64_t itemGroups, boundaryGroups;
 	float x[DK_MAX_POLYGON_VERTICES], y[DK_MAX_POLYGON_VERTICES];	// item frame, or world for boundaries
 	float nx[DK_MAX_POLYGON_VERTICES], ny[DK_MAX_POLYGON_VERTICES]; // outward edge normals
-	uint64_t itemGroups, boundaryGroups;
-	int32_t tag;
 } dkShape;
 
 // A shape placed in the world, relative to an origin near the pair (keeps float precision).

@@ -84,4 +84,39 @@ import Testing
         #expect(n == m && n > 3000, "grid \(n), brute force \(m)")
         #expect(Array(grid[0..<Int(2 * n)]) == Array(brute[0..<Int(2 * m)]))
     }
+
+    /// Contacts are merged in ranges of about 2 048 pairs and contacts; this pile has about seven (some
+    /// 12 000 pairs of fat boxes and 3 800 contacts). Events must come in the
+    /// order of the contact list, (shape A, shape B) ascending, and alternate began / ended for every pair.
+    @Test("contact events come in list order and pair up exactly across the merge's ranges")
+    func eventsAcrossRanges() {
+        let s = KernelScene()
+        s.segment(-5000, 0, 5000, 0)
+        var rng = SplitMix(seed: 11)
+        for row in 0..<50 {
+            for col in 0..<60 {
+                s.box(x: -3300 + 110 * Float(col) + rng.float(-5, 5), y: -60 - 110 * Float(row), angle: rng.float(-0.1, 0.1))
+            }
+        }
+        var touching: [UInt64: Bool] = [:]
+        var began = 0, ended = 0
+        for step in 0..<120 {
+            s.step(1)
+            var count: Int32 = 0
+            let events = dkWorld_ContactEvents(s.world, &count)!
+            var last: (UInt32, UInt32) = (0, 0)
+            for k in 0..<Int(count) {
+                let e = events[k]
+                let key = (e.shapeA.index1, e.shapeB.index1)
+                #expect(key >= last, "step \(step): event \(k) for \(key) after \(last)")
+                last = key
+                let id = UInt64(e.shapeA.index1) << 32 | UInt64(e.shapeB.index1)
+                #expect(touching[id, default: false] != e.began, "step \(step): \(e.began ? "began" : "ended") twice for \(key)")
+                touching[id] = e.began
+                if e.began { began += 1 } else { ended += 1 }
+            }
+        }
+        #expect(began > 5000 && ended > 500, "began \(began), ended \(ended)")
+        #expect(dkWorld_ContactCount(s.world) > 3000, "contacts \(dkWorld_ContactCount(s.world))")
+    }
 }

@@ -161,6 +161,29 @@ final class ContactLog: CollisionBehaviorDelegate {
         for workers in [2, 3, 4, 8] { #expect(try hash(.automatic, workers: workers) == reference, "workers \(workers)") }
     }
 
+    @Test("a 3 000-box pile gives the same contact events, in the same order, for 1, 2 and 3 workers")
+    func eventsForAnyWorkerCount() throws {
+        func run(workers: Int) throws -> (events: [[ContactEvent]], hash: UInt64) {
+            var c = DynamicsConfiguration()
+            c.workerCount = workers
+            let world = try Scene.pile.makeWorld(items: 3000, configuration: c)
+            var events: [[ContactEvent]] = []
+            for _ in 0..<80 {
+                try world.step(count: 1)
+                events.append(world.contactEvents)
+            }
+            return (events, world.stateHash())
+        }
+        let reference = try run(workers: 1)
+        #expect(reference.events.joined().filter(\.began).count > 3000)
+        for workers in [2, 3] {
+            let other = try run(workers: workers)
+            #expect(other.hash == reference.hash, "workers \(workers)")
+            let firstDifference = reference.events.indices.first { other.events[$0] != reference.events[$0] }
+            #expect(firstDifference == nil, "workers \(workers): events differ at step \(firstDifference ?? -1)")
+        }
+    }
+
     @Test("a ball of elasticity 1 keeps ≥ 95 % of its bounce height after 5 bounces; elasticity 0 does not bounce")
     func bounce() {
         func heights(elasticity: CGFloat) -> [CGFloat] {
