@@ -21,16 +21,15 @@ static bool rowOf(const dkWorld* world, const dkShape* s, int32_t* row)
 	return *row >= 0;
 }
 
-static bool pushEvent(dkWorld* world, dkContactEvent e)
+// Makes room for `count` events in the world's list.
+static bool reserveEvents(dkWorld* world, int32_t count)
 {
-	if (world->eventCount == world->eventCapacity) {
-		int32_t cap = world->eventCapacity > 0 ? world->eventCapacity * 2 : 64;
-		dkContactEvent* p = realloc(world->events, (size_t)cap * sizeof *p);
-		if (!p) return false;
-		world->events = p;
-		world->eventCapacity = cap;
-	}
-	world->events[world->eventCount++] = e;
+	if (world->eventCapacity >= count) return true;
+	int32_t cap = count + count / 2 > 64 ? count + count / 2 : 64;
+	dkContactEvent* p = realloc(world->events, (size_t)cap * sizeof *p);
+	if (!p) return false;
+	world->events = p;
+	world->eventCapacity = cap;
 	return true;
 }
 
@@ -307,6 +306,15 @@ static void updateRange(const dkWorld* world, dkMergeRange* r, dkContact* spare,
 	r->kept = n;
 }
 
+static void freeRanges(dkMergeRange* ranges, int32_t count)
+{
+	for (int32_t g = 0; g < count; ++g) {
+		free(ranges[g].events);
+		free(ranges[g].lost);
+		free(ranges[g].waking);
+	}
+}
+
 typedef struct dkMergeTask {
 	const dkWorld* world;
 	dkMergeRange* ranges;
@@ -417,11 +425,23 @@ void dkContacts_Update(dkWorld* world, float dt)
 	atomic_init(&task.claim, 0);
 	int32_t workers = rangeCount > 1 ? world->def.workerCount : 1;
 	dkRunTasks(world, mergeTask, &task, workers);
+	bool ok = true;
+	int32_t events = 0;
+	for (int32_t g = 0; g < rangeCount; ++g) {
+		ok = ok && ranges[g].ok;
+		events += ranges[g].eventCount;
+	}
+	if (!ok || !reserveEvents(world, events)) { // out of memory: keep last step's contacts
+		freeRanges(ranges, rangeCount);
+		return;
+	}
 	// In list order: events, lost supports wake their items, and the kept entries become the contact list.
 	int32_t n = 0;
 	for (int32_t g = 0; g < rangeCount; ++g) {
 		dkMergeRange* r = &ranges[g];
-		for (int32_t k = 0; k < r->eventCount; ++k) pushEvent(world, r->events[k]);
+		if (r->eventCount > 0)
+			memcpy(world->events + world->eventCount, r->events, (size_t)r->eventCount * sizeof(dkContactEvent));
+		world->eventCount += r->eventCount;
 		for (int32_t k = 0; k < r->lostCount; ++k) wakePartners(world, &r->lost[k]);
 		r->first = n;
 		n += r->kept;
@@ -442,10 +462,8 @@ void dkContacts_Update(dkWorld* world, float dt)
 			if (awakeA && !awakeB && world->col[dkColumnInverseMass][rb] > 0.0f) dkStore_WakeRow(world, rb);
 			if (awakeB && !awakeA && world->col[dkColumnInverseMass][ra] > 0.0f) dkStore_WakeRow(world, ra);
 		}
-		free(r->events);
-		free(r->lost);
-		free(r->waking);
 	}
+	freeRanges(ranges, rangeCount);
 }
 
 void dkContacts_Destroy(dkWorld* world)
