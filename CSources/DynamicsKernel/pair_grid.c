@@ -31,6 +31,7 @@ typedef struct dkGridBlock {
 	int32_t minX, minY, maxX, maxY; // range of the listed boxes' cells
 	int32_t entries, large;			// cell listings and large shapes of the block
 	int32_t entryStart, largeStart; // where the block writes them
+	int32_t pairStart;				// where its pairs go in the world's list
 	int32_t* pairs;					// two slots per pair, sorted
 	int32_t pairCount, pairCapacity;
 	bool ok;
@@ -266,7 +267,7 @@ static void gridTask(void* context, int32_t worker)
 					g->large[large++] = slot;
 					continue;
 				}
-					for (int32_t cy = y0; cy <= y1; ++cy) {
+				for (int32_t cy = y0; cy <= y1; ++cy) {
 					for (int32_t cx = x0; cx <= x1; ++cx) {
 						g->cells[at] = cellKey(t, cx, cy);
 						g->listing[at] = at;
@@ -294,8 +295,9 @@ static void gridTask(void* context, int32_t worker)
 			break;
 		}
 		default: // dkGridGather: block k's pairs into the world's list, after the blocks before it
-			memcpy(t->world->pairs + 2 * (size_t)block->entryStart, block->pairs,
-				   (size_t)block->pairCount * 2 * sizeof(int32_t));
+			if (block->pairCount > 0)
+				memcpy(t->world->pairs + 2 * (size_t)block->pairStart, block->pairs,
+					   (size_t)block->pairCount * 2 * sizeof(int32_t));
 			break;
 		}
 	}
@@ -355,7 +357,7 @@ bool dkPairGrid_Find(dkWorld* world, const int32_t* slots, int32_t live, const d
 	int64_t total = 0;
 	bool ok = true;
 	for (int32_t k = 0; k < blocks; ++k) {
-		g->blocks[k].entryStart = (int32_t)total;
+		g->blocks[k].pairStart = (int32_t)total;
 		total += g->blocks[k].pairCount;
 		ok = ok && g->blocks[k].ok;
 	}
