@@ -42,9 +42,10 @@ static void storeImpulses(dkWorld* world, const dkContactSoA* soa, int32_t b, in
 	for (int32_t k = b; k < e; ++k) {
 		if (soa->contact[k] < 0) continue;
 		dkManifoldPoint* points = world->contacts[soa->contact[k]].manifold.points;
+		const float* row = dkSoaRow(soa, k);
 		for (int32_t i = 0; i < 2; ++i) { // a missing second point stores zeros it never reads
-			points[i].normalImpulse = soa->col[dkSoaNormalImpulse + i * dkSoaPoint][k];
-			points[i].tangentImpulse = soa->col[dkSoaTangentImpulse + i * dkSoaPoint][k];
+			points[i].normalImpulse = row[(dkSoaNormalImpulse + i * dkSoaPoint) * DK_CONTACT_PAD];
+			points[i].tangentImpulse = row[(dkSoaTangentImpulse + i * dkSoaPoint) * DK_CONTACT_PAD];
 		}
 	}
 }
@@ -131,11 +132,11 @@ static bool fillContact(const dkFillTask* t, int32_t i)
 {
 	const dkWorld* world = t->world;
 	dkContactSoA* soa = t->soa;
-	float* const* f = soa->col;
 	const dkContact* contact = &world->contacts[t->list[i]];
 	const dkManifold* m = &contact->manifold;
 	int32_t k = t->slot[i], ra = t->rowA[i], rb = t->rowB[i], awake = world->awake;
 	int32_t rowOfA = anyRow(world, contact->bodyA), rowOfB = anyRow(world, contact->bodyB);
+	float* r = dkSoaRow(soa, k);
 	float* const* col = world->col;
 	soa->stateA[k] = stateIndex(ra, awake);
 	soa->stateB[k] = stateIndex(rb, awake);
@@ -143,18 +144,18 @@ static bool fillContact(const dkFillTask* t, int32_t i)
 	float mA = ra >= 0 ? col[dkColumnInverseMass][ra] : 0.0f, iA = ra >= 0 ? t->inverseInertia[ra] : 0.0f;
 	float mB = rb >= 0 ? col[dkColumnInverseMass][rb] : 0.0f, iB = rb >= 0 ? t->inverseInertia[rb] : 0.0f;
 	float nx = m->nx, ny = m->ny, tx = ny, ty = -nx;
-	f[dkSoaNx][k] = nx;
-	f[dkSoaNy][k] = ny;
-	f[dkSoaMassA][k] = mA;
-	f[dkSoaInertiaA][k] = iA;
-	f[dkSoaMassB][k] = mB;
-	f[dkSoaInertiaB][k] = iB;
-	f[dkSoaStiff][k] = (ra < 0 || rb < 0) ? 1.0f : 0.0f;
+	r[dkSoaNx * DK_CONTACT_PAD] = nx;
+	r[dkSoaNy * DK_CONTACT_PAD] = ny;
+	r[dkSoaMassA * DK_CONTACT_PAD] = mA;
+	r[dkSoaInertiaA * DK_CONTACT_PAD] = iA;
+	r[dkSoaMassB * DK_CONTACT_PAD] = mB;
+	r[dkSoaInertiaB * DK_CONTACT_PAD] = iB;
+	r[dkSoaStiff * DK_CONTACT_PAD] = (ra < 0 || rb < 0) ? 1.0f : 0.0f;
 	bool hasA = rowOfA >= 0, hasB = rowOfB >= 0;
 	float fA = hasA ? col[dkColumnFriction][rowOfA] : 0, fB = hasB ? col[dkColumnFriction][rowOfB] : 0;
 	float eA = hasA ? col[dkColumnElasticity][rowOfA] : 0, eB = hasB ? col[dkColumnElasticity][rowOfB] : 0;
-	f[dkSoaFriction][k] = hasA && hasB ? sqrtf(fA * fB) : (hasA ? fA : fB);
-	f[dkSoaRestitution][k] = hasA && hasB ? fmaxf(eA, eB) : (hasA ? eA : eB);
+	r[dkSoaFriction * DK_CONTACT_PAD] = hasA && hasB ? sqrtf(fA * fB) : (hasA ? fA : fB);
+	r[dkSoaRestitution * DK_CONTACT_PAD] = hasA && hasB ? fmaxf(eA, eB) : (hasA ? eA : eB);
 	// Centres: an item's position, or the world origin for a boundary (which never moves).
 	float cax = hasA ? col[dkColumnPositionX][rowOfA] : 0, cay = hasA ? col[dkColumnPositionY][rowOfA] : 0;
 	float cbx = hasB ? col[dkColumnPositionX][rowOfB] : 0, cby = hasB ? col[dkColumnPositionY][rowOfB] : 0;
@@ -165,31 +166,31 @@ static bool fillContact(const dkFillTask* t, int32_t i)
 	for (int32_t p = 0; p < 2; ++p) {
 		int o = p * dkSoaPoint;
 		if (p >= m->count) {
-			for (int32_t g = dkSoaShared; g < dkSoaPointEnd; ++g) f[g + o][k] = 0.0f;
+			for (int32_t g = dkSoaShared; g < dkSoaPointEnd; ++g) r[(g + o) * DK_CONTACT_PAD] = 0.0f;
 			continue;
 		}
 		const dkManifoldPoint* mp = &m->points[p];
 		float px = contact->originX + mp->px, py = contact->originY + mp->py;
 		float rAx = px - cax, rAy = py - cay, rBx = px - cbx, rBy = py - cby;
-		f[dkSoaRAx + o][k] = rAx;
-		f[dkSoaRAy + o][k] = rAy;
-		f[dkSoaRBx + o][k] = rBx;
-		f[dkSoaRBy + o][k] = rBy;
-		f[dkSoaBase + o][k] = mp->separation - ((rBx - rAx) * nx + (rBy - rAy) * ny);
+		r[(dkSoaRAx + o) * DK_CONTACT_PAD] = rAx;
+		r[(dkSoaRAy + o) * DK_CONTACT_PAD] = rAy;
+		r[(dkSoaRBx + o) * DK_CONTACT_PAD] = rBx;
+		r[(dkSoaRBy + o) * DK_CONTACT_PAD] = rBy;
+		r[(dkSoaBase + o) * DK_CONTACT_PAD] = mp->separation - ((rBx - rAx) * nx + (rBy - rAy) * ny);
 		float rnA = rAx * ny - rAy * nx, rnB = rBx * ny - rBy * nx;
 		float kn = mA + mB + iA * rnA * rnA + iB * rnB * rnB;
-		f[dkSoaNormalMass + o][k] = kn > 0.0f ? 1.0f / kn : 0.0f;
+		r[(dkSoaNormalMass + o) * DK_CONTACT_PAD] = kn > 0.0f ? 1.0f / kn : 0.0f;
 		float rtA = rAx * ty - rAy * tx, rtB = rBx * ty - rBy * tx;
 		float kt = mA + mB + iA * rtA * rtA + iB * rtB * rtB;
-		f[dkSoaTangentMass + o][k] = kt > 0.0f ? 1.0f / kt : 0.0f;
-		f[dkSoaNormalImpulse + o][k] = mp->normalImpulse;
-		f[dkSoaTangentImpulse + o][k] = mp->tangentImpulse;
-		f[dkSoaMaxNormalImpulse + o][k] = 0.0f;
+		r[(dkSoaTangentMass + o) * DK_CONTACT_PAD] = kt > 0.0f ? 1.0f / kt : 0.0f;
+		r[(dkSoaNormalImpulse + o) * DK_CONTACT_PAD] = mp->normalImpulse;
+		r[(dkSoaTangentImpulse + o) * DK_CONTACT_PAD] = mp->tangentImpulse;
+		r[(dkSoaMaxNormalImpulse + o) * DK_CONTACT_PAD] = 0.0f;
 		float dvx = (vbx - wb * rBy) - (vax - wa * rAy);
 		float dvy = (vby + wb * rBx) - (vay + wa * rAx);
-		f[dkSoaRelativeVelocity + o][k] = dvx * nx + dvy * ny;
+		r[(dkSoaRelativeVelocity + o) * DK_CONTACT_PAD] = dvx * nx + dvy * ny;
 	}
-	return f[dkSoaRestitution][k] != 0.0f;
+	return r[dkSoaRestitution * DK_CONTACT_PAD] != 0.0f;
 }
 
 static void fillTask(void* context, int32_t worker)
@@ -252,19 +253,16 @@ static bool prepareSoa(dkWorld* world, dkContactSoA* soa, int32_t* colourStart, 
 	}
 	colourStart[DK_GRAPH_COLOURS + 1] = total;
 	jointStart[DK_GRAPH_COLOURS + 1] = totalJ;
-	int32_t cap = total > 0 ? total : 1;
-	float* block = NULL;
+	int32_t cap = total > 0 ? total : 1, blocks = (cap + DK_CONTACT_PAD - 1) / DK_CONTACT_PAD;
 	if (ok) {
 		soa->count = total;
 		soa->stateA = malloc((size_t)cap * sizeof(int32_t));
 		soa->stateB = malloc((size_t)cap * sizeof(int32_t));
 		soa->contact = malloc((size_t)cap * sizeof(int32_t));
-		block = dkAllocUnsetColumn(cap * dkSoaColumns); // every row is written below
-		ok = soa->stateA && soa->stateB && soa->contact && block;
+		soa->block = dkAllocUnsetColumn(blocks * dkSoaColumns * DK_CONTACT_PAD); // every used row is written below
+		ok = soa->stateA && soa->stateB && soa->contact && soa->block;
 	}
 	if (ok) {
-		for (int32_t f = 0; f < dkSoaColumns; ++f) soa->col[f] = block + (size_t)f * cap;
-		block = NULL;
 		ok = dkChains_Build(world, list, rowA, rowB, slot, nj, direct, chains);
 		if (ok && !dkJoints_Prepare(world, joints, list, rowA, rowB, slot, direct, totalJ, nj, h)) {
 			dkChains_Free(chains);
@@ -275,7 +273,7 @@ static bool prepareSoa(dkWorld* world, dkContactSoA* soa, int32_t* colourStart, 
 		free(soa->stateA);
 		free(soa->stateB);
 		free(soa->contact);
-		dkFreeColumn(block ? block : soa->col[0]);
+		dkFreeColumn(soa->block);
 		free(list), free(rowA), free(rowB), free(order), free(slot), free(direct);
 		return false;
 	}
@@ -298,7 +296,8 @@ static bool prepareSoa(dkWorld* world, dkContactSoA* soa, int32_t* colourStart, 
 		for (int32_t k = colourStart[c] + contactsIn[c]; k < colourStart[c + 1]; ++k) {
 			soa->stateA[k] = soa->stateB[k] = awake;
 			soa->contact[k] = -1;
-			for (int32_t g = 0; g < dkSoaColumns; ++g) soa->col[g][k] = 0.0f;
+			float* r = dkSoaRow(soa, k);
+			for (int32_t g = 0; g < dkSoaColumns; ++g) r[g * DK_CONTACT_PAD] = 0.0f;
 		}
 	}
 	dkFillTask fill = {.world = world, .soa = soa, .list = list, .rowA = rowA, .rowB = rowB, .slot = slot,
@@ -316,7 +315,7 @@ static void freeSoa(dkContactSoA* soa)
 	free(soa->stateA);
 	free(soa->stateB);
 	free(soa->contact);
-	dkFreeColumn(soa->col[0]);
+	dkFreeColumn(soa->block);
 }
 
 // The step as a fixed sequence of stages, each split into items: blocks of DK_BLOCK rows, or chunks of

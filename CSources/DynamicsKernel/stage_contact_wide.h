@@ -7,7 +7,8 @@
 static inline dkVf DK_FN(vmax)(dkVf a, dkVf b) { return dkV_select(a > b, a, b); }
 static inline dkVf DK_FN(vmin)(dkVf a, dkVf b) { return dkV_select(a < b, a, b); }
 
-#define DK_LOAD(field) dkV_load(c->col[field] + k)
+#define DK_AT(field) (row + (field) * DK_CONTACT_PAD)
+#define DK_LOAD(field) dkV_load(DK_AT(field))
 
 static inline void DK_FN(applyImpulse)(DK_FN(dkBodyVec) * a, DK_FN(dkBodyVec) * b, dkVf mA, dkVf iA, dkVf mB,
 									   dkVf iB, dkVf rAx, dkVf rAy, dkVf rBx, dkVf rBy, dkVf px, dkVf py)
@@ -31,6 +32,7 @@ static inline dkVf DK_FN(relativeAlong)(const DK_FN(dkBodyVec) * a, const DK_FN(
 static void DK_FN(dkContactWarmStart)(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states)
 {
 	for (int32_t k = begin; k < end; k += DK_W) {
+		float* row = dkSoaRow(c, k);
 		DK_FN(dkBodyVec) a = DK_FN(gatherBodies)(states, c->stateA + k);
 		DK_FN(dkBodyVec) b = DK_FN(gatherBodies)(states, c->stateB + k);
 		dkVf nx = DK_LOAD(dkSoaNx), ny = DK_LOAD(dkSoaNy), tx = ny, ty = -nx;
@@ -50,6 +52,7 @@ static void DK_FN(dkContactSolve)(dkContactSoA* c, int32_t begin, int32_t end, d
 								  dkSoftness soft, dkSoftness stiff, bool useBias)
 {
 	for (int32_t k = begin; k < end; k += DK_W) {
+		float* row = dkSoaRow(c, k);
 		DK_FN(dkBodyVec) a = DK_FN(gatherBodies)(states, c->stateA + k);
 		DK_FN(dkBodyVec) b = DK_FN(gatherBodies)(states, c->stateB + k);
 		dkVf nx = DK_LOAD(dkSoaNx), ny = DK_LOAD(dkSoaNy), tx = ny, ty = -nx;
@@ -79,14 +82,14 @@ static void DK_FN(dkContactSolve)(dkContactSoA* c, int32_t begin, int32_t end, d
 			dkVf vn = DK_FN(relativeAlong)(&a, &b, rAx, rAy, rBx, rBy, nx, ny);
 			if (useBias) {
 				dkVf rv = DK_LOAD(dkSoaRelativeVelocity + o);
-				dkV_store(c->col[dkSoaRelativeVelocity + o] + k, DK_FN(vmin)(vn, rv));
+				dkV_store(DK_AT(dkSoaRelativeVelocity + o), DK_FN(vmin)(vn, rv));
 			}
 			dkVf ni = DK_LOAD(dkSoaNormalImpulse + o);
 			dkVf impulse = -DK_LOAD(dkSoaNormalMass + o) * massScale * (vn + bias) - impulseScale * ni;
 			dkVf total = DK_FN(vmax)(ni + impulse, dkV_splat(0.0f));
 			impulse = total - ni;
-			dkV_store(c->col[dkSoaNormalImpulse + o] + k, total);
-			dkV_store(c->col[dkSoaMaxNormalImpulse + o] + k, DK_FN(vmax)(DK_LOAD(dkSoaMaxNormalImpulse + o), impulse));
+			dkV_store(DK_AT(dkSoaNormalImpulse + o), total);
+			dkV_store(DK_AT(dkSoaMaxNormalImpulse + o), DK_FN(vmax)(DK_LOAD(dkSoaMaxNormalImpulse + o), impulse));
 			DK_FN(applyImpulse)(&a, &b, mA, iA, mB, iB, rAx, rAy, rBx, rBy, impulse * nx, impulse * ny);
 		}
 		dkVf friction = DK_LOAD(dkSoaFriction);
@@ -100,7 +103,7 @@ static void DK_FN(dkContactSolve)(dkContactSoA* c, int32_t begin, int32_t end, d
 			dkVf limit = friction * DK_LOAD(dkSoaNormalImpulse + o);
 			dkVf total = DK_FN(vmin)(DK_FN(vmax)(ti + impulse, -limit), limit);
 			impulse = total - ti;
-			dkV_store(c->col[dkSoaTangentImpulse + o] + k, total);
+			dkV_store(DK_AT(dkSoaTangentImpulse + o), total);
 			DK_FN(applyImpulse)(&a, &b, mA, iA, mB, iB, rAx, rAy, rBx, rBy, impulse * tx, impulse * ty);
 		}
 		DK_FN(scatterBodies)(states, c->stateA + k, &a, c->zeroState);
@@ -111,6 +114,7 @@ static void DK_FN(dkContactSolve)(dkContactSoA* c, int32_t begin, int32_t end, d
 static void DK_FN(dkContactRestitution)(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states)
 {
 	for (int32_t k = begin; k < end; k += DK_W) {
+		float* row = dkSoaRow(c, k);
 		dkVf restitution = DK_LOAD(dkSoaRestitution);
 		DK_FN(dkBodyVec) a = DK_FN(gatherBodies)(states, c->stateA + k);
 		DK_FN(dkBodyVec) b = DK_FN(gatherBodies)(states, c->stateB + k);
@@ -128,7 +132,7 @@ static void DK_FN(dkContactRestitution)(dkContactSoA* c, int32_t begin, int32_t 
 			dkVf impulse = -DK_LOAD(dkSoaNormalMass + o) * (vn + restitution * rv);
 			dkVf total = DK_FN(vmax)(ni + impulse, dkV_splat(0.0f));
 			impulse = dkV_select(active, total - ni, dkV_splat(0.0f));
-			dkV_store(c->col[dkSoaNormalImpulse + o] + k, dkV_select(active, total, ni));
+			dkV_store(DK_AT(dkSoaNormalImpulse + o), dkV_select(active, total, ni));
 			DK_FN(applyImpulse)(&a, &b, mA, iA, mB, iB, rAx, rAy, rBx, rBy, impulse * nx, impulse * ny);
 		}
 		DK_FN(scatterBodies)(states, c->stateA + k, &a, c->zeroState);
@@ -137,3 +141,4 @@ static void DK_FN(dkContactRestitution)(dkContactSoA* c, int32_t begin, int32_t 
 }
 
 #undef DK_LOAD
+#undef DK_AT
