@@ -7,6 +7,9 @@
 
 #define DK_MAKE_ID(a, b) (((uint32_t)(uint8_t)(a) << 8) | (uint8_t)(b))
 
+// The vertex after i of a polygon of `count` (no division: this runs for every pair every step).
+static inline int32_t nextVertex(int32_t i, int32_t count) { return i + 1 < count ? i + 1 : 0; }
+
 // Largest separation of `b` from the edges of `a`: max over a's edges of min over b's vertices.
 static float maxSeparation(const dkPlaced* a, const dkPlaced* b, int32_t* edge)
 {
@@ -69,7 +72,7 @@ static void collidePolygonCircle(const dkPlaced* a, const dkPlaced* b, float spe
 		}
 	}
 	if (separation - r > speculative) return;
-	int32_t next = (face + 1) % a->count;
+	int32_t next = nextVertex(face, a->count);
 	float v1x = a->x[face], v1y = a->y[face], v2x = a->x[next], v2y = a->y[next];
 	float u1 = (cx - v1x) * (v2x - v1x) + (cy - v1y) * (v2y - v1y);
 	float u2 = (cx - v2x) * (v1x - v2x) + (cy - v2y) * (v1y - v2y);
@@ -103,7 +106,7 @@ static void clipPolygons(const dkPlaced* ref, const dkPlaced* inc, int32_t edge,
 						 dkManifold* m)
 {
 	float nx = ref->nx[edge], ny = ref->ny[edge];
-	int32_t i11 = edge, i12 = (edge + 1) % ref->count;
+	int32_t i11 = edge, i12 = nextVertex(edge, ref->count);
 	// Incident edge: the one most anti-parallel to the reference normal.
 	int32_t i21 = 0;
 	float minDot = INFINITY;
@@ -114,7 +117,7 @@ static void clipPolygons(const dkPlaced* ref, const dkPlaced* inc, int32_t edge,
 			i21 = j;
 		}
 	}
-	int32_t i22 = (i21 + 1) % inc->count;
+	int32_t i22 = nextVertex(i21, inc->count);
 	float v11x = ref->x[i11], v11y = ref->y[i11], v12x = ref->x[i12], v12y = ref->y[i12];
 	float v21x = inc->x[i21], v21y = inc->y[i21], v22x = inc->x[i22], v22y = inc->y[i22];
 	float tx = v12x - v11x, ty = v12y - v11y;
