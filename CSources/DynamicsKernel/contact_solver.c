@@ -286,8 +286,8 @@ static bool prepareSoa(dkWorld* world, dkContactSoA* soa, int32_t* colourStart, 
 		inertia[awake] = 0.0f;
 		dkChains_RaiseInertia(chains, joints, h, inertia);
 		for (int32_t k = 0; k < joints->count; ++k) {
-			if (joints->stateA[k] != joints->zeroState) joints->col[dkJsInertiaA][k] = inertia[joints->stateA[k]];
-			if (joints->stateB[k] != joints->zeroState) joints->col[dkJsInertiaB][k] = inertia[joints->stateB[k]];
+			if (joints->stateA[k] != joints->zeroState) *dkJsAt(joints, dkJsInertiaA, k) = inertia[joints->stateA[k]];
+			if (joints->stateB[k] != joints->zeroState) *dkJsAt(joints, dkJsInertiaB, k) = inertia[joints->stateB[k]];
 		}
 	}
 	const float* inverseInertia = inertia ? inertia : world->col[dkColumnInverseInertia];

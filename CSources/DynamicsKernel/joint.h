@@ -23,8 +23,8 @@ typedef struct dkJoint {
 	float linearX, linearY, axial, axialLower, axialUpper, perp, angular, angleLower, angleUpper, friction;
 } dkJoint;
 
-// The wide layout: one column per field, joints in colour order, each colour padded to DK_CONTACT_PAD
-// with inert joints (zero masses, every row switched off, the zero state).
+// The wide layout (dkJsAt): joints in colour order, each colour padded to DK_CONTACT_PAD with inert joints
+// (zero masses, every row switched off, the zero state).
 enum {
 	dkJsMassA, dkJsInertiaA, dkJsMassB, dkJsInertiaB,
 	dkJsRAx, dkJsRAy, dkJsRBx, dkJsRBy, // anchors relative to the centres at the step's start
@@ -57,8 +57,18 @@ typedef struct dkJointSoA {
 	int32_t* stateB;
 	int32_t* joint;		// slot, -1 for padding
 	uint32_t* rows;		// per group of DK_CONTACT_PAD joints: dkJointRow* bits
-	float* col[dkJsColumns];
+	float* block;		// count / DK_CONTACT_PAD blocks of dkJsColumns × DK_CONTACT_PAD floats (dkJsAt)
 } dkJointSoA;
+
+// Field `field` of joint k. As in the contact layout (contact_soa.h), the fields of DK_CONTACT_PAD
+// neighbouring joints form one block, field by field: a batch reads each field as one vector, and
+// preparing a joint writes one block.
+static inline float* dkJsAt(const dkJointSoA* s, int32_t field, int32_t k)
+{
+	uint32_t u = (uint32_t)k;
+	return s->block + (size_t)(u / DK_CONTACT_PAD) * (dkJsColumns * DK_CONTACT_PAD) + (size_t)field * DK_CONTACT_PAD +
+		   u % DK_CONTACT_PAD;
+}
 
 // Joint store (joint_store.c).
 void dkJoints_Destroy(dkWorld* world);

@@ -203,12 +203,12 @@ bool dkChains_Build(const dkWorld* world, const int32_t* list, const int32_t* ro
 static int chainRows(uint8_t rows, const dkJointSoA* soa, int32_t k, const dkBodyState* a, const dkBodyState* b,
 					 double* ja, double* jb, double* error, const float* impulse, double* stiffA, double* stiffB)
 {
-	float* const* f = soa->col;
-	double rAx0 = f[dkJsRAx][k], rAy0 = f[dkJsRAy][k], rBx0 = f[dkJsRBx][k], rBy0 = f[dkJsRBy][k];
+	double rAx0 = *dkJsAt(soa, dkJsRAx, k), rAy0 = *dkJsAt(soa, dkJsRAy, k);
+	double rBx0 = *dkJsAt(soa, dkJsRBx, k), rBy0 = *dkJsAt(soa, dkJsRBy, k);
 	double rAx = a->dc * rAx0 - a->ds * rAy0, rAy = a->ds * rAx0 + a->dc * rAy0;
 	double rBx = b->dc * rBx0 - b->ds * rBy0, rBy = b->ds * rBx0 + b->dc * rBy0;
-	double dx = ((double)b->dx - a->dx + f[dkJsDeltaX][k]) + (rBx - rAx);
-	double dy = ((double)b->dy - a->dy + f[dkJsDeltaY][k]) + (rBy - rAy);
+	double dx = ((double)b->dx - a->dx + *dkJsAt(soa, dkJsDeltaX, k)) + (rBx - rAx);
+	double dy = ((double)b->dy - a->dy + *dkJsAt(soa, dkJsDeltaY, k)) + (rBy - rAy);
 	memset(ja, 0, 9 * sizeof(double));
 	memset(jb, 0, 9 * sizeof(double));
 	error[0] = error[1] = error[2] = 0.0;
@@ -224,7 +224,7 @@ static int chainRows(uint8_t rows, const dkJointSoA* soa, int32_t k, const dkBod
 	}
 	if (rows & dkJointRowAngleEq) { // ω_B − ω_A
 		ja[3 * r + 2] = -1.0, jb[3 * r + 2] = 1.0;
-		error[r] = (double)f[dkJsAngle][k] + ((double)b->da - a->da);
+		error[r] = (double)*dkJsAt(soa, dkJsAngle, k) + ((double)b->da - a->da);
 		r++;
 	}
 	if (rows & dkJointRowAxialEq) { // u · (v_B − v_A) + (r_B × u) ω_B − (r_A × u) ω_A
@@ -232,7 +232,7 @@ static int chainRows(uint8_t rows, const dkJointSoA* soa, int32_t k, const dkBod
 		double ux = length > 1.0e-4 ? dx / length : 0.0, uy = length > 1.0e-4 ? dy / length : 0.0;
 		ja[3 * r] = -ux, ja[3 * r + 1] = -uy, ja[3 * r + 2] = -(rAx * uy - rAy * ux);
 		jb[3 * r] = ux, jb[3 * r + 1] = uy, jb[3 * r + 2] = rBx * uy - rBy * ux;
-		error[r] = length - f[dkJsLength][k];
+		error[r] = length - *dkJsAt(soa, dkJsLength, k);
 		if (impulse) {
 			*stiffA += fabs(impulse[r] * (rAx * ux + rAy * uy));
 			*stiffB += fabs(impulse[r] * (rBx * ux + rBy * uy));
@@ -286,9 +286,8 @@ static void applyImpulse(dkBodyState* states, int32_t index, int32_t zeroState, 
 
 static void masses(const dkJointSoA* soa, int32_t k, double* mA, double* mB)
 {
-	float* const* f = soa->col;
-	mA[0] = mA[1] = f[dkJsMassA][k], mA[2] = f[dkJsInertiaA][k];
-	mB[0] = mB[1] = f[dkJsMassB][k], mB[2] = f[dkJsInertiaB][k];
+	mA[0] = mA[1] = *dkJsAt(soa, dkJsMassA, k), mA[2] = *dkJsAt(soa, dkJsInertiaA, k);
+	mB[0] = mB[1] = *dkJsAt(soa, dkJsMassB, k), mB[2] = *dkJsAt(soa, dkJsInertiaB, k);
 }
 
 // One chain [first, last): (A + R) x = −(J v + bias·C) − leak·R λ, R = ε diag A, by block elimination.
@@ -344,8 +343,10 @@ void dkChains_WarmStart(dkJointChains* chains, const dkJointSoA* soa, dkBodyStat
 			double* s = chains->scratch + (size_t)q * dkChainScratch;
 			int32_t k = chains->soaIndex[q];
 			double x[3] = {chains->impulse[3 * q], chains->impulse[3 * q + 1], chains->impulse[3 * q + 2]};
-			applyImpulse(states, soa->stateA[k], soa->zeroState, s + dkChainJA, x, soa->col[dkJsMassA][k], soa->col[dkJsInertiaA][k]);
-			applyImpulse(states, soa->stateB[k], soa->zeroState, s + dkChainJB, x, soa->col[dkJsMassB][k], soa->col[dkJsInertiaB][k]);
+			applyImpulse(states, soa->stateA[k], soa->zeroState, s + dkChainJA, x, *dkJsAt(soa, dkJsMassA, k),
+						 *dkJsAt(soa, dkJsInertiaA, k));
+			applyImpulse(states, soa->stateB[k], soa->zeroState, s + dkChainJB, x, *dkJsAt(soa, dkJsMassB, k),
+						 *dkJsAt(soa, dkJsInertiaB, k));
 		}
 	}
 }

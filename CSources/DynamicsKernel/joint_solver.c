@@ -9,6 +9,7 @@
 #include "trig.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,7 +35,7 @@ void dkJoints_FreeSoa(dkJointSoA* soa)
 	free(soa->stateB);
 	free(soa->joint);
 	free(soa->rows);
-	dkFreeColumn(soa->col[0]);
+	dkFreeColumn(soa->block);
 	memset(soa, 0, sizeof *soa);
 }
 
@@ -52,6 +53,130 @@ static uint32_t rowsOf(const dkJoint* j)
 	return 0;
 }
 
+// Preparing the joints in chunks of the list on any worker: each joint writes only its own place in the
+// layout and its own row bits, so the split does not change a bit.
+typedef struct dkJointFill {
+	const dkWorld* world;
+	dkJointSoA* soa;
+	const int32_t *list, *rowA, *rowB, *slot;
+	const uint8_t* direct;
+	uint32_t* laneRows; // per place: dkJointRow* bits, ORed into the group's afterwards
+	float h;
+	int32_t n;
+	atomic_int next;
+} dkJointFill;
+
+#define DK_JOINT_FILL_CHUNK 512
+
+static void fillJoint(const dkJointFill* t, int32_t i, dkSoftness rigid)
+{
+	const dkWorld* world = t->world;
+	dkJointSoA* soa = t->soa;
+	float* const* col = world->col;
+	float h = t->h;
+	int32_t awake = world->awake;
+	const dkJoint* j = &world->joints[t->list[i]];
+	const dkJointDef* d = &j->def;
+	int32_t k = t->slot[i], ra = t->rowA[i], rb = t->rowB[i];
+	float* f = dkJsAt(soa, 0, k);
+#define F(field) f[(field) * DK_CONTACT_PAD]
+	soa->stateA[k] = ra >= 0 ? ra : awake;
+	soa->stateB[k] = rb >= 0 ? rb : awake;
+	soa->joint[k] = t->list[i];
+	float mA = ra >= 0 ? col[dkColumnInverseMass][ra] : 0.0f, iA = ra >= 0 ? col[dkColumnInverseInertia][ra] : 0.0f;
+	float mB = rb >= 0 ? col[dkColumnInverseMass][rb] : 0.0f, iB = rb >= 0 ? col[dkColumnInverseInertia][rb] : 0.0f;
+	// Poses at the step's start: an item's (moving, resting or anchored), or the world's origin.
+	int32_t anyA = j->bodyA >= 0 ? world->slots[j->bodyA].dense : -1, anyB = world->slots[j->bodyB].dense;
+	float xa = anyA >= 0 ? col[dkColumnPositionX][anyA] : 0, ya = anyA >= 0 ? col[dkColumnPositionY][anyA] : 0;
+	float aa = anyA >= 0 ? col[dkColumnAngle][anyA] : 0;
+	float xb = col[dkColumnPositionX][anyB], yb = col[dkColumnPositionY][anyB], ab = col[dkColumnAngle][anyB];
+	float ca, sa, cb, sb;
+	dkSinCos(aa, &sa, &ca); // the world's angle is 0: sine 0, cosine 1
+	dkSinCos(ab, &sb, &cb);
+	float rAx = ca * d->anchorAx - sa * d->anchorAy, rAy = sa * d->anchorAx + ca * d->anchorAy;
+	float rBx = cb * d->anchorBx - sb * d->anchorBy, rBy = sb * d->anchorBx + cb * d->anchorBy;
+	float dcx = xb - xa, dcy = yb - ya;
+	F(dkJsMassA) = mA;
+	F(dkJsInertiaA) = iA;
+	F(dkJsMassB) = mB;
+	F(dkJsInertiaB) = iB;
+	F(dkJsRAx) = rAx;
+	F(dkJsRAy) = rAy;
+	F(dkJsRBx) = rBx;
+	F(dkJsRBy) = rBy;
+	F(dkJsDeltaX) = dcx;
+	F(dkJsDeltaY) = dcy;
+	F(dkJsAngle) = (ab - aa) - j->referenceAngle;
+	// The axis at the step's start and the effective mass along it.
+	float dx = dcx + (rBx - rAx), dy = dcy + (rBy - rAy), ux, uy;
+	if (d->kind == dkJointPrismatic) {
+		ux = ca * j->axisX - sa * j->axisY;
+		uy = sa * j->axisX + ca * j->axisY;
+	} else {
+		float len = sqrtf(dx * dx + dy * dy);
+		ux = len > 1.0e-4f ? dx / len : 0.0f;
+		uy = len > 1.0e-4f ? dy / len : 0.0f;
+	}
+	F(dkJsAxisX) = ux;
+	F(dkJsAxisY) = uy;
+	float a1 = (dx + rAx) * uy - (dy + rAy) * ux, a2 = rBx * uy - rBy * ux;
+	float ka = mA + mB + iA * a1 * a1 + iB * a2 * a2;
+	F(dkJsAxialMass) = ka > 0.0f ? 1.0f / ka : 0.0f;
+	F(dkJsAngleMass) = iA + iB > 0.0f ? 1.0f / (iA + iB) : 0.0f;
+	uint32_t rows = rowsOf(j) & ~(uint32_t)t->direct[i];
+	F(dkJsDistance) = d->kind == dkJointDistance;
+	F(dkJsLength) = d->length;
+	if (d->kind == dkJointDistance) {
+		F(dkJsAxialLower) = d->minLength;
+		F(dkJsAxialUpper) = d->maxLength;
+	} else {
+		F(dkJsAxialLower) = j->referenceTranslation + d->lower;
+		F(dkJsAxialUpper) = j->referenceTranslation + d->upper;
+	}
+	F(dkJsAngleLower) = d->lower;
+	F(dkJsAngleUpper) = d->upper;
+	F(dkJsFrictionMax) = d->maxFrictionTorque * h;
+	dkSoftness soft = d->hertz > 0.0f ? dkMakeSoft(d->hertz, d->dampingRatio, h) : rigid;
+	F(dkJsSoftBias) = soft.biasRate;
+	F(dkJsSoftMass) = soft.massScale;
+	F(dkJsSoftImpulse) = soft.impulseScale;
+	F(dkJsSpring) = d->hertz > 0.0f;
+	F(dkJsPoint) = (rows & dkJointRowPoint) != 0;
+	F(dkJsAngleEq) = (rows & dkJointRowAngleEq) != 0;
+	F(dkJsPrism) = (rows & dkJointRowPrism) != 0;
+	F(dkJsAxialEq) = (rows & dkJointRowAxialEq) != 0;
+	F(dkJsAxialLimit) = (rows & dkJointRowAxialLimit) != 0;
+	F(dkJsAngleLimit) = (rows & dkJointRowAngleLimit) != 0;
+	F(dkJsFriction) = (rows & dkJointRowFriction) != 0;
+	t->laneRows[k] = rows;
+	// Warm start from the last step; rows that are off start from zero.
+	F(dkJsLinearX) = (rows & dkJointRowPoint) ? j->linearX : 0.0f;
+	F(dkJsLinearY) = (rows & dkJointRowPoint) ? j->linearY : 0.0f;
+	F(dkJsAxial) = (rows & dkJointRowAxialEq) ? j->axial : 0.0f;
+	F(dkJsAxialLowerImpulse) = (rows & dkJointRowAxialLimit) ? j->axialLower : 0.0f;
+	F(dkJsAxialUpperImpulse) = (rows & dkJointRowAxialLimit) ? j->axialUpper : 0.0f;
+	F(dkJsPerp) = j->perp;
+	F(dkJsAngular) = (rows & (dkJointRowAngleEq | dkJointRowPrism)) ? j->angular : 0.0f;
+	F(dkJsAngleLowerImpulse) = (rows & dkJointRowAngleLimit) ? j->angleLower : 0.0f;
+	F(dkJsAngleUpperImpulse) = (rows & dkJointRowAngleLimit) ? j->angleUpper : 0.0f;
+	F(dkJsFrictionImpulse) = (rows & dkJointRowFriction) ? j->friction : 0.0f;
+#undef F
+}
+
+static void jointFillTask(void* context, int32_t worker)
+{
+	(void)worker;
+	dkJointFill* t = context;
+	float h = t->h;
+	dkSoftness rigid = dkMakeSoft(fminf(DK_JOINT_HERTZ, 0.5f / h), DK_JOINT_DAMPING_RATIO, h); // as Box2D
+	for (;;) {
+		int32_t b = atomic_fetch_add(&t->next, DK_JOINT_FILL_CHUNK);
+		if (b >= t->n) return;
+		int32_t e = b + DK_JOINT_FILL_CHUNK < t->n ? b + DK_JOINT_FILL_CHUNK : t->n;
+		for (int32_t i = b; i < e; ++i) fillJoint(t, i, rigid);
+	}
+}
+
 bool dkJoints_Prepare(dkWorld* world, dkJointSoA* soa, const int32_t* list, const int32_t* rowA, const int32_t* rowB,
 					  const int32_t* slot, const uint8_t* direct, int32_t total, int32_t n, float h)
 {
@@ -62,125 +187,43 @@ bool dkJoints_Prepare(dkWorld* world, dkJointSoA* soa, const int32_t* list, cons
 	soa->stateB = malloc((size_t)cap * sizeof(int32_t));
 	soa->joint = malloc((size_t)cap * sizeof(int32_t));
 	soa->rows = calloc((size_t)groups, sizeof(uint32_t));
-	float* block = dkAllocColumn(cap * dkJsColumns); // zeroed: padding is inert
-	if (!soa->stateA || !soa->stateB || !soa->joint || !soa->rows || !block) {
-		dkFreeColumn(block);
+	soa->block = dkAllocColumn(groups * dkJsColumns * DK_CONTACT_PAD); // zeroed: padding is inert
+	uint32_t* laneRows = calloc((size_t)cap, sizeof(uint32_t));
+	if (!soa->stateA || !soa->stateB || !soa->joint || !soa->rows || !soa->block || !laneRows) {
+		free(laneRows);
 		dkJoints_FreeSoa(soa);
 		return false;
 	}
-	for (int32_t f = 0; f < dkJsColumns; ++f) soa->col[f] = block + (size_t)f * cap;
 	int32_t awake = world->awake;
 	soa->zeroState = awake;
 	for (int32_t k = 0; k < total; ++k) {
 		soa->stateA[k] = soa->stateB[k] = awake;
 		soa->joint[k] = -1;
 	}
-	float** col = world->col;
-	float** f = soa->col;
-	dkSoftness rigid = dkMakeSoft(fminf(DK_JOINT_HERTZ, 0.5f / h), DK_JOINT_DAMPING_RATIO, h); // as Box2D
-	for (int32_t i = 0; i < n; ++i) {
-		const dkJoint* j = &world->joints[list[i]];
-		const dkJointDef* d = &j->def;
-		int32_t k = slot[i], ra = rowA[i], rb = rowB[i];
-		soa->stateA[k] = ra >= 0 ? ra : awake;
-		soa->stateB[k] = rb >= 0 ? rb : awake;
-		soa->joint[k] = list[i];
-		float mA = ra >= 0 ? col[dkColumnInverseMass][ra] : 0.0f, iA = ra >= 0 ? col[dkColumnInverseInertia][ra] : 0.0f;
-		float mB = rb >= 0 ? col[dkColumnInverseMass][rb] : 0.0f, iB = rb >= 0 ? col[dkColumnInverseInertia][rb] : 0.0f;
-		// Poses at the step's start: an item's (moving, resting or anchored), or the world's origin.
-		int32_t anyA = j->bodyA >= 0 ? world->slots[j->bodyA].dense : -1, anyB = world->slots[j->bodyB].dense;
-		float xa = anyA >= 0 ? col[dkColumnPositionX][anyA] : 0, ya = anyA >= 0 ? col[dkColumnPositionY][anyA] : 0;
-		float aa = anyA >= 0 ? col[dkColumnAngle][anyA] : 0;
-		float xb = col[dkColumnPositionX][anyB], yb = col[dkColumnPositionY][anyB], ab = col[dkColumnAngle][anyB];
-		float ca, sa, cb, sb;
-		dkSinCos(aa, &sa, &ca); // the world's angle is 0: sine 0, cosine 1
-		dkSinCos(ab, &sb, &cb);
-		float rAx = ca * d->anchorAx - sa * d->anchorAy, rAy = sa * d->anchorAx + ca * d->anchorAy;
-		float rBx = cb * d->anchorBx - sb * d->anchorBy, rBy = sb * d->anchorBx + cb * d->anchorBy;
-		float dcx = xb - xa, dcy = yb - ya;
-		f[dkJsMassA][k] = mA;
-		f[dkJsInertiaA][k] = iA;
-		f[dkJsMassB][k] = mB;
-		f[dkJsInertiaB][k] = iB;
-		f[dkJsRAx][k] = rAx;
-		f[dkJsRAy][k] = rAy;
-		f[dkJsRBx][k] = rBx;
-		f[dkJsRBy][k] = rBy;
-		f[dkJsDeltaX][k] = dcx;
-		f[dkJsDeltaY][k] = dcy;
-		f[dkJsAngle][k] = (ab - aa) - j->referenceAngle;
-		// The axis at the step's start and the effective mass along it.
-		float dx = dcx + (rBx - rAx), dy = dcy + (rBy - rAy), ux, uy;
-		if (d->kind == dkJointPrismatic) {
-			ux = ca * j->axisX - sa * j->axisY;
-			uy = sa * j->axisX + ca * j->axisY;
-		} else {
-			float len = sqrtf(dx * dx + dy * dy);
-			ux = len > 1.0e-4f ? dx / len : 0.0f;
-			uy = len > 1.0e-4f ? dy / len : 0.0f;
-		}
-		f[dkJsAxisX][k] = ux;
-		f[dkJsAxisY][k] = uy;
-		float a1 = (dx + rAx) * uy - (dy + rAy) * ux, a2 = rBx * uy - rBy * ux;
-		float ka = mA + mB + iA * a1 * a1 + iB * a2 * a2;
-		f[dkJsAxialMass][k] = ka > 0.0f ? 1.0f / ka : 0.0f;
-		f[dkJsAngleMass][k] = iA + iB > 0.0f ? 1.0f / (iA + iB) : 0.0f;
-		uint32_t rows = rowsOf(j) & ~(uint32_t)direct[i];
-		f[dkJsDistance][k] = d->kind == dkJointDistance;
-		f[dkJsLength][k] = d->length;
-		if (d->kind == dkJointDistance) {
-			f[dkJsAxialLower][k] = d->minLength;
-			f[dkJsAxialUpper][k] = d->maxLength;
-		} else {
-			f[dkJsAxialLower][k] = j->referenceTranslation + d->lower;
-			f[dkJsAxialUpper][k] = j->referenceTranslation + d->upper;
-		}
-		f[dkJsAngleLower][k] = d->lower;
-		f[dkJsAngleUpper][k] = d->upper;
-		f[dkJsFrictionMax][k] = d->maxFrictionTorque * h;
-		dkSoftness soft = d->hertz > 0.0f ? dkMakeSoft(d->hertz, d->dampingRatio, h) : rigid;
-		f[dkJsSoftBias][k] = soft.biasRate;
-		f[dkJsSoftMass][k] = soft.massScale;
-		f[dkJsSoftImpulse][k] = soft.impulseScale;
-		f[dkJsSpring][k] = d->hertz > 0.0f;
-		f[dkJsPoint][k] = (rows & dkJointRowPoint) != 0;
-		f[dkJsAngleEq][k] = (rows & dkJointRowAngleEq) != 0;
-		f[dkJsPrism][k] = (rows & dkJointRowPrism) != 0;
-		f[dkJsAxialEq][k] = (rows & dkJointRowAxialEq) != 0;
-		f[dkJsAxialLimit][k] = (rows & dkJointRowAxialLimit) != 0;
-		f[dkJsAngleLimit][k] = (rows & dkJointRowAngleLimit) != 0;
-		f[dkJsFriction][k] = (rows & dkJointRowFriction) != 0;
-		soa->rows[k / DK_CONTACT_PAD] |= rows;
-		// Warm start from the last step; rows that are off start from zero.
-		f[dkJsLinearX][k] = (rows & dkJointRowPoint) ? j->linearX : 0.0f;
-		f[dkJsLinearY][k] = (rows & dkJointRowPoint) ? j->linearY : 0.0f;
-		f[dkJsAxial][k] = (rows & dkJointRowAxialEq) ? j->axial : 0.0f;
-		f[dkJsAxialLowerImpulse][k] = (rows & dkJointRowAxialLimit) ? j->axialLower : 0.0f;
-		f[dkJsAxialUpperImpulse][k] = (rows & dkJointRowAxialLimit) ? j->axialUpper : 0.0f;
-		f[dkJsPerp][k] = j->perp;
-		f[dkJsAngular][k] = (rows & (dkJointRowAngleEq | dkJointRowPrism)) ? j->angular : 0.0f;
-		f[dkJsAngleLowerImpulse][k] = (rows & dkJointRowAngleLimit) ? j->angleLower : 0.0f;
-		f[dkJsAngleUpperImpulse][k] = (rows & dkJointRowAngleLimit) ? j->angleUpper : 0.0f;
-		f[dkJsFrictionImpulse][k] = (rows & dkJointRowFriction) ? j->friction : 0.0f;
-	}
+	dkJointFill fill = {.world = world, .soa = soa, .list = list, .rowA = rowA, .rowB = rowB, .slot = slot,
+						.direct = direct, .laneRows = laneRows, .h = h, .n = n};
+	atomic_init(&fill.next, 0);
+	dkRunTasks(world, jointFillTask, &fill, n >= 2 * DK_JOINT_FILL_CHUNK ? world->def.workerCount : 1);
+	for (int32_t k = 0; k < total; ++k) soa->rows[k / DK_CONTACT_PAD] |= laneRows[k];
+	free(laneRows);
 	return true;
 }
 
 void dkJoints_StoreImpulses(dkWorld* world, const dkJointSoA* soa)
 {
-	float* const* f = soa->col;
 	for (int32_t k = 0; k < soa->count; ++k) {
 		if (soa->joint[k] < 0) continue;
 		dkJoint* j = &world->joints[soa->joint[k]];
-		j->linearX = f[dkJsLinearX][k];
-		j->linearY = f[dkJsLinearY][k];
-		j->axial = f[dkJsAxial][k];
-		j->axialLower = f[dkJsAxialLowerImpulse][k];
-		j->axialUpper = f[dkJsAxialUpperImpulse][k];
-		j->perp = f[dkJsPerp][k];
-		j->angular = f[dkJsAngular][k];
-		j->angleLower = f[dkJsAngleLowerImpulse][k];
-		j->angleUpper = f[dkJsAngleUpperImpulse][k];
-		j->friction = f[dkJsFrictionImpulse][k];
+		const float* f = dkJsAt(soa, 0, k);
+		j->linearX = f[dkJsLinearX * DK_CONTACT_PAD];
+		j->linearY = f[dkJsLinearY * DK_CONTACT_PAD];
+		j->axial = f[dkJsAxial * DK_CONTACT_PAD];
+		j->axialLower = f[dkJsAxialLowerImpulse * DK_CONTACT_PAD];
+		j->axialUpper = f[dkJsAxialUpperImpulse * DK_CONTACT_PAD];
+		j->perp = f[dkJsPerp * DK_CONTACT_PAD];
+		j->angular = f[dkJsAngular * DK_CONTACT_PAD];
+		j->angleLower = f[dkJsAngleLowerImpulse * DK_CONTACT_PAD];
+		j->angleUpper = f[dkJsAngleUpperImpulse * DK_CONTACT_PAD];
+		j->friction = f[dkJsFrictionImpulse * DK_CONTACT_PAD];
 	}
 }

@@ -16,8 +16,8 @@
 // group of DK_CONTACT_PAD joints uses is skipped; the lanes that use it compute it the same at every width.
 // Bodies are gathered and scattered with the contact template's helpers.
 
-#define DK_JLOAD(field) dkV_load(c->col[field] + k)
-#define DK_JSTORE(field, v) dkV_store(c->col[field] + k, (v))
+#define DK_JLOAD(field) dkV_load(dkJsAt(c, field, k))
+#define DK_JSTORE(field, v) dkV_store(dkJsAt(c, field, k), (v))
 
 // The geometry of a batch at the current substep: anchors, separation, axis and angle.
 typedef struct DK_FN(dkJointFrame) {
