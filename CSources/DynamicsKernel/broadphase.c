@@ -11,7 +11,6 @@
 // persistent tree and its cost does not depend on the stacking direction.
 // A pair needs at least one shape on an awake dynamic item, and the two filters must accept each other.
 #include "collision.h"
-#include "trig.h"
 
 #include <math.h>
 #include <stdatomic.h>
@@ -87,15 +86,12 @@ static void boxTask(void* context, int32_t worker)
 	(void)worker;
 	dkBoxTask* t = context;
 	dkWorld* world = t->world;
-	float** col = world->col;
 	int32_t rows = world->count, rowChunks = (rows + DK_BOX_CHUNK - 1) / DK_BOX_CHUNK;
 	for (;;) {
 		int32_t chunk = atomic_fetch_add(&t->rowNext, 1);
 		if (chunk >= rowChunks) break;
 		int32_t e = (chunk + 1) * DK_BOX_CHUNK < rows ? (chunk + 1) * DK_BOX_CHUNK : rows;
-		for (int32_t i = chunk * DK_BOX_CHUNK; i < e; ++i) {
-			dkSinCos(col[dkColumnAngle][i], &col[dkColumnSin][i], &col[dkColumnCos][i]);
-		}
+		dkStore_Rotations(world, chunk * DK_BOX_CHUNK, e);
 		atomic_fetch_add(&t->rowDone, 1);
 	}
 	while (atomic_load_explicit(&t->rowDone, memory_order_acquire) < rowChunks) {}
@@ -180,6 +176,7 @@ int32_t dkBroadphase_Pairs(dkWorld* world, float dt, bool bruteForce)
 	atomic_init(&task.shapeNext, 0);
 	atomic_init(&task.escaped, 0);
 	dkRunTasks(world, boxTask, &task, n >= 2 * DK_BOX_CHUNK ? world->def.workerCount : 1);
+	world->rotationsCurrent = true;
 	int32_t live = 0;
 	bool ok = true, contained = world->pairsValid && !bruteForce && atomic_load(&task.escaped) == 0;
 	for (int32_t i = 0; i < n; ++i)

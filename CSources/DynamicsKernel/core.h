@@ -77,6 +77,7 @@ struct dkWorld {
 	float* fatAabb; // 4 floats per shape slot: the box the pair list was built from (+ DK_AABB_MARGIN)
 	int32_t aabbCapacity;
 	bool pairsValid; // the pair list still covers every box (cleared by anything that changes pairs)
+	bool rotationsCurrent; // the Sin and Cos columns hold every row's rotation for this step (dkStore_Rotations)
 	dkPairGrid* grid; // scratch of the pair search (pair_grid.c), kept between steps
 	dkContact* contacts; // sorted by (shapeA, shapeB)
 	int32_t contactCount, contactCapacity;
@@ -119,6 +120,9 @@ void dkStore_Destroy(dkWorld* world);
 void dkStore_MoveRow(dkWorld* world, int32_t dst, int32_t src);
 void dkStore_SwapRows(dkWorld* world, int32_t a, int32_t b);
 void dkStore_WakeRow(dkWorld* world, int32_t row);
+// The Sin and Cos columns of rows [b, e) from their angles (trig.h), for the step's stages that need
+// rotations: the broadphase computes every row's, the joint preparation uses them.
+void dkStore_Rotations(dkWorld* world, int32_t b, int32_t e);
 int32_t dkStore_Resolve(const dkWorld* world, dkItemId id); // dense row or -1
 
 // Solver (solver.c): the order of stages in a step, and the BLAS path's two halves of a substep over

@@ -138,6 +138,12 @@ void dkStore_SwapRows(dkWorld* world, int32_t a, int32_t b)
 	world->slots[world->slotOf[b]].dense = b;
 }
 
+void dkStore_Rotations(dkWorld* world, int32_t b, int32_t e)
+{
+	float** col = world->col;
+	for (int32_t i = b; i < e; ++i) dkSinCos(col[dkColumnAngle][i], &col[dkColumnSin][i], &col[dkColumnCos][i]);
+}
+
 void dkStore_WakeRow(dkWorld* world, int32_t row)
 {
 	world->col[dkColumnSleepTime][row] = 0.0f;

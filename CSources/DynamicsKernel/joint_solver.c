@@ -61,6 +61,7 @@ typedef struct dkJointFill {
 	const int32_t *list, *rowA, *rowB, *slot;
 	const uint8_t* direct;
 	uint32_t* laneRows; // per place: dkJointRow* bits, ORed into the group's afterwards
+	bool rotations;		// read the items' rotations from the Sin and Cos columns (else compute them)
 	float h;
 	int32_t n;
 	atomic_int next;
@@ -90,9 +91,18 @@ static void fillJoint(const dkJointFill* t, int32_t i, dkSoftness rigid)
 	float xa = anyA >= 0 ? col[dkColumnPositionX][anyA] : 0, ya = anyA >= 0 ? col[dkColumnPositionY][anyA] : 0;
 	float aa = anyA >= 0 ? col[dkColumnAngle][anyA] : 0;
 	float xb = col[dkColumnPositionX][anyB], yb = col[dkColumnPositionY][anyB], ab = col[dkColumnAngle][anyB];
-	float ca, sa, cb, sb;
-	dkSinCos(aa, &sa, &ca); // the world's angle is 0: sine 0, cosine 1
-	dkSinCos(ab, &sb, &cb);
+	float ca = 1.0f, sa = 0.0f, cb, sb; // the world's angle is 0: sine 0, cosine 1
+	if (t->rotations) {
+		if (anyA >= 0) {
+			sa = col[dkColumnSin][anyA];
+			ca = col[dkColumnCos][anyA];
+		}
+		sb = col[dkColumnSin][anyB];
+		cb = col[dkColumnCos][anyB];
+	} else {
+		if (anyA >= 0) dkSinCos(aa, &sa, &ca);
+		dkSinCos(ab, &sb, &cb);
+	}
 	float rAx = ca * d->anchorAx - sa * d->anchorAy, rAy = sa * d->anchorAx + ca * d->anchorAy;
 	float rBx = cb * d->anchorBx - sb * d->anchorBy, rBy = sb * d->anchorBx + cb * d->anchorBy;
 	float dcx = xb - xa, dcy = yb - ya;
@@ -177,6 +187,24 @@ static void jointFillTask(void* context, int32_t worker)
 	}
 }
 
+// The rows' rotations in chunks on any worker (dkStore_Rotations: every row writes only its own).
+typedef struct dkRotationTask {
+	dkWorld* world;
+	atomic_int next;
+} dkRotationTask;
+
+static void rotationTask(void* context, int32_t worker)
+{
+	(void)worker;
+	dkRotationTask* t = context;
+	int32_t rows = t->world->count;
+	for (;;) {
+		int32_t b = atomic_fetch_add(&t->next, DK_JOINT_FILL_CHUNK);
+		if (b >= rows) return;
+		dkStore_Rotations(t->world, b, b + DK_JOINT_FILL_CHUNK < rows ? b + DK_JOINT_FILL_CHUNK : rows);
+	}
+}
+
 bool dkJoints_Prepare(dkWorld* world, dkJointSoA* soa, const int32_t* list, const int32_t* rowA, const int32_t* rowB,
 					  const int32_t* slot, const uint8_t* direct, int32_t total, int32_t n, float h)
 {
@@ -200,10 +228,20 @@ bool dkJoints_Prepare(dkWorld* world, dkJointSoA* soa, const int32_t* list, cons
 		soa->stateA[k] = soa->stateB[k] = awake;
 		soa->joint[k] = -1;
 	}
+	// Each joint needs the rotations of its two items. Without a collision stage this step, they are
+	// computed here once per row when the joints are at least half as many as the rows (an item is in
+	// several joints: in joint_grid, four), and per joint otherwise. Both give the same bits.
+	int32_t workers = world->def.workerCount;
+	if (!world->rotationsCurrent && 2 * n >= world->count) {
+		dkRotationTask rotate = {.world = world};
+		atomic_init(&rotate.next, 0);
+		dkRunTasks(world, rotationTask, &rotate, world->count >= 2 * DK_JOINT_FILL_CHUNK ? workers : 1);
+		world->rotationsCurrent = true;
+	}
 	dkJointFill fill = {.world = world, .soa = soa, .list = list, .rowA = rowA, .rowB = rowB, .slot = slot,
-						.direct = direct, .laneRows = laneRows, .h = h, .n = n};
+						.direct = direct, .laneRows = laneRows, .rotations = world->rotationsCurrent, .h = h, .n = n};
 	atomic_init(&fill.next, 0);
-	dkRunTasks(world, jointFillTask, &fill, n >= 2 * DK_JOINT_FILL_CHUNK ? world->def.workerCount : 1);
+	dkRunTasks(world, jointFillTask, &fill, n >= 2 * DK_JOINT_FILL_CHUNK ? workers : 1);
 	for (int32_t k = 0; k < total; ++k) soa->rows[k / DK_CONTACT_PAD] |= laneRows[k];
 	free(laneRows);
 	return true;

@@ -184,6 +184,7 @@ void dkSolver_Step(dkWorld* world, float dt, int32_t substeps)
 {
 	dkStepContext ctx = {.world = world, .dt = dt, .h = dt / (float)substeps, .substeps = substeps};
 	world->eventCount = 0;
+	world->rotationsCurrent = false; // until a stage computes this step's
 	double tc = dkNowNs();
 	if (world->liveShapes > 0 || world->contactCount > 0 || world->liveJoints > 0) {
 		// Coupled stages: broadphase → narrowphase → contact and joint solver (which integrates), then
