@@ -24,6 +24,7 @@
 #define DK_GRID_BLOCK 2048		  // live shapes per block of work
 #define DK_GRID_ENTRY_BLOCK 8192  // cell listings per block of work
 #define DK_GRID_LARGE_CELLS 8	  // a box spanning this many cells on an axis is tested against every box
+#define DK_GRID_CELL_LIMIT 536870912.0f // 2^29: the farthest cell from the origin on an axis
 
 // One block's share of each pass: sums for the serial steps between passes, and its pairs.
 typedef struct dkGridBlock {
@@ -113,7 +114,9 @@ void dkPairGrid_Destroy(dkPairGrid* g)
 
 static inline int32_t cellOf(float v, float inv)
 {
-	float f = v * inv;
+	// Boxes beyond ±2^29 cells (items some 10¹³ pt away, or a NaN) share the grid's edge cells: still correct,
+	// since pairs are tested box against box, and every cell, cell difference and key stays within range.
+	float f = fminf(fmaxf(v * inv, -DK_GRID_CELL_LIMIT), DK_GRID_CELL_LIMIT);
 	int32_t t = (int32_t)f;
 	return t - (f < (float)t); // floor without a library call
 }

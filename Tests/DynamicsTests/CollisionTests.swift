@@ -335,6 +335,23 @@ final class ContactLog: CollisionBehaviorDelegate {
         #expect(abs(p.y - -10) < 1.5 && abs(p.x) < 1, "ball at \(p)")
     }
 
+    /// Grid cells are 32-bit integers; a box ±10¹³ pt from the origin lies beyond them. Its cells are
+    /// clamped to the grid's last, so the items beside it still find their pairs and no loop runs away.
+    @Test("items 10¹³ pt from the origin step, and still collide with each other", arguments: [-1e13, 1e13])
+    func farAwayItems(x: Double) throws {
+        let world = try DynamicWorld()
+        let near = try world.createItems(ItemDescription(), at: [CGPoint(x: 0, y: -50)])
+        let far = try world.createItems(ItemDescription(), at: [CGPoint(x: x, y: -50), CGPoint(x: x, y: -50)])
+        try world.addCollisionShape(.rectangle(width: 100, height: 100), to: near + far)
+        try world.setGravity(CGVector(dx: 0, dy: 1000), for: near)
+        try world.addBoundary(from: CGPoint(x: -500, y: 0), to: CGPoint(x: 500, y: 0))
+        try world.step(by: 1)
+        let p = world.pose(of: near[0]).center
+        #expect(abs(p.y - -50) < 1 && abs(p.x) < 1, "the near box at \(p), not on the floor at y = 0")
+        let a = world.pose(of: far[0]).center, b = world.pose(of: far[1]).center
+        #expect(a != b, "the two far boxes, placed on each other, were not pushed apart: \(a), \(b)")
+    }
+
     @Test("removing the boundary under a resting item wakes it and it falls")
     func supportRemovalWakes() throws {
         let world = try DynamicWorld()
