@@ -95,10 +95,7 @@ static void boxTask(void* context, int32_t worker)
 		atomic_fetch_add(&t->rowDone, 1);
 	}
 	while (atomic_load_explicit(&t->rowDone, memory_order_acquire) < rowChunks) {}
-	for (;;) {
-		int32_t b = atomic_fetch_add(&t->shapeNext, DK_BOX_CHUNK);
-		if (b >= t->shapes) return;
-		int32_t e = b + DK_BOX_CHUNK < t->shapes ? b + DK_BOX_CHUNK : t->shapes;
+	for (int32_t b, e; dkClaimChunk(&t->shapeNext, DK_BOX_CHUNK, t->shapes, &b, &e);) {
 		bool escaped = false;
 		for (int32_t i = b; i < e; ++i) {
 			const dkShape* s = &world->shapes[i];
@@ -128,10 +125,7 @@ static void fatTask(void* context, int32_t worker)
 {
 	(void)worker;
 	dkFatTask* t = context;
-	for (;;) {
-		int32_t b = atomic_fetch_add(&t->next, DK_BOX_CHUNK);
-		if (b >= t->live) return;
-		int32_t e = b + DK_BOX_CHUNK < t->live ? b + DK_BOX_CHUNK : t->live;
+	for (int32_t b, e; dkClaimChunk(&t->next, DK_BOX_CHUNK, t->live, &b, &e);) {
 		for (int32_t p = b; p < e; ++p) {
 			int32_t slot = t->slots[p];
 			const float* box = t->world->aabb + 4 * slot;

@@ -198,12 +198,8 @@ static void fillTask(void* context, int32_t worker)
 	(void)worker;
 	dkFillTask* t = context;
 	bool elastic = false;
-	for (;;) {
-		int32_t b = atomic_fetch_add(&t->next, DK_FILL_CHUNK);
-		if (b >= t->end) break;
-		int32_t e = b + DK_FILL_CHUNK < t->end ? b + DK_FILL_CHUNK : t->end;
+	for (int32_t b, e; dkClaimChunk(&t->next, DK_FILL_CHUNK, t->end, &b, &e);)
 		for (int32_t i = b; i < e; ++i) elastic = fillContact(t, i) || elastic;
-	}
 	if (elastic) atomic_store(&t->elastic, true);
 }
 
@@ -447,10 +443,11 @@ static dkStage colourStage(dkStageKind kind, int32_t c, const int32_t* colourSta
 {
 	int32_t contacts = colourStart[c + 1] - colourStart[c];
 	int32_t joints = kind == dkStageRestitution ? 0 : jointStart[c + 1] - jointStart[c];
-	if (contacts + joints == 0) return (dkStage){kind, c, 0, 0, false};
-	if (c == DK_GRAPH_COLOURS) return (dkStage){kind, c, 1, 0, false};
+	if (contacts + joints == 0) return (dkStage){.kind = kind, .colour = c};
+	if (c == DK_GRAPH_COLOURS) return (dkStage){.kind = kind, .colour = c, .items = 1};
 	int32_t jointItems = (joints + DK_CONTACT_CHUNK - 1) / DK_CONTACT_CHUNK;
-	return (dkStage){kind, c, jointItems + (contacts + DK_CONTACT_CHUNK - 1) / DK_CONTACT_CHUNK, jointItems, false};
+	return (dkStage){.kind = kind, .colour = c, .items = jointItems + (contacts + DK_CONTACT_CHUNK - 1) / DK_CONTACT_CHUNK,
+					  .jointItems = jointItems};
 }
 
 // Appends the stages of one step: per substep velocities, warm start, solve, positions and relax (colour
@@ -468,28 +465,28 @@ static int32_t buildStages(dkStage* stages, const int32_t* colourStart, const in
 {
 	int32_t n = 0;
 	for (int32_t s = 0; s < substeps; ++s) {
-		stages[n++] = (dkStage){dkStageVelocities, 0, blocks, 0, s > 0, s};
+		stages[n++] = (dkStage){.kind = dkStageVelocities, .items = blocks, .fromStates = s > 0, .substep = s};
 		// Pass 0 warm-starts; passes 1…2n solve n times and then relax n times, each against the one before.
 		for (int32_t p = 0; p <= 2 * iterations; ++p) {
 			dkStageKind kind = p == 0 ? dkStageWarmStart : p <= iterations ? dkStageSolve : dkStageRelax;
 			dkStageKind chainKind = p == 0				? dkStageChainWarmStart
 									: p <= iterations ? dkStageChainSolve
 													  : dkStageChainRelax;
-			if (p == iterations + 1) stages[n++] = (dkStage){dkStagePositions, 0, blocks, 0, false};
+			if (p == iterations + 1) stages[n++] = (dkStage){.kind = dkStagePositions, .items = blocks};
 			bool reverse = (p > 0 && (p & 1) == 0) != ((s & 1) != 0);
 			for (int32_t i = 0; i <= DK_GRAPH_COLOURS; ++i) {
 				dkStage stage = colourStage(kind, reverse ? DK_GRAPH_COLOURS - i : i, colourStart, jointStart);
 				if (stage.items > 0) stages[n++] = stage;
 			}
-			if (chainItems > 0) stages[n++] = (dkStage){chainKind, 0, chainItems, 0, false};
+			if (chainItems > 0) stages[n++] = (dkStage){.kind = chainKind, .items = chainItems};
 		}
 	}
 	for (int32_t c = 0; elastic && c <= DK_GRAPH_COLOURS; ++c) {
 		dkStage stage = colourStage(dkStageRestitution, c, colourStart, jointStart);
 		if (stage.items > 0) stages[n++] = stage;
 	}
-	stages[n++] = (dkStage){dkStageStore, 0, blocks, 0, false};
-	if (impulseItems > 0) stages[n++] = (dkStage){dkStageImpulses, 0, impulseItems, 0, false};
+	stages[n++] = (dkStage){.kind = dkStageStore, .items = blocks};
+	if (impulseItems > 0) stages[n++] = (dkStage){.kind = dkStageImpulses, .items = impulseItems};
 	return n;
 }
 

@@ -4,6 +4,8 @@
 
 #include "dk_world.h"
 
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <time.h>
 
 // No floating-point contraction anywhere in the kernel: a * b + c is never fused into one rounding. Every
@@ -143,6 +145,17 @@ static inline int32_t dkRunTasks(dkWorld* world, dkTaskFn* task, void* context, 
 	}
 	task(context, 0);
 	return 1;
+}
+
+// Claims the next chunk [*b, *e) of [0, end) for a worker of a parallel task: chunks of `chunk` items in
+// the order of a shared counter, the last one short. False when no items are left.
+static inline bool dkClaimChunk(atomic_int* next, int32_t chunk, int32_t end, int32_t* b, int32_t* e)
+{
+	int32_t first = atomic_fetch_add(next, chunk);
+	if (first >= end) return false;
+	*b = first;
+	*e = end - first > chunk ? first + chunk : end;
+	return true;
 }
 
 // The row of an item slot when it moves this step (awake, and not anchored), else -1 (-1 for no item).

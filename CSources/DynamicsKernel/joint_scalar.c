@@ -6,7 +6,7 @@
 #include "kernels.h"
 #include "simd.h"
 
-#include "stage_contact_wide.h"
+#include "stage_bodies_wide.h"
 #include "stage_joint_wide.h"
 
 void dkJointWarmStart_scalar(dkJointSoA* c, int32_t begin, int32_t end, dkBodyState* states)

@@ -179,12 +179,8 @@ static void jointFillTask(void* context, int32_t worker)
 	dkJointFill* t = context;
 	float h = t->h;
 	dkSoftness rigid = dkMakeSoft(fminf(DK_JOINT_HERTZ, 0.5f / h), DK_JOINT_DAMPING_RATIO, h); // as Box2D
-	for (;;) {
-		int32_t b = atomic_fetch_add(&t->next, DK_JOINT_FILL_CHUNK);
-		if (b >= t->n) return;
-		int32_t e = b + DK_JOINT_FILL_CHUNK < t->n ? b + DK_JOINT_FILL_CHUNK : t->n;
+	for (int32_t b, e; dkClaimChunk(&t->next, DK_JOINT_FILL_CHUNK, t->n, &b, &e);)
 		for (int32_t i = b; i < e; ++i) fillJoint(t, i, rigid);
-	}
 }
 
 // The rows' rotations in chunks on any worker (dkStore_Rotations: every row writes only its own).
@@ -197,12 +193,8 @@ static void rotationTask(void* context, int32_t worker)
 {
 	(void)worker;
 	dkRotationTask* t = context;
-	int32_t rows = t->world->count;
-	for (;;) {
-		int32_t b = atomic_fetch_add(&t->next, DK_JOINT_FILL_CHUNK);
-		if (b >= rows) return;
-		dkStore_Rotations(t->world, b, b + DK_JOINT_FILL_CHUNK < rows ? b + DK_JOINT_FILL_CHUNK : rows);
-	}
+	for (int32_t b, e; dkClaimChunk(&t->next, DK_JOINT_FILL_CHUNK, t->world->count, &b, &e);)
+		dkStore_Rotations(t->world, b, e);
 }
 
 bool dkJoints_Prepare(dkWorld* world, dkJointSoA* soa, const int32_t* list, const int32_t* rowA, const int32_t* rowB,

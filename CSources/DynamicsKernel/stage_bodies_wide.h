@@ -1,7 +1,8 @@
-// Stage template: moving items in and out of lanes. The solver kernels (contact and joint) gather the
-// states of a batch's items into one vector per field and scatter the velocities back. A state is eight
-// floats (contact_soa.h), so on x86 a batch of 8 is an 8 × 8 transpose of rows loaded whole, and a batch
-// of 16 is two of them; other widths copy lane by lane. Only data moves, so every width gives the same bits.
+// Stage template: moving items in and out of lanes, and the impulses on them. The solver kernels (contact
+// and joint) gather the states of a batch's items into one vector per field and scatter the velocities
+// back. A state is eight floats (contact_soa.h), so on x86 a batch of 8 is an 8 × 8 transpose of rows
+// loaded whole, and a batch of 16 is two of them; other widths copy lane by lane. Only data moves, so
+// every width gives the same bits.
 
 typedef struct DK_FN(dkBodyVec) {
 	dkVf vx, vy, w, dx, dy, dc, ds, da;
@@ -122,3 +123,27 @@ static inline void DK_FN(scatterBodies)(dkBodyState* states, const int32_t* inde
 }
 
 #endif
+
+// Shared by both solvers: impulses on a batch's two sides, and the relative velocity along a direction.
+
+static inline dkVf DK_FN(vmax)(dkVf a, dkVf b) { return dkV_select(a > b, a, b); }
+static inline dkVf DK_FN(vmin)(dkVf a, dkVf b) { return dkV_select(a < b, a, b); }
+
+static inline void DK_FN(applyImpulse)(DK_FN(dkBodyVec) * a, DK_FN(dkBodyVec) * b, dkVf mA, dkVf iA, dkVf mB,
+									   dkVf iB, dkVf rAx, dkVf rAy, dkVf rBx, dkVf rBy, dkVf px, dkVf py)
+{
+	a->vx = a->vx - mA * px;
+	a->vy = a->vy - mA * py;
+	a->w = a->w - iA * (rAx * py - rAy * px);
+	b->vx = b->vx + mB * px;
+	b->vy = b->vy + mB * py;
+	b->w = b->w + iB * (rBx * py - rBy * px);
+}
+
+static inline dkVf DK_FN(relativeAlong)(const DK_FN(dkBodyVec) * a, const DK_FN(dkBodyVec) * b, dkVf rAx, dkVf rAy,
+										dkVf rBx, dkVf rBy, dkVf dx, dkVf dy)
+{
+	dkVf dvx = (b->vx - b->w * rBy) - (a->vx - a->w * rAy);
+	dkVf dvy = (b->vy + b->w * rBx) - (a->vy + a->w * rAx);
+	return dvx * dx + dvy * dy;
+}

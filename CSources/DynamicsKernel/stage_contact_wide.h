@@ -4,30 +4,8 @@
 
 #include "stage_bodies_wide.h"
 
-static inline dkVf DK_FN(vmax)(dkVf a, dkVf b) { return dkV_select(a > b, a, b); }
-static inline dkVf DK_FN(vmin)(dkVf a, dkVf b) { return dkV_select(a < b, a, b); }
-
 #define DK_AT(field) (row + (field) * DK_CONTACT_PAD)
 #define DK_LOAD(field) dkV_load(DK_AT(field))
-
-static inline void DK_FN(applyImpulse)(DK_FN(dkBodyVec) * a, DK_FN(dkBodyVec) * b, dkVf mA, dkVf iA, dkVf mB,
-									   dkVf iB, dkVf rAx, dkVf rAy, dkVf rBx, dkVf rBy, dkVf px, dkVf py)
-{
-	a->vx = a->vx - mA * px;
-	a->vy = a->vy - mA * py;
-	a->w = a->w - iA * (rAx * py - rAy * px);
-	b->vx = b->vx + mB * px;
-	b->vy = b->vy + mB * py;
-	b->w = b->w + iB * (rBx * py - rBy * px);
-}
-
-static inline dkVf DK_FN(relativeAlong)(const DK_FN(dkBodyVec) * a, const DK_FN(dkBodyVec) * b, dkVf rAx, dkVf rAy,
-										dkVf rBx, dkVf rBy, dkVf dx, dkVf dy)
-{
-	dkVf dvx = (b->vx - b->w * rBy) - (a->vx - a->w * rAy);
-	dkVf dvy = (b->vy + b->w * rBx) - (a->vy + a->w * rAx);
-	return dvx * dx + dvy * dy;
-}
 
 static void DK_FN(dkContactWarmStart)(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states)
 {
