@@ -40,7 +40,7 @@ typedef struct dkGridBlock {
 
 struct dkPairGrid {
 	int32_t* offset;   // live index → its first cell listing (live + 1 of them)
-	int32_t* lowCell;  // shape slot → column and row of its box's lower corner
+	int32_t* cellRange; // shape slot → columns and rows of its box's corners: x0, y0, x1, y1
 	int32_t* large;	   // large shapes, in slot order
 	uint64_t* cells;   // listing → cell key; sorted
 	int32_t* listing;  // the sort's payload: sorted position → listing
@@ -73,7 +73,7 @@ static bool reserveShapes(dkPairGrid* g, int32_t live, int32_t slots, int32_t bl
 	}
 	if (g->slotCapacity < slots) {
 		int32_t cap = slots + slots / 2;
-		if (!reserve((void**)&g->lowCell, (size_t)cap * 2, sizeof(int32_t))) return false;
+		if (!reserve((void**)&g->cellRange, (size_t)cap * 4, sizeof(int32_t))) return false;
 		g->slotCapacity = cap;
 	}
 	if (g->blockCapacity < blocks) {
@@ -102,7 +102,7 @@ void dkPairGrid_Destroy(dkPairGrid* g)
 	for (int32_t b = 0; b < g->blockCapacity; ++b) free(g->blocks[b].pairs);
 	free(g->blocks);
 	free(g->offset);
-	free(g->lowCell);
+	free(g->cellRange);
 	free(g->large);
 	free(g->cells);
 	free(g->listing);
@@ -116,7 +116,9 @@ static inline int32_t cellOf(float v, float inv)
 {
 	// Boxes beyond ±2^29 cells (items some 10¹³ pt away, or a NaN) share the grid's edge cells: still correct,
 	// since pairs are tested box against box, and every cell, cell difference and key stays within range.
-	float f = fminf(fmaxf(v * inv, -DK_GRID_CELL_LIMIT), DK_GRID_CELL_LIMIT);
+	float f = v * inv;
+	f = f > -DK_GRID_CELL_LIMIT ? f : -DK_GRID_CELL_LIMIT; // and a NaN
+	f = f < DK_GRID_CELL_LIMIT ? f : DK_GRID_CELL_LIMIT;
 	int32_t t = (int32_t)f;
 	return t - (f < (float)t); // floor without a library call
 }
@@ -185,8 +187,8 @@ static void shapePairs(const dkGridTask* t, int32_t p, dkGridBlock* out)
 	}
 	const float* box = world->fatAabb + 4 * a;
 	float ax0 = box[0], ay0 = box[1], ax1 = box[2], ay1 = box[3];
-	int32_t x0 = g->lowCell[2 * a], y0 = g->lowCell[2 * a + 1];
-	int32_t x1 = cellOf(ax1, t->inv), y1 = cellOf(ay1, t->inv);
+	const int32_t* range = g->cellRange + 4 * a;
+	int32_t x0 = range[0], y0 = range[1], x1 = range[2], y1 = range[3];
 	int32_t e = g->offset[p];
 	for (int32_t cy = y0; cy <= y1; ++cy) {
 		for (int32_t cx = x0; cx <= x1; ++cx) {
@@ -198,7 +200,7 @@ static void shapePairs(const dkGridTask* t, int32_t p, dkGridBlock* out)
 				if (ax0 > bb[2] || bb[0] > ax1 || ay0 > bb[3] || bb[1] > ay1) continue;
 				// Report the pair only in the cell of the overlap's lower corner; floor is monotone, so that
 				// cell is the larger of the two boxes' lower cells on each axis.
-				int32_t bx = g->lowCell[2 * b], by = g->lowCell[2 * b + 1];
+				int32_t bx = g->cellRange[4 * b], by = g->cellRange[4 * b + 1];
 				if ((x0 > bx ? x0 : bx) != cx || (y0 > by ? y0 : by) != cy) continue;
 				if (!t->filters[a].active && !t->filters[b].active) continue;
 				if (dkAccepts(&t->filters[a], &t->filters[b])) pushPair(out, a, b);
@@ -241,8 +243,8 @@ static void gridTask(void* context, int32_t worker)
 				const float* box = fat + 4 * slot;
 				int32_t x0 = cellOf(box[0], t->inv), y0 = cellOf(box[1], t->inv);
 				int32_t x1 = cellOf(box[2], t->inv), y1 = cellOf(box[3], t->inv);
-				g->lowCell[2 * slot] = x0;
-				g->lowCell[2 * slot + 1] = y0;
+				int32_t* range = g->cellRange + 4 * slot;
+				range[0] = x0, range[1] = y0, range[2] = x1, range[3] = y1;
 				if (x1 - x0 >= DK_GRID_LARGE_CELLS || y1 - y0 >= DK_GRID_LARGE_CELLS) {
 					s.large++;
 					continue;
@@ -262,9 +264,8 @@ static void gridTask(void* context, int32_t worker)
 			int32_t at = block->entryStart, large = block->largeStart;
 			for (int32_t p = b; p < e; ++p) {
 				int32_t slot = t->slots[p];
-				const float* box = fat + 4 * slot;
-				int32_t x0 = g->lowCell[2 * slot], y0 = g->lowCell[2 * slot + 1];
-				int32_t x1 = cellOf(box[2], t->inv), y1 = cellOf(box[3], t->inv);
+				const int32_t* range = g->cellRange + 4 * slot;
+				int32_t x0 = range[0], y0 = range[1], x1 = range[2], y1 = range[3];
 				g->offset[p] = at;
 				if (x1 - x0 >= DK_GRID_LARGE_CELLS || y1 - y0 >= DK_GRID_LARGE_CELLS) {
 					g->large[large++] = slot;
