@@ -315,11 +315,13 @@ static void freeSoa(dkContactSoA* soa)
 }
 
 // The step as a fixed sequence of stages, each split into items: blocks of DK_BLOCK rows, or chunks of
-// DK_CONTACT_CHUNK constraints of one colour (the overflow colour is one item, solved at width 1). Any
-// thread that runs dkContactSolver's task claims the items of the current stage with an atomic counter,
-// then waits until every item of the stage is done before the next stage. A thread never waits for
-// another thread to arrive, so the step is correct however many threads the host actually runs, and the
-// result does not depend on which thread took which item.
+// DK_CONTACT_CHUNK constraints of one colour (the overflow colour is one item, solved at width 1). Each
+// stage's items are split into one contiguous share per worker. A worker claims the items of its own share
+// first, then takes what is left of the others' (each share has an atomic counter), and waits until every
+// item of the stage is done before the next stage. So each worker keeps solving the same constraints and
+// items from stage to stage and substep to substep, and their rows stay in its cache. A thread never waits
+// for another thread to arrive, so the step is correct however many threads the host actually runs, and
+// the result does not depend on which thread took which item.
 #define DK_CONTACT_CHUNK 256
 #define DK_CONTACT_BLOCK 2048 // rows per block stage item (per-item work: any split gives the same bits)
 
@@ -335,10 +337,6 @@ typedef struct dkStage {
 	int32_t substep;	// velocities: which substep (the field frames of its time)
 } dkStage;
 
-typedef struct dkStageCounters {
-	atomic_int claimed, done;
-} dkStageCounters;
-
 typedef struct dkContactStep {
 	dkWorld* world;
 	dkBodyState* states;
@@ -348,8 +346,8 @@ typedef struct dkContactStep {
 	const int32_t* colourStart;
 	const int32_t* jointStart;
 	const dkStage* stages;
-	dkStageCounters* counters;
-	int32_t stageCount;
+	atomic_int* counters; // per stage: done, then each worker's next item
+	int32_t stageCount, workers;
 	float h, invH;
 	dkSoftness soft, stiff, joint, chain;
 } dkContactStep;
@@ -416,22 +414,42 @@ static void runItem(dkContactStep* step, const dkStage* stage, int32_t item)
 	}
 }
 
+// The first item of worker w's share of a stage of `items` items.
+static inline int32_t shareStart(int32_t items, int32_t w, int32_t workers)
+{
+	return (int32_t)((int64_t)items * w / workers);
+}
+
+// Claims an item of a stage: from the worker's own share while it lasts, then from the next shares in
+// turn. False when every item is taken.
+static bool claimItem(atomic_int* next, int32_t items, int32_t worker, int32_t workers, int32_t* item)
+{
+	for (int32_t k = 0; k < workers; ++k) {
+		int32_t w = worker + k < workers ? worker + k : worker + k - workers;
+		int32_t end = shareStart(items, w + 1, workers);
+		if (atomic_load_explicit(&next[w], memory_order_relaxed) >= end) continue;
+		int32_t i = atomic_fetch_add(&next[w], 1);
+		if (i < end) {
+			*item = i;
+			return true;
+		}
+	}
+	return false;
+}
+
 static void contactTask(void* context, int32_t worker)
 {
-	(void)worker;
 	dkContactStep* step = context;
 	for (int32_t s = 0; s < step->stageCount; ++s) {
 		const dkStage* stage = &step->stages[s];
-		dkStageCounters* counter = &step->counters[s];
-		for (;;) {
-			int32_t item = atomic_fetch_add(&counter->claimed, 1);
-			if (item >= stage->items) break;
+		atomic_int* done = step->counters + (size_t)s * (step->workers + 1);
+		for (int32_t item; claimItem(done + 1, stage->items, worker, step->workers, &item);) {
 			runItem(step, stage, item);
-			atomic_fetch_add(&counter->done, 1);
+			atomic_fetch_add(done, 1);
 		}
 		// Stages are short (tens of microseconds): spin, and only yield the processor after a long wait.
 		int32_t spins = 0;
-		while (atomic_load_explicit(&counter->done, memory_order_acquire) < stage->items) {
+		while (atomic_load_explicit(done, memory_order_acquire) < stage->items) {
 			if (++spins > 20000) sched_yield();
 		}
 	}
@@ -513,7 +531,8 @@ void dkContactSolver_Step(dkWorld* world, float dt, int32_t substeps)
 	int32_t iterations = world->def.solverIterations;
 	int32_t maxStages = maxStageCount(substeps, iterations);
 	dkStage* stages = malloc((size_t)maxStages * sizeof(dkStage));
-	dkStageCounters* counters = calloc((size_t)maxStages, sizeof(dkStageCounters));
+	int32_t workers = soa.count + joints.count + awake >= 2 * DK_CONTACT_CHUNK ? world->def.workerCount : 1;
+	atomic_int* counters = malloc((size_t)maxStages * (size_t)(workers + 1) * sizeof(atomic_int));
 	if (!stages || !counters) {
 		free(stages);
 		free(counters);
@@ -535,11 +554,13 @@ void dkContactSolver_Step(dkWorld* world, float dt, int32_t substeps)
 	int32_t impulseItems = (soa.count + DK_CONTACT_BLOCK - 1) / DK_CONTACT_BLOCK;
 	step.stageCount = buildStages(stages, colourStart, jointStart, blocks, chains.items, impulseItems, substeps, iterations,
 								  soa.elastic);
+	step.workers = workers;
 	for (int32_t s = 0; s < step.stageCount; ++s) {
-		atomic_init(&counters[s].claimed, 0);
-		atomic_init(&counters[s].done, 0);
+		atomic_int* done = counters + (size_t)s * (workers + 1);
+		atomic_init(done, 0);
+		for (int32_t w = 0; w < workers; ++w) atomic_init(&done[1 + w], shareStart(stages[s].items, w, workers));
 	}
-	dkRunTasks(world, contactTask, &step, soa.count + joints.count + awake >= 2 * DK_CONTACT_CHUNK ? world->def.workerCount : 1);
+	dkRunTasks(world, contactTask, &step, workers);
 	dkJoints_StoreImpulses(world, &joints);
 	dkChains_StoreImpulses(world, &chains, &joints);
 	free(stages);
