@@ -7,29 +7,31 @@
 #include <stdlib.h>
 #include <string.h>
 
+// Each row keeps a mask of the colours it is in, so a constraint's lowest free colour is the lowest bit
+// clear in both its rows' masks: one word read per row, whatever the number of colours tried.
 bool dkGraph_Colour(const int32_t* rowA, const int32_t* rowB, int32_t count, int32_t rows, int32_t* order,
 					int32_t* colourStart)
 {
-	int32_t words = (rows + 63) / 64;
-	uint64_t* bits = calloc((size_t)DK_GRAPH_COLOURS * (size_t)(words > 0 ? words : 1), sizeof(uint64_t));
+	_Static_assert(DK_GRAPH_COLOURS < 32, "a row's colours fit a 32-bit mask");
+	uint32_t* used = calloc((size_t)(rows > 0 ? rows : 1), sizeof(uint32_t));
 	int32_t* colour = malloc((size_t)(count > 0 ? count : 1) * sizeof(int32_t));
-	if (!bits || !colour) {
-		free(bits);
+	if (!used || !colour) {
+		free(used);
 		free(colour);
 		return false;
 	}
+	const uint32_t all = ((uint32_t)1 << DK_GRAPH_COLOURS) - 1;
 	int32_t counts[DK_GRAPH_COLOURS + 1] = {0};
 	for (int32_t k = 0; k < count; ++k) {
-		int32_t a = rowA[k], b = rowB[k], c = 0;
-		for (; c < DK_GRAPH_COLOURS; ++c) {
-			uint64_t* set = bits + (size_t)c * words;
-			if (a >= 0 && (set[a >> 6] >> (a & 63) & 1)) continue;
-			if (b >= 0 && (set[b >> 6] >> (b & 63) & 1)) continue;
-			if (a >= 0) set[a >> 6] |= (uint64_t)1 << (a & 63);
-			if (b >= 0) set[b >> 6] |= (uint64_t)1 << (b & 63);
-			break;
+		int32_t a = rowA[k], b = rowB[k];
+		uint32_t open = all & ~((a >= 0 ? used[a] : 0) | (b >= 0 ? used[b] : 0));
+		int32_t c = DK_GRAPH_COLOURS; // the overflow group
+		if (open != 0) {
+			c = __builtin_ctz(open);
+			if (a >= 0) used[a] |= (uint32_t)1 << c;
+			if (b >= 0) used[b] |= (uint32_t)1 << c;
 		}
-		colour[k] = c; // DK_GRAPH_COLOURS is the overflow group
+		colour[k] = c;
 		counts[c]++;
 	}
 	colourStart[0] = 0;
@@ -37,7 +39,7 @@ bool dkGraph_Colour(const int32_t* rowA, const int32_t* rowB, int32_t count, int
 	int32_t fill[DK_GRAPH_COLOURS + 1];
 	memcpy(fill, colourStart, sizeof fill);
 	for (int32_t k = 0; k < count; ++k) order[fill[colour[k]]++] = k;
-	free(bits);
+	free(used);
 	free(colour);
 	return true;
 }
