@@ -111,15 +111,17 @@ static void storeBlock(dkWorld* world, const dkBodyState* states, int32_t b, int
 
 // Filling the contact rows of the wide layout: the list's contact entries in chunks, on any worker. The
 // entries are taken in contact order, which reads the contacts front to back (taking the rows in layout
-// order instead reads them at random, and measured slower). Each entry writes only its own row, so the
-// split does not change a bit.
+// order instead reads them at random, and measured slower). The chunks are split into one share per
+// worker (dkClaimShared): the colouring follows contact order, so a worker's share fills mostly the rows
+// its share of each colour stage solves, and two workers seldom write the same block of rows. Each entry
+// writes only its own row, so the split does not change a bit.
 typedef struct dkFillTask {
 	dkWorld* world;
 	dkContactSoA* soa;
 	const int32_t *list, *rowA, *rowB, *slot;
 	const float* inverseInertia; // raised for items in joint chains
-	int32_t end;
-	atomic_int next;
+	int32_t first, end, workers;
+	atomic_int next[DK_MAX_WORKERS]; // chunks of each worker's share (dkClaimShared)
 	atomic_bool elastic; // some row has restitution
 } dkFillTask;
 
@@ -195,11 +197,13 @@ static bool fillContact(const dkFillTask* t, int32_t i)
 
 static void fillTask(void* context, int32_t worker)
 {
-	(void)worker;
 	dkFillTask* t = context;
 	bool elastic = false;
-	for (int32_t b, e; dkClaimChunk(&t->next, DK_FILL_CHUNK, t->end, &b, &e);)
+	int32_t chunks = (t->end - t->first + DK_FILL_CHUNK - 1) / DK_FILL_CHUNK;
+	for (int32_t chunk; dkClaimShared(t->next, chunks, worker, t->workers, &chunk);) {
+		int32_t b = t->first + chunk * DK_FILL_CHUNK, e = b + DK_FILL_CHUNK < t->end ? b + DK_FILL_CHUNK : t->end;
 		for (int32_t i = b; i < e; ++i) elastic = fillContact(t, i) || elastic;
+	}
 	if (elastic) atomic_store(&t->elastic, true);
 }
 
@@ -297,10 +301,12 @@ static bool prepareSoa(dkWorld* world, dkContactSoA* soa, int32_t* colourStart, 
 		}
 	}
 	dkFillTask fill = {.world = world, .soa = soa, .list = list, .rowA = rowA, .rowB = rowB, .slot = slot,
-					   .inverseInertia = inverseInertia, .end = n};
-	atomic_init(&fill.next, nj);
+					   .inverseInertia = inverseInertia, .first = nj, .end = n,
+					   .workers = n - nj >= 2 * DK_FILL_CHUNK ? world->def.workerCount : 1};
+	for (int32_t w = 0; w < fill.workers; ++w)
+		atomic_init(&fill.next[w], dkShareStart((n - nj + DK_FILL_CHUNK - 1) / DK_FILL_CHUNK, w, fill.workers));
 	atomic_init(&fill.elastic, false);
-	dkRunTasks(world, fillTask, &fill, n - nj >= 2 * DK_FILL_CHUNK ? world->def.workerCount : 1);
+	dkRunTasks(world, fillTask, &fill, fill.workers);
 	soa->elastic = atomic_load(&fill.elastic);
 	free(list), free(rowA), free(rowB), free(order), free(slot), free(direct), free(inertia);
 	return true;
@@ -414,36 +420,13 @@ static void runItem(dkContactStep* step, const dkStage* stage, int32_t item)
 	}
 }
 
-// The first item of worker w's share of a stage of `items` items.
-static inline int32_t shareStart(int32_t items, int32_t w, int32_t workers)
-{
-	return (int32_t)((int64_t)items * w / workers);
-}
-
-// Claims an item of a stage: from the worker's own share while it lasts, then from the next shares in
-// turn. False when every item is taken.
-static bool claimItem(atomic_int* next, int32_t items, int32_t worker, int32_t workers, int32_t* item)
-{
-	for (int32_t k = 0; k < workers; ++k) {
-		int32_t w = worker + k < workers ? worker + k : worker + k - workers;
-		int32_t end = shareStart(items, w + 1, workers);
-		if (atomic_load_explicit(&next[w], memory_order_relaxed) >= end) continue;
-		int32_t i = atomic_fetch_add(&next[w], 1);
-		if (i < end) {
-			*item = i;
-			return true;
-		}
-	}
-	return false;
-}
-
 static void contactTask(void* context, int32_t worker)
 {
 	dkContactStep* step = context;
 	for (int32_t s = 0; s < step->stageCount; ++s) {
 		const dkStage* stage = &step->stages[s];
 		atomic_int* done = step->counters + (size_t)s * (step->workers + 1);
-		for (int32_t item; claimItem(done + 1, stage->items, worker, step->workers, &item);) {
+		for (int32_t item; dkClaimShared(done + 1, stage->items, worker, step->workers, &item);) {
 			runItem(step, stage, item);
 			atomic_fetch_add(done, 1);
 		}
@@ -558,7 +541,7 @@ void dkContactSolver_Step(dkWorld* world, float dt, int32_t substeps)
 	for (int32_t s = 0; s < step.stageCount; ++s) {
 		atomic_int* done = counters + (size_t)s * (workers + 1);
 		atomic_init(done, 0);
-		for (int32_t w = 0; w < workers; ++w) atomic_init(&done[1 + w], shareStart(stages[s].items, w, workers));
+		for (int32_t w = 0; w < workers; ++w) atomic_init(&done[1 + w], dkShareStart(stages[s].items, w, workers));
 	}
 	dkRunTasks(world, contactTask, &step, workers);
 	dkJoints_StoreImpulses(world, &joints);

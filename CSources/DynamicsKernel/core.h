@@ -158,6 +158,31 @@ static inline bool dkClaimChunk(atomic_int* next, int32_t chunk, int32_t end, in
 	return true;
 }
 
+// Work that later stages visit again is split into one contiguous share per worker, so each worker keeps
+// taking the same items and their data stays in its cache. The first item of worker w's share of `items`:
+static inline int32_t dkShareStart(int32_t items, int32_t w, int32_t workers)
+{
+	return (int32_t)((int64_t)items * w / workers);
+}
+
+// Claims one item of [0, items) split into shares, next[w] holding the next item of share w (initially
+// dkShareStart): from the worker's own share while it lasts, then from the next shares in turn, so a
+// worker the host runs late never holds up the rest. False when every item is taken.
+static inline bool dkClaimShared(atomic_int* next, int32_t items, int32_t worker, int32_t workers, int32_t* item)
+{
+	for (int32_t k = 0; k < workers; ++k) {
+		int32_t w = worker + k < workers ? worker + k : worker + k - workers;
+		int32_t end = dkShareStart(items, w + 1, workers);
+		if (atomic_load_explicit(&next[w], memory_order_relaxed) >= end) continue;
+		int32_t i = atomic_fetch_add(&next[w], 1);
+		if (i < end) {
+			*item = i;
+			return true;
+		}
+	}
+	return false;
+}
+
 // The row of an item slot when it moves this step (awake, and not anchored), else -1 (-1 for no item).
 static inline int32_t dkMovingRow(const dkWorld* world, int32_t slot)
 {
