@@ -66,6 +66,9 @@ typedef struct dkContact {
 
 // Narrowphase (manifold.c): collide two placed shapes; points farther apart than `speculative` are dropped.
 void dkCollide(const dkPlaced* a, const dkPlaced* b, float speculative, dkManifold* m);
+// The largest separation of b from a's edges (max over a's edges of min over b's vertices) and that edge;
+// the separating-axis test of two polygons. Two boxes take four edges at once.
+float dkMaxSeparation(const dkPlaced* a, const dkPlaced* b, int32_t* edge);
 // Places a shape of a body at (x, y, angle) relative to an origin.
 void dkPlaceShape(const dkShape* s, float x, float y, float c, float sn, float ox, float oy, dkPlaced* out);
 

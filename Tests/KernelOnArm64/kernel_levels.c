@@ -15,11 +15,14 @@
 //   - the radix sort (radix_sort.c) orders keys and payloads as a stable sort does, against qsort;
 //   - the constraint colouring (constraint_graph.c) is the greedy colouring, against a brute-force one,
 //     overflow group included;
+//   - the separating-axis test of two boxes (four edges in vector lanes, manifold.c) gives the bits and
+//     the edge of the scalar definition;
 //   - free fall follows the semi-implicit Euler law, and a resting 10-box column sinks by the soft-contact
 //     law 115.625·g/ω² (SEMANTICS.md §3, as CollisionTests.contactLaw) within 1 %.
 // Prints one line per check and exits non-zero when any fails.
 #include "DynamicsKernel.h"
-#include "constraint_graph.h" // internal: built with -ICSources/DynamicsKernel
+#include "collision.h" // internal: built with -ICSources/DynamicsKernel
+#include "constraint_graph.h"
 #include "radix_sort.h"
 #include "trig.h"
 
@@ -532,6 +535,69 @@ static void colourings(Report* r)
 	}
 }
 
+// A box of half-extents (w, h) at (x, y), turned by `angle`, placed as the narrowphase sees it.
+static dkPlaced placedBox(float x, float y, float w, float h, float angle)
+{
+	dkPlaced p = {.kind = dkGeometryPolygon, .count = 4};
+	float c = cosf(angle), s = sinf(angle);
+	const float lx[4] = {-w, w, w, -w}, ly[4] = {-h, -h, h, h}, nx[4] = {0, 1, 0, -1}, ny[4] = {-1, 0, 1, 0};
+	for (int i = 0; i < 4; ++i) {
+		p.x[i] = x + (c * lx[i] - s * ly[i]);
+		p.y[i] = y + (s * lx[i] + c * ly[i]);
+		p.nx[i] = c * nx[i] - s * ny[i];
+		p.ny[i] = s * nx[i] + c * ny[i];
+	}
+	return p;
+}
+
+// dkMaxSeparation of two boxes against its definition, one edge and one vertex at a time: random boxes
+// near each other (overlapping, touching, apart), a box against itself, and axis-aligned boxes in
+// contact along an edge (ties between edges and zeros of either sign).
+static void separations(Report* r)
+{
+	uint32_t state = 4242;
+	int32_t wrong = 0, cases = 0;
+	for (int k = 0; k < 20000; ++k) {
+		float u[8];
+		for (int i = 0; i < 8; ++i) {
+			state = state * 1664525u + 1013904223u;
+			u[i] = (float)(state >> 8) / 16777216.0f;
+		}
+		dkPlaced a, b;
+		if (k % 10 == 0) { // a box against itself
+			a = b = placedBox(u[0] * 50, u[1] * 50, 1 + u[2] * 60, 1 + u[3] * 60, u[4] * 6.3f);
+		} else if (k % 10 == 1) { // resting on each other, axis-aligned, maybe shifted sideways
+			a = placedBox(0, 0, 50, 50, 0);
+			b = placedBox(floorf(u[0] * 8) * 12.5f - 50, 100, 50, 50, 0);
+		} else {
+			a = placedBox(0, 0, 1 + u[0] * 60, 1 + u[1] * 60, u[2] * 6.3f);
+			b = placedBox((u[3] - 0.5f) * 200, (u[4] - 0.5f) * 200, 1 + u[5] * 60, 1 + u[6] * 60, u[7] * 6.3f);
+		}
+		for (int side = 0; side < 2; ++side) {
+			const dkPlaced *p = side ? &b : &a, *q = side ? &a : &b;
+			float best = -INFINITY;
+			int32_t bestEdge = 0, edge = -1;
+			for (int32_t i = 0; i < 4; ++i) {
+				float si = INFINITY;
+				for (int32_t j = 0; j < 4; ++j) {
+					float d = p->nx[i] * (q->x[j] - p->x[i]) + p->ny[i] * (q->y[j] - p->y[i]);
+					if (d < si) si = d;
+				}
+				if (si > best) {
+					best = si;
+					bestEdge = i;
+				}
+			}
+			float got = dkMaxSeparation(p, q, &edge);
+			wrong += memcmp(&got, &best, sizeof got) != 0 || edge != bestEdge;
+			cases++;
+		}
+	}
+	char detail[64];
+	snprintf(detail, sizeof detail, "%d of %d differ", wrong, cases);
+	check(r, wrong == 0, "the box separating-axis test equals its scalar definition", detail);
+}
+
 // ---- Laws ----------------------------------------------------------------------------------------------
 
 static void laws(Report* r)
@@ -601,6 +667,7 @@ int main(int argc, char** argv)
 	compareColumns(&r, best);
 	sorts(&r);
 	colourings(&r);
+	separations(&r);
 	laws(&r);
 	if (argc == 3 && !strcmp(argv[1], "--compare-states")) compareStates(&r, argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "--write-states")) check(&r, writeStates(&r, argv[2]), "states written", argv[2]);
