@@ -198,7 +198,7 @@ final class ContactLog: CollisionBehaviorDelegate {
             a.addBehavior(collision)
             a.addBehavior(material)
             var apexes: [CGFloat] = [], previous: CGFloat = 0, highest: CGFloat = 1000
-            material.action = {
+            material.action = { [unowned material] in  // the behaviour owns its action: no cycle
                 let v = material.linearVelocity(for: ball).y
                 highest = min(highest, ball.center.y)
                 if previous < 0 && v >= 0 { apexes.append(950 - highest); highest = 1000 }  // bottom's height
