@@ -50,6 +50,7 @@ typedef struct dkJoint dkJoint;
 typedef struct dkField dkField;
 typedef struct dkPairGrid dkPairGrid;
 typedef struct dkFieldFrame dkFieldFrame;
+typedef struct dkTeam dkTeam;
 
 struct dkWorld {
 	dkWorldDef def;
@@ -67,6 +68,7 @@ struct dkWorld {
 	bool hasSnaps;		// some row has snapOmega > 0
 	bool allStill;		// every awake row was below the rest thresholds after the last step
 	dkProfile profile;
+	dkTeam* team; // the workers of the step in progress (team.c), or null outside a step
 
 	// Collision (shape_store.c, broadphase.c, contact.c, contact_solver.c).
 	dkShape* shapes;
@@ -135,10 +137,19 @@ void dkSolver_Step(dkWorld* world, float dt, int32_t substeps);
 void dkSolver_Velocities(dkWorld* world, int32_t b, int32_t e, float h, int32_t substep);
 void dkSolver_Positions(dkWorld* world, int32_t b, int32_t e, float h);
 
-// Runs task(context, worker) for `workers` workers on the host's pool, or once inline when there is one
-// worker or no host callback. Returns the number of workers used.
+// Team (team.c): dkTeam_Step runs lead(context, 0) as the leader of a team of def.workerCount threads from
+// one call into the host's pool (inline without a pool, with one worker, or when a team is running).
+// dkTeam_Run runs task(context, w) as one job on the leader (w = 0) and on the helpers that have arrived
+// (w = 1 … workers − 1); called by the leader only.
+void dkTeam_Step(dkWorld* world, dkTaskFn* lead, void* context);
+int32_t dkTeam_Run(dkTeam* team, dkTaskFn* task, void* context, int32_t workers);
+
+// Runs task(context, worker) for `workers` workers: as a job of the step's team, on the host's pool, or
+// once inline when there is one worker or no host callback. Every task claims its items, so it is complete
+// however many workers actually run it. Returns the number of workers asked for.
 static inline int32_t dkRunTasks(dkWorld* world, dkTaskFn* task, void* context, int32_t workers)
 {
+	if (workers > 1 && world->team) return dkTeam_Run(world->team, task, context, workers);
 	if (workers > 1 && world->def.runTasks) {
 		world->def.runTasks(task, context, workers, world->def.hostContext);
 		return workers;

@@ -7,9 +7,10 @@
 // runs them (dkWorldDef.runTasks), entering its thread pool once per step.
 // When the world has shapes or joints, the coupled path runs first (contact.c, contact_solver.c): broadphase,
 // narrowphase and the contact and joint solver, whose substeps integrate velocities and positions around the
-// contact solve; the blocks then only detect rest. The contact solver runs its own stage sequence on
-// the host's workers (contact_solver.c); the broadphase's box pass and pair search and the narrowphase's
-// manifolds also run on them, in chunks (broadphase.c, contact.c).
+// contact solve; the blocks then only detect rest. That step has several parallel stages with serial work
+// between them (the box pass, the pair grid's passes, the contact merge, filling the solver's rows, the
+// solver's own stage sequence, the blocks), so it runs as the leader of a team (team.c): the host's pool
+// is still entered once per step, and each parallel stage is a job for the team's workers.
 //
 // The BLAS integrator makes one saxpy per column per substep over each block rather than one call over
 // all items: the block's columns stay in L2 across the substeps. Measured at 10⁶ items, 1 worker, reference
@@ -180,34 +181,47 @@ static void workerMain(void* context, int32_t worker)
 	}
 }
 
-void dkSolver_Step(dkWorld* world, float dt, int32_t substeps)
+// The step itself, run by the leader of the step's team (team.c): every dkRunTasks in it is a job of the
+// team, so the host's pool is entered once per step.
+static void stepBody(void* context, int32_t worker)
 {
-	dkStepContext ctx = {.world = world, .dt = dt, .h = dt / (float)substeps, .substeps = substeps};
-	world->eventCount = 0;
-	world->rotationsCurrent = false; // until a stage computes this step's
+	(void)worker;
+	dkStepContext* ctx = context;
+	dkWorld* world = ctx->world;
 	double tc = dkNowNs();
 	if (world->liveShapes > 0 || world->contactCount > 0 || world->liveJoints > 0) {
 		// Coupled stages: broadphase → narrowphase → contact and joint solver (which integrates), then
 		// rest below. Items linked by joints to awake items wake first.
 		if (world->liveJoints > 0 && world->def.restEnabled) dkJoints_WakeLinked(world);
-		if (world->liveShapes > 0 || world->contactCount > 0) dkContacts_Update(world, dt);
+		if (world->liveShapes > 0 || world->contactCount > 0) dkContacts_Update(world, ctx->dt);
 		double ts = dkNowNs();
-		dkContactSolver_Step(world, dt, substeps);
+		dkContactSolver_Step(world, ctx->dt, ctx->substeps);
 		world->profile.contactSolve = dkNowNs() - ts;
-		ctx.coupled = true;
+		ctx->coupled = true;
 	}
 	world->profile.collide = dkNowNs() - tc;
-	ctx.blockCount = (world->awake + DK_BLOCK - 1) / DK_BLOCK;
-	atomic_init(&ctx.next, 0);
-	atomic_init(&ctx.resting, 0);
-	atomic_init(&ctx.still, 0);
+	ctx->blockCount = (world->awake + DK_BLOCK - 1) / DK_BLOCK;
+	atomic_init(&ctx->next, 0);
+	atomic_init(&ctx->resting, 0);
+	atomic_init(&ctx->still, 0);
 	double t0 = dkNowNs();
-	int32_t workers = world->def.workerCount < ctx.blockCount ? world->def.workerCount : ctx.blockCount;
-	world->profile.workers = dkRunTasks(world, workerMain, &ctx, workers);
-	world->profile.blocks = ctx.blockCount;
+	int32_t workers = world->def.workerCount < ctx->blockCount ? world->def.workerCount : ctx->blockCount;
+	world->profile.workers = dkRunTasks(world, workerMain, ctx, workers);
+	world->profile.blocks = ctx->blockCount;
 	double t1 = dkNowNs();
-	world->allStill = world->def.restEnabled && atomic_load(&ctx.still) == world->awake;
-	if (atomic_load(&ctx.resting) > 0) dkRest_Partition(world);
+	world->allStill = world->def.restEnabled && atomic_load(&ctx->still) == world->awake;
+	if (atomic_load(&ctx->resting) > 0) dkRest_Partition(world);
 	world->profile.solve = t1 - t0;
 	world->profile.partition = dkNowNs() - t1;
+}
+
+void dkSolver_Step(dkWorld* world, float dt, int32_t substeps)
+{
+	dkStepContext ctx = {.world = world, .dt = dt, .h = dt / (float)substeps, .substeps = substeps};
+	world->eventCount = 0;
+	world->rotationsCurrent = false; // until a stage computes this step's
+	// With several workers a team runs the step when some stage before the blocks is parallel; a world of
+	// free items has only the blocks, and enters the pool for them alone.
+	if (world->liveShapes > 0 || world->contactCount > 0 || world->liveJoints > 0) dkTeam_Step(world, stepBody, &ctx);
+	else stepBody(&ctx, 0);
 }
