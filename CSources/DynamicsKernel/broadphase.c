@@ -169,7 +169,7 @@ int32_t dkBroadphase_Pairs(dkWorld* world, float dt, bool bruteForce)
 	atomic_init(&task.rowDone, 0);
 	atomic_init(&task.shapeNext, 0);
 	atomic_init(&task.escaped, 0);
-	dkRunTasks(world, boxTask, &task, n >= 2 * DK_BOX_CHUNK ? world->def.workerCount : 1);
+	dkRunTasks(world, boxTask, &task, n >= DK_MIN_PARALLEL_SHAPES ? world->def.workerCount : 1);
 	world->rotationsCurrent = true;
 	int32_t live = 0;
 	bool ok = true, contained = world->pairsValid && !bruteForce && atomic_load(&task.escaped) == 0;

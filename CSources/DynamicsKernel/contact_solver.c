@@ -514,7 +514,7 @@ void dkContactSolver_Step(dkWorld* world, float dt, int32_t substeps)
 	int32_t iterations = world->def.solverIterations;
 	int32_t maxStages = maxStageCount(substeps, iterations);
 	dkStage* stages = malloc((size_t)maxStages * sizeof(dkStage));
-	int32_t workers = soa.count + joints.count + awake >= 2 * DK_CONTACT_CHUNK ? world->def.workerCount : 1;
+	int32_t workers = soa.count + joints.count + awake >= DK_MIN_PARALLEL_SOLVE ? world->def.workerCount : 1;
 	atomic_int* counters = malloc((size_t)maxStages * (size_t)(workers + 1) * sizeof(atomic_int));
 	if (!stages || !counters) {
 		free(stages);

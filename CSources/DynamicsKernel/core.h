@@ -17,6 +17,10 @@
 #define DK_PAD 16		  // floats: capacities are multiples of the widest SIMD width
 #define DK_BLOCK 4096	  // items per block of work; fixed, so results never depend on the worker count
 #define DK_MAX_WORKERS 64
+// Below these sizes a stage runs on one worker; the coupled step forms a team (team.c) only when one of
+// them is reached.
+#define DK_MIN_PARALLEL_SOLVE 512	 // constraints and awake items: the contact solver
+#define DK_MIN_PARALLEL_SHAPES 4096 // shape slots: the broadphase's box pass
 #define DK_MAX_SUBSTEPS 64 // dkWorld_Step accepts 1…64
 #define DK_MAX_SOLVER_ITERATIONS 8 // dkWorldDef.solverIterations accepts 1…8
 

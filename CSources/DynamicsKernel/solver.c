@@ -220,8 +220,14 @@ void dkSolver_Step(dkWorld* world, float dt, int32_t substeps)
 	dkStepContext ctx = {.world = world, .dt = dt, .h = dt / (float)substeps, .substeps = substeps};
 	world->eventCount = 0;
 	world->rotationsCurrent = false; // until a stage computes this step's
-	// With several workers a team runs the step when some stage before the blocks is parallel; a world of
-	// free items has only the blocks, and enters the pool for them alone.
-	if (world->liveShapes > 0 || world->contactCount > 0 || world->liveJoints > 0) dkTeam_Step(world, stepBody, &ctx);
-	else stepBody(&ctx, 0);
+	// With several workers a team runs the coupled step. A world of free items has only the blocks, and
+	// enters the pool for them alone. A small coupled world runs every stage on one worker and does not
+	// enter the pool at all (last step's contacts stand for this step's: a world that grows past the sizes
+	// in one step still runs its stages in parallel, entering the pool per stage for that step).
+	bool coupled = world->liveShapes > 0 || world->contactCount > 0 || world->liveJoints > 0;
+	if (coupled && (world->awake + world->contactCount + world->liveJoints >= DK_MIN_PARALLEL_SOLVE ||
+					world->shapeSlots >= DK_MIN_PARALLEL_SHAPES))
+		dkTeam_Step(world, stepBody, &ctx);
+	else
+		stepBody(&ctx, 0);
 }
