@@ -320,6 +320,26 @@ final class ContactLog: CollisionBehaviorDelegate {
         for p in log.points { #expect(abs(p.y - 1000) < 3 && abs(p.x - 500) < 3, "point \(p)") }
     }
 
+    /// Contacts touch within 2 pt (README). Two squares turned 45°, corner to corner, are d apart, but
+    /// their faces' separating axes measure only d·cos 45°: at d = 2.5 pt that is 1.77 pt, and a contact
+    /// that trusted it alone began touching.
+    @Test("squares turned 45°, corner to corner, touch at 1.5 pt apart and not at 2.5 pt",
+          arguments: [(1.5, true), (2.5, false)])
+    func cornersTouchWithin2pt(gap: Double, touches: Bool) {
+        let a = animator()
+        let reach = 50 * 2.0.squareRoot() + gap / 2   // half a diagonal, and half the gap
+        let boxes = [-1.0, 1.0].map {
+            DynamicBody(center: CGPoint(x: 500 + $0 * reach, y: 500), size: CGSize(width: 100, height: 100),
+                        rotation: .pi / 4)
+        }
+        let log = ContactLog()
+        let collision = CollisionBehavior(items: boxes)
+        collision.collisionDelegate = log
+        a.addBehavior(collision)
+        a.step(by: 1.0 / 60)
+        #expect(log.events == (touches ? ["began items"] : []), "at \(gap) pt apart")
+    }
+
     @Test("a ball dropped on the end of a vertical segment lands on its tip")
     func segmentTip() throws {
         var c = DynamicsConfiguration()
