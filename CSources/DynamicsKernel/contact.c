@@ -61,6 +61,64 @@ static bool isTouching(const dkManifold* m)
 	return false;
 }
 
+// The largest of the four gaps between two shapes' tight boxes: positive when the boxes do not meet.
+static inline float boxGap(const float* aabb, int32_t a, int32_t b)
+{
+	const float *ba = aabb + 4 * a, *bb = aabb + 4 * b;
+	float gap = ba[0] - bb[2];
+	gap = bb[0] - ba[2] > gap ? bb[0] - ba[2] : gap;
+	gap = ba[1] - bb[3] > gap ? ba[1] - bb[3] : gap;
+	return bb[1] - ba[3] > gap ? bb[1] - ba[3] : gap;
+}
+
+// How far a pair can close within the step, from its items' velocities (zero for a boundary): points
+// are kept this far apart, so items falling side by side do not become contacts of each other.
+static inline float pairReach(const float velocity[2][2], float dt)
+{
+	float rvx = velocity[0][0] - velocity[1][0], rvy = velocity[0][1] - velocity[1][1];
+	return DK_SPECULATIVE_DISTANCE + dt * sqrtf(rvx * rvx + rvy * rvy);
+}
+
+// Whether shapes a and b, whose tight boxes meet (`gap` ≤ 0), are still too far apart for a point within
+// `reach`. The tight boxes reach out by each item's own 2 pt + |v|·dt, more than the pair can close
+// (items falling side by side reach far and close nothing); boxes still apart once that excess is given
+// back are farther apart than `reach`. Most pairs overlap by more than the excess could be
+// (|v| ≤ |vx| + |vy|) and skip its square roots. The boxes are rounded to floats, so the excess given
+// back is less their rounding: all of it 10¹³ pt out, where floats are 10⁶ pt apart.
+static inline __attribute__((always_inline)) bool beyondReach(const dkWorld* world, int32_t a, int32_t b, float gap,
+																 const float velocity[2][2], float reach, float dt)
+{
+	bool item[2] = {world->shapes[a].body >= 0, world->shapes[b].body >= 0};
+	float bound = -reach;
+	for (int k = 0; k < 2; ++k)
+		if (item[k]) bound += DK_SPECULATIVE_DISTANCE + dt * (fabsf(velocity[k][0]) + fabsf(velocity[k][1]));
+	if (gap + bound <= 0) return false;
+	float excess = -reach;
+	for (int k = 0; k < 2; ++k)
+		if (item[k])
+			excess += DK_SPECULATIVE_DISTANCE +
+					  dt * sqrtf(velocity[k][0] * velocity[k][0] + velocity[k][1] * velocity[k][1]);
+	const float* ba = world->aabb + 4 * a;
+	excess -= 4.0f * FLT_EPSILON * (fabsf(ba[0]) + fabsf(ba[1]) + fabsf(ba[2]) + fabsf(ba[3]));
+	return gap + excess > 0;
+}
+
+// beyondReach for a new pair, reading its items' velocities (zero for a boundary). Out of line: most
+// entries of a resting world are old contacts, which never call it.
+__attribute__((noinline)) static bool newPairBeyondReach(const dkWorld* world, int32_t a, int32_t b, float gap,
+														 float dt)
+{
+	int32_t slots[2] = {a, b};
+	float velocity[2][2] = {{0, 0}, {0, 0}};
+	for (int k = 0; k < 2; ++k) {
+		int32_t row;
+		if (!rowOf(world, &world->shapes[slots[k]], &row)) continue;
+		velocity[k][0] = world->col[dkColumnVelocityX][row];
+		velocity[k][1] = world->col[dkColumnVelocityY][row];
+	}
+	return beyondReach(world, a, b, gap, velocity, pairReach(velocity, dt), dt);
+}
+
 // Recomputes a contact's manifold at the current poses, keeping impulses of matching features.
 static void updateManifold(const dkWorld* world, dkContact* c, float dt)
 {
@@ -79,40 +137,11 @@ static void updateManifold(const dkWorld* world, dkContact* c, float dt)
 		velocity[k][0] = col[dkColumnVelocityX][row];
 		velocity[k][1] = col[dkColumnVelocityY][row];
 	}
-	// Points are kept as far apart as the two can close within the step: the relative speed, so items
-	// falling side by side do not become contacts of each other.
-	float rvx = velocity[0][0] - velocity[1][0], rvy = velocity[0][1] - velocity[1][1];
-	float speed = sqrtf(rvx * rvx + rvy * rvy);
-	float reach = DK_SPECULATIVE_DISTANCE + dt * speed;
-	// This step's tight boxes reach out by each item's own 2 pt + |v|·dt, more than the pair can close
-	// (items falling side by side reach far and close nothing). If the boxes do not meet, or are still
-	// apart once that excess is given back, no point is within `reach` and the manifold is empty. Most
-	// pairs overlap by more than the excess could be (|v| ≤ |vx| + |vy|) and skip its square roots. The
-	// boxes are rounded to floats, so the excess given back is less their rounding: all of it 10¹³ pt
-	// out, where floats are 10⁶ pt apart.
-	const float *ba = world->aabb + 4 * c->shapeA, *bb = world->aabb + 4 * c->shapeB;
-	float gap = ba[0] - bb[2];
-	gap = bb[0] - ba[2] > gap ? bb[0] - ba[2] : gap;
-	gap = ba[1] - bb[3] > gap ? ba[1] - bb[3] : gap;
-	gap = bb[1] - ba[3] > gap ? bb[1] - ba[3] : gap;
-	if (gap > 0) {
-		c->manifold.count = 0;
+	float reach = pairReach(velocity, dt);
+	float gap = boxGap(world->aabb, c->shapeA, c->shapeB);
+	if (gap > 0 || beyondReach(world, c->shapeA, c->shapeB, gap, velocity, reach, dt)) {
+		c->manifold.count = 0; // no point is within reach
 		return;
-	}
-	float bound = -reach;
-	for (int k = 0; k < 2; ++k)
-		if (s[k]->body >= 0) bound += DK_SPECULATIVE_DISTANCE + dt * (fabsf(velocity[k][0]) + fabsf(velocity[k][1]));
-	if (gap + bound > 0) {
-		float excess = -reach;
-		for (int k = 0; k < 2; ++k)
-			if (s[k]->body >= 0)
-				excess += DK_SPECULATIVE_DISTANCE +
-						  dt * sqrtf(velocity[k][0] * velocity[k][0] + velocity[k][1] * velocity[k][1]);
-		excess -= 4.0f * FLT_EPSILON * (fabsf(ba[0]) + fabsf(ba[1]) + fabsf(ba[2]) + fabsf(ba[3]));
-		if (gap + excess > 0) {
-			c->manifold.count = 0;
-			return;
-		}
 	}
 	// The origin is an item's centre (a boundary has none), which keeps coordinates small.
 	int k0 = sa->body >= 0 ? 0 : 1;
@@ -222,7 +251,7 @@ static inline void prefetchShape(const dkShape* s)
 
 // Pass 1: merges the range's sorted pairs with its sorted contacts and decides each entry's fate; returns
 // the number of entries.
-static int32_t mergeRange(const dkWorld* world, const dkMergeRange* r, dkContact* work, uint8_t* kind)
+static int32_t mergeRange(const dkWorld* world, const dkMergeRange* r, dkContact* work, uint8_t* kind, float dt)
 {
 	int32_t m = 0, i = r->pairBegin, j = r->contactBegin;
 	while (i < r->pairEnd || j < r->contactEnd) {
@@ -258,9 +287,9 @@ static int32_t mergeRange(const dkWorld* world, const dkMergeRange* r, dkContact
 			}
 		}
 		if (order != 0) {
-			// A new pair whose tight boxes do not meet has no points this step and no event: skip it.
-			const float *ba = world->aabb + 4 * a, *bb = world->aabb + 4 * b;
-			if (ba[0] > bb[2] || bb[0] > ba[2] || ba[1] > bb[3] || bb[1] > ba[3]) {
+			// A new pair with no point within reach has no points this step and no event: skip it.
+			float gap = boxGap(world->aabb, a, b);
+			if (gap > 0 || newPairBeyondReach(world, a, b, gap, dt)) {
 				++i;
 				continue;
 			}
@@ -305,7 +334,7 @@ static void updateRange(const dkWorld* world, dkMergeRange* r, dkContact* spare,
 {
 	dkContact* work = spare + r->offset;
 	uint8_t* kind = kinds + r->offset;
-	int32_t m = mergeRange(world, r, work, kind);
+	int32_t m = mergeRange(world, r, work, kind, dt);
 	r->eventCount = r->lostCount = r->wakingCount = 0;
 	r->ok = true;
 	int32_t n = 0;
