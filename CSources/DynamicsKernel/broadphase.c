@@ -25,19 +25,25 @@ static bool isActive(const dkWorld* world, const dkShape* s)
 	return row >= 0 && row < world->awake && world->col[dkColumnInverseMass][row] > 0.0f;
 }
 
-// The AABB of a shape at its item's pose (rotation from the step's cached cos/sin columns).
-static void computeBox(const dkWorld* world, const dkShape* s, float dt, float* box)
+// The AABB of a shape at its item's pose (rotation from the step's cached cos/sin columns), and its
+// motion (the narrowphase's use).
+static void computeBox(const dkWorld* world, const dkShape* s, float dt, float* box, float* motion)
 {
-	float x = 0, y = 0, c = 1, sn = 0, margin = 0;
+	float x = 0, y = 0, c = 1, sn = 0, vx = 0, vy = 0, margin = 0;
 	if (s->body >= 0) {
 		int32_t row = world->slots[s->body].dense;
 		x = world->col[dkColumnPositionX][row];
 		y = world->col[dkColumnPositionY][row];
 		c = world->col[dkColumnCos][row];
 		sn = world->col[dkColumnSin][row];
-		float vx = world->col[dkColumnVelocityX][row], vy = world->col[dkColumnVelocityY][row];
+		vx = world->col[dkColumnVelocityX][row];
+		vy = world->col[dkColumnVelocityY][row];
 		margin = DK_SPECULATIVE_DISTANCE + dt * sqrtf(vx * vx + vy * vy);
 	}
+	motion[0] = vx;
+	motion[1] = vy;
+	motion[2] = margin;
+	motion[3] = 0;
 	float lx = INFINITY, ly = INFINITY, ux = -INFINITY, uy = -INFINITY;
 	for (int32_t i = 0; i < s->count; ++i) {
 		float px = (c * s->x[i] - sn * s->y[i]) + x, py = (sn * s->x[i] + c * s->y[i]) + y;
@@ -110,7 +116,7 @@ static void boxTask(void* context, int32_t worker)
 			if (!s->alive) continue;
 			t->filters[i] = (dkFilter){s->itemGroups, s->boundaryGroups, s->body, true, isActive(world, s)};
 			float* box = world->aabb + 4 * i;
-			computeBox(world, s, t->dt, box);
+			computeBox(world, s, t->dt, box, world->motion + 4 * i);
 			const float* fat = world->fatAabb + 4 * i;
 			escaped = escaped || box[0] < fat[0] || box[1] < fat[1] || box[2] > fat[2] || box[3] > fat[3];
 		}
@@ -160,6 +166,9 @@ int32_t dkBroadphase_Pairs(dkWorld* world, float dt, bool bruteForce)
 		float* fat = realloc(world->fatAabb, (size_t)n * 4 * sizeof(float));
 		if (!fat) return -1;
 		world->fatAabb = fat;
+		float* motion = realloc(world->motion, (size_t)n * 4 * sizeof(float));
+		if (!motion) return -1;
+		world->motion = motion;
 		world->aabbCapacity = n;
 		world->pairsValid = false;
 	}

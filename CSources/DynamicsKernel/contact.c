@@ -71,61 +71,39 @@ static inline float boxGap(const float* aabb, int32_t a, int32_t b)
 	return bb[1] - ba[3] > gap ? bb[1] - ba[3] : gap;
 }
 
-// How far a pair can close within the step, from its items' velocities (zero for a boundary): points
-// are kept this far apart, so items falling side by side do not become contacts of each other.
-static inline float pairReach(const float velocity[2][2], float dt)
+// How far two shapes can close within the step, from their items' velocities (zero for a boundary):
+// points are kept this far apart, so items falling side by side do not become contacts of each other.
+static inline float pairReach(const dkWorld* world, int32_t a, int32_t b, float dt)
 {
-	float rvx = velocity[0][0] - velocity[1][0], rvy = velocity[0][1] - velocity[1][1];
+	const float *ma = world->motion + 4 * a, *mb = world->motion + 4 * b;
+	float rvx = ma[0] - mb[0], rvy = ma[1] - mb[1];
 	return DK_SPECULATIVE_DISTANCE + dt * sqrtf(rvx * rvx + rvy * rvy);
 }
 
 // Whether shapes a and b, whose tight boxes meet (`gap` ≤ 0), are still too far apart for a point within
 // `reach`. The tight boxes reach out by each item's own 2 pt + |v|·dt, more than the pair can close
 // (items falling side by side reach far and close nothing); boxes still apart once that excess is given
-// back are farther apart than `reach`. Most pairs overlap by more than the excess could be
-// (|v| ≤ |vx| + |vy|) and skip its square roots. The boxes are rounded to floats, so the excess given
-// back is less their rounding: all of it 10¹³ pt out, where floats are 10⁶ pt apart.
-static inline __attribute__((always_inline)) bool beyondReach(const dkWorld* world, int32_t a, int32_t b, float gap,
-																 const float velocity[2][2], float reach, float dt)
+// back are farther apart than `reach`. The boxes are rounded to floats, so the excess given back is less
+// their rounding: all of it 10¹³ pt out, where floats are 10⁶ pt apart.
+static inline bool beyondReach(const dkWorld* world, int32_t a, int32_t b, float gap, float reach)
 {
-	bool item[2] = {world->shapes[a].body >= 0, world->shapes[b].body >= 0};
-	float bound = -reach;
-	for (int k = 0; k < 2; ++k)
-		if (item[k]) bound += DK_SPECULATIVE_DISTANCE + dt * (fabsf(velocity[k][0]) + fabsf(velocity[k][1]));
-	if (gap + bound <= 0) return false;
-	float excess = -reach;
-	for (int k = 0; k < 2; ++k)
-		if (item[k])
-			excess += DK_SPECULATIVE_DISTANCE +
-					  dt * sqrtf(velocity[k][0] * velocity[k][0] + velocity[k][1] * velocity[k][1]);
-	const float* ba = world->aabb + 4 * a;
+	const float *ba = world->aabb + 4 * a, *ma = world->motion + 4 * a, *mb = world->motion + 4 * b;
+	float excess = -reach + ma[2] + mb[2];
 	excess -= 4.0f * FLT_EPSILON * (fabsf(ba[0]) + fabsf(ba[1]) + fabsf(ba[2]) + fabsf(ba[3]));
 	return gap + excess > 0;
-}
-
-// beyondReach for a new pair, reading its items' velocities (zero for a boundary). Out of line: most
-// entries of a resting world are old contacts, which never call it.
-__attribute__((noinline)) static bool newPairBeyondReach(const dkWorld* world, int32_t a, int32_t b, float gap,
-														 float dt)
-{
-	int32_t slots[2] = {a, b};
-	float velocity[2][2] = {{0, 0}, {0, 0}};
-	for (int k = 0; k < 2; ++k) {
-		int32_t row;
-		if (!rowOf(world, &world->shapes[slots[k]], &row)) continue;
-		velocity[k][0] = world->col[dkColumnVelocityX][row];
-		velocity[k][1] = world->col[dkColumnVelocityY][row];
-	}
-	return beyondReach(world, a, b, gap, velocity, pairReach(velocity, dt), dt);
 }
 
 // Recomputes a contact's manifold at the current poses, keeping impulses of matching features.
 static void updateManifold(const dkWorld* world, dkContact* c, float dt)
 {
+	float gap = boxGap(world->aabb, c->shapeA, c->shapeB), reach = pairReach(world, c->shapeA, c->shapeB, dt);
+	if (gap > 0 || beyondReach(world, c->shapeA, c->shapeB, gap, reach)) {
+		c->manifold.count = 0; // no point is within reach
+		return;
+	}
 	const dkShape *sa = &world->shapes[c->shapeA], *sb = &world->shapes[c->shapeB];
 	float* const* col = world->col;
 	float pose[2][4] = {{0, 0, 1, 0}, {0, 0, 1, 0}}; // x, y, cos, sin
-	float velocity[2][2] = {{0, 0}, {0, 0}};
 	const dkShape* s[2] = {sa, sb};
 	for (int k = 0; k < 2; ++k) {
 		int32_t row;
@@ -134,14 +112,6 @@ static void updateManifold(const dkWorld* world, dkContact* c, float dt)
 		pose[k][1] = col[dkColumnPositionY][row];
 		pose[k][2] = col[dkColumnCos][row];
 		pose[k][3] = col[dkColumnSin][row];
-		velocity[k][0] = col[dkColumnVelocityX][row];
-		velocity[k][1] = col[dkColumnVelocityY][row];
-	}
-	float reach = pairReach(velocity, dt);
-	float gap = boxGap(world->aabb, c->shapeA, c->shapeB);
-	if (gap > 0 || beyondReach(world, c->shapeA, c->shapeB, gap, velocity, reach, dt)) {
-		c->manifold.count = 0; // no point is within reach
-		return;
 	}
 	// The origin is an item's centre (a boundary has none), which keeps coordinates small.
 	int k0 = sa->body >= 0 ? 0 : 1;
@@ -289,7 +259,7 @@ static int32_t mergeRange(const dkWorld* world, const dkMergeRange* r, dkContact
 		if (order != 0) {
 			// A new pair with no point within reach has no points this step and no event: skip it.
 			float gap = boxGap(world->aabb, a, b);
-			if (gap > 0 || newPairBeyondReach(world, a, b, gap, dt)) {
+			if (gap > 0 || beyondReach(world, a, b, gap, pairReach(world, a, b, dt))) {
 				++i;
 				continue;
 			}
@@ -542,6 +512,7 @@ void dkContacts_Destroy(dkWorld* world)
 	free(world->pairs);
 	free(world->aabb);
 	free(world->fatAabb);
+	free(world->motion);
 	dkPairGrid_Destroy(world->grid);
 }
 

@@ -83,6 +83,8 @@ struct dkWorld {
 	int32_t pairCount, pairCapacity;
 	float* aabb;	// 4 floats per shape slot: this step's box (speculative margin and |v|·dt)
 	float* fatAabb; // 4 floats per shape slot: the box the pair list was built from (+ DK_AABB_MARGIN)
+	float* motion;	// 4 floats per shape slot, this step: the item's velocity (pt/s), how far its box reaches
+					// out (2 pt + |v|·dt, 0 for a boundary), unused
 	int32_t aabbCapacity;
 	bool pairsValid; // the pair list still covers every box (cleared by anything that changes pairs)
 	bool rotationsCurrent; // the Sin and Cos columns hold every row's rotation for this step (dkStore_Rotations)
