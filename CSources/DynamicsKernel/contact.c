@@ -169,17 +169,15 @@ static bool bothAsleep(const dkWorld* world, const dkContact* c)
 	return true;
 }
 
-// What the merge decided for each entry of the next contact list.
-enum { dkEntryCarry = 0, dkEntryEnded = 1, dkEntryEndedLost = 2, dkEntryUpdate = 3 };
-
 // A range of the merge: the pairs and old contacts whose first shape lies in [from, to) of shape slots.
-// Its entries go to their own region of the spare buffer (at most every pair, every old contact, and one
-// ended entry per reused slot), so ranges run on any worker; lists that must keep the list order
+// Its entries and the kept contacts go to their own regions of the entry and spare buffers (at most every
+// pair, every old contact, and one ended entry per reused slot), so ranges run on any worker; lists that
+// must keep the list order
 // (events, lost supports, possible wakes) are per range and joined in range order afterwards.
 typedef struct dkMergeRange {
 	int32_t pairBegin, pairEnd, contactBegin, contactEnd;
 	int32_t offset; // the range's region of the spare buffer
-	int32_t kept;	// entries kept, compacted at the start of the region
+	int32_t kept;	// entries kept, at the start of the region
 	int32_t first;	// where they go in the next contact list
 	dkContactEvent* events;
 	int32_t eventCount, eventCapacity;
@@ -210,7 +208,7 @@ static bool append(void** list, int32_t* count, int32_t* capacity, const void* e
 
 // The merge walks the pairs in order of their first shape, but their second shapes lie anywhere in the
 // shape array (30 MB for 100 000 boxes), and waiting for them was most of the merge's time. Both passes
-// over a range ask for the second shape this many entries ahead.
+// over a range ask for the second shape this many pairs (or entries) ahead.
 #define DK_MERGE_AHEAD 4
 
 static inline void prefetchShape(const dkShape* s)
@@ -219,9 +217,17 @@ static inline void prefetchShape(const dkShape* s)
 	for (size_t o = 0; o < sizeof *s; o += 64) __builtin_prefetch(p + o);
 }
 
-// Pass 1: merges the range's sorted pairs with its sorted contacts and decides each entry's fate; returns
-// the number of entries.
-static int32_t mergeRange(const dkWorld* world, const dkMergeRange* r, dkContact* work, uint8_t* kind, float dt)
+// An entry of a range's merge: an old contact, one of this step's pairs, or both, and what becomes of
+// it. The merge lists its entries first (12 bytes each, most pairs of a falling pile end there), then
+// settles them, so the shapes of the entries ahead can be fetched while one is settled.
+struct dkMergeEntry {
+	int32_t pair, contact; // indices in the pair list and the old contact list, -1 for none
+	int32_t kind;
+};
+enum { dkEntryCarry, dkEntryEnded, dkEntryEndedLost, dkEntryUpdate };
+
+// Lists a range's entries: merges its sorted pairs with its sorted contacts; returns their number.
+static int32_t mergeRange(const dkWorld* world, const dkMergeRange* r, dkMergeEntry* entry, float dt)
 {
 	int32_t m = 0, i = r->pairBegin, j = r->contactBegin;
 	while (i < r->pairEnd || j < r->contactEnd) {
@@ -232,61 +238,72 @@ static int32_t mergeRange(const dkWorld* world, const dkMergeRange* r, dkContact
 								 world->contacts[j].shapeB);
 		if (order > 0) {
 			// An old contact the broadphase no longer reports.
-			const dkContact* old = &world->contacts[j++];
+			const dkContact* old = &world->contacts[j];
 			bool alive = sameShapes(world, old);
-			if (alive && bothAsleep(world, old)) {
-				work[m] = *old; // a resting pair stays as it was
-				kind[m++] = dkEntryCarry;
-			} else if (old->touching) {
-				work[m] = *old;
-				kind[m++] = alive ? dkEntryEnded : dkEntryEndedLost;
-			}
+			if (alive && bothAsleep(world, old)) entry[m++] = (dkMergeEntry){-1, j, dkEntryCarry}; // stays as it was
+			else if (old->touching) entry[m++] = (dkMergeEntry){-1, j, alive ? dkEntryEnded : dkEntryEndedLost};
+			++j;
 			continue;
 		}
-		dkContact c;
 		int32_t a = world->pairs[2 * i], b = world->pairs[2 * i + 1];
 		if (i + DK_MERGE_AHEAD < r->pairEnd) prefetchShape(&world->shapes[world->pairs[2 * (i + DK_MERGE_AHEAD) + 1]]);
 		if (order == 0) {
-			c = world->contacts[j++];
-			if (c.generationA != world->shapes[a].generation || c.generationB != world->shapes[b].generation) {
-				if (c.touching) { // a slot reused by a new shape: the old contact ends, a new one starts
-					work[m] = c;
-					kind[m++] = dkEntryEnded;
-				}
-				order = -1;
-			}
-		}
-		if (order != 0) {
-			// A new pair with no point within reach has no points this step and no event: skip it.
-			float gap = boxGap(world->aabb, a, b);
-			if (gap > 0 || beyondReach(world, a, b, gap, pairReach(world, a, b, dt))) {
-				++i;
+			const dkContact* old = &world->contacts[j];
+			if (old->generationA == world->shapes[a].generation && old->generationB == world->shapes[b].generation) {
+				entry[m++] = (dkMergeEntry){i++, j++, dkEntryUpdate};
 				continue;
 			}
-			memset(&c, 0, sizeof c);
-			c.shapeA = a;
-			c.shapeB = b;
-			c.generationA = world->shapes[a].generation;
-			c.generationB = world->shapes[b].generation;
-			c.bodyA = world->shapes[a].body;
-			c.bodyB = world->shapes[b].body;
-			c.itemA = itemId(world, a);
-			c.itemB = itemId(world, b);
-			c.tagA = world->shapes[a].tag;
-			c.tagB = world->shapes[b].tag;
+			// a slot reused by a new shape: the old contact ends, a new one starts
+			if (old->touching) entry[m++] = (dkMergeEntry){-1, j, dkEntryEnded};
+			++j;
 		}
+		// A new pair with no point within reach has no points this step and no event: skip it.
+		float gap = boxGap(world->aabb, a, b);
+		if (!(gap > 0 || beyondReach(world, a, b, gap, pairReach(world, a, b, dt))))
+			entry[m++] = (dkMergeEntry){i, -1, dkEntryUpdate};
 		++i;
-		work[m] = c; // `touching` still holds last step's value
-		kind[m++] = dkEntryUpdate;
 	}
 	return m;
 }
 
-// Compacts entry k to position *n (entries before the first dropped one stay where they are).
-static inline void keep(dkContact* work, int32_t* n, int32_t k)
+// An old contact ends: its ended event, and when its shapes went away, the items it touched wake.
+static void endContact(dkMergeRange* r, const dkContact* c, bool lost)
 {
-	if (*n != k) work[*n] = work[k];
-	++*n;
+	dkContactEvent e;
+	event(c, false, &e);
+	r->ok = append((void**)&r->events, &r->eventCount, &r->eventCapacity, &e, sizeof e) && r->ok;
+	if (lost) r->ok = append((void**)&r->lost, &r->lostCount, &r->lostCapacity, c, sizeof *c) && r->ok;
+}
+
+// A new contact of shapes a and b.
+static void newContact(const dkWorld* world, int32_t a, int32_t b, dkContact* c)
+{
+	memset(c, 0, sizeof *c);
+	c->shapeA = a;
+	c->shapeB = b;
+	c->generationA = world->shapes[a].generation;
+	c->generationB = world->shapes[b].generation;
+	c->bodyA = world->shapes[a].body;
+	c->bodyB = world->shapes[b].body;
+	c->itemA = itemId(world, a);
+	c->itemB = itemId(world, b);
+	c->tagA = world->shapes[a].tag;
+	c->tagB = world->shapes[b].tag;
+}
+
+// A contact of this step's pairs (`touching` still last step's): its manifold, its began or ended event,
+// and whether it stays in the list (it has points or still touches).
+static bool settle(const dkWorld* world, dkMergeRange* r, dkContact* c, float dt)
+{
+	updateManifold(world, c, dt);
+	bool was = c->touching;
+	c->touching = isTouching(&c->manifold);
+	if (c->touching != was) {
+		dkContactEvent e;
+		event(c, c->touching, &e);
+		r->ok = append((void**)&r->events, &r->eventCount, &r->eventCapacity, &e, sizeof e) && r->ok;
+	}
+	return c->manifold.count > 0 || c->touching;
 }
 
 // Whether a touching contact joins two items of which one rests (so it may wake it).
@@ -297,43 +314,29 @@ static bool mayWake(const dkWorld* world, const dkContact* c)
 	return ra >= 0 && rb >= 0 && !(ra < world->awake && rb < world->awake);
 }
 
-// One range: merge, manifolds, then in list order the events, the lost supports, the kept entries
-// (compacted) and the kept entries that may wake a resting item. Reads the world and writes only the
-// range's region and lists; what changes the world (events, waking) is applied after all ranges.
-static void updateRange(const dkWorld* world, dkMergeRange* r, dkContact* spare, uint8_t* kinds, float dt)
+// One range: lists its entries, then settles them in list order (manifolds, events, lost supports),
+// writing the kept ones to the start of its region, and lists the kept entries that may wake a resting
+// item. Reads the world and writes only the range's region and lists; what changes the world (events,
+// waking) is applied after all ranges.
+static void updateRange(const dkWorld* world, dkMergeRange* r, dkContact* spare, dkMergeEntry* entries, float dt)
 {
 	dkContact* work = spare + r->offset;
-	uint8_t* kind = kinds + r->offset;
-	int32_t m = mergeRange(world, r, work, kind, dt);
+	dkMergeEntry* entry = entries + r->offset;
+	int32_t m = mergeRange(world, r, entry, dt), n = 0;
 	r->eventCount = r->lostCount = r->wakingCount = 0;
 	r->ok = true;
-	int32_t n = 0;
 	for (int32_t k = 0; k < m; ++k) {
-		dkContact* c = &work[k];
-		dkContactEvent e;
-		if (k + DK_MERGE_AHEAD < m) prefetchShape(&world->shapes[work[k + DK_MERGE_AHEAD].shapeB]);
-		switch (kind[k]) {
-		case dkEntryCarry: keep(work, &n, k); break;
-		case dkEntryEnded:
-			event(c, false, &e);
-			r->ok = append((void**)&r->events, &r->eventCount, &r->eventCapacity, &e, sizeof e) && r->ok;
-			break;
-		case dkEntryEndedLost:
-			event(c, false, &e);
-			r->ok = append((void**)&r->events, &r->eventCount, &r->eventCapacity, &e, sizeof e) && r->ok;
-			// lost support: whatever was resting on it moves again
-			r->ok = append((void**)&r->lost, &r->lostCount, &r->lostCapacity, c, sizeof *c) && r->ok;
-			break;
-		default: {
-			updateManifold(world, c, dt);
-			bool was = c->touching;
-			c->touching = isTouching(&c->manifold);
-			if (c->touching != was) {
-				event(c, c->touching, &e);
-				r->ok = append((void**)&r->events, &r->eventCount, &r->eventCapacity, &e, sizeof e) && r->ok;
-			}
-			if (c->manifold.count > 0 || c->touching) keep(work, &n, k);
-		}
+		if (k + DK_MERGE_AHEAD < m && entry[k + DK_MERGE_AHEAD].pair >= 0)
+			prefetchShape(&world->shapes[world->pairs[2 * entry[k + DK_MERGE_AHEAD].pair + 1]]);
+		const dkMergeEntry* e = &entry[k];
+		switch (e->kind) {
+		case dkEntryCarry: work[n++] = world->contacts[e->contact]; break;
+		case dkEntryEnded: endContact(r, &world->contacts[e->contact], false); break;
+		case dkEntryEndedLost: endContact(r, &world->contacts[e->contact], true); break;
+		default:
+			if (e->contact >= 0) work[n] = world->contacts[e->contact];
+			else newContact(world, world->pairs[2 * e->pair], world->pairs[2 * e->pair + 1], &work[n]);
+			if (settle(world, r, &work[n], dt)) ++n;
 		}
 	}
 	// Waking only ever adds awake items, so entries whose items are both awake now never wake one.
@@ -356,7 +359,7 @@ typedef struct dkMergeTask {
 	const dkWorld* world;
 	dkMergeRange* ranges;
 	dkContact* spare;
-	uint8_t* kinds;
+	dkMergeEntry* entries;
 	dkContact* next; // the next contact list
 	int32_t rangeCount;
 	float dt;
@@ -376,7 +379,7 @@ static void mergeTask(void* context, int32_t worker)
 			memcpy(t->next + r->first, t->spare + r->offset, (size_t)r->kept * sizeof(dkContact));
 		} else { // into a copy: neighbouring ranges share cache lines
 			dkMergeRange r = t->ranges[g];
-			updateRange(t->world, &r, t->spare, t->kinds, t->dt);
+			updateRange(t->world, &r, t->spare, t->entries, t->dt);
 			t->ranges[g] = r;
 		}
 	}
@@ -429,12 +432,12 @@ void dkContacts_Update(dkWorld* world, float dt)
 	if (!reserveContacts(&world->spareContacts, &world->spareCapacity, cap) ||
 		!reserveContacts(&world->contacts, &world->contactCapacity, cap))
 		return; // out of memory: keep last step's contacts
-	if (world->entryCapacity < cap) {
+	if (world->mergeEntryCapacity < cap) {
 		int32_t grown = cap + cap / 2;
-		uint8_t* kinds = realloc(world->entryKinds, (size_t)grown);
-		if (!kinds) return;
-		world->entryKinds = kinds;
-		world->entryCapacity = grown;
+		dkMergeEntry* entries = realloc(world->mergeEntries, (size_t)grown * sizeof *entries);
+		if (!entries) return;
+		world->mergeEntries = entries;
+		world->mergeEntryCapacity = grown;
 	}
 	// Ranges split the shape slots at the first shapes of evenly spaced pairs (or contacts, when more).
 	int32_t rangeCount = (np + cc) / DK_MERGE_RANGE_SIZE;
@@ -457,7 +460,7 @@ void dkContacts_Update(dkWorld* world, float dt)
 	}
 	ranges[rangeCount - 1].pairEnd = np;
 	ranges[rangeCount - 1].contactEnd = cc;
-	dkMergeTask task = {.world = world, .ranges = ranges, .spare = world->spareContacts, .kinds = world->entryKinds,
+	dkMergeTask task = {.world = world, .ranges = ranges, .spare = world->spareContacts, .entries = world->mergeEntries,
 						.next = world->contacts, .rangeCount = rangeCount, .dt = dt};
 	atomic_init(&task.claim, 0);
 	int32_t workers = rangeCount > 1 ? world->def.workerCount : 1;
@@ -507,7 +510,7 @@ void dkContacts_Destroy(dkWorld* world)
 {
 	free(world->contacts);
 	free(world->spareContacts);
-	free(world->entryKinds);
+	free(world->mergeEntries);
 	free(world->events);
 	free(world->pairs);
 	free(world->aabb);

@@ -50,6 +50,7 @@ typedef struct dkKernels dkKernels;
 typedef struct dkShape dkShape;
 typedef struct dkContact dkContact;
 typedef struct dkContactEvent dkContactEvent;
+typedef struct dkMergeEntry dkMergeEntry;
 typedef struct dkJoint dkJoint;
 typedef struct dkField dkField;
 typedef struct dkPairGrid dkPairGrid;
@@ -93,8 +94,8 @@ struct dkWorld {
 	int32_t contactCount, contactCapacity;
 	dkContact* spareContacts; // the other buffer of the double-buffered contact list
 	int32_t spareCapacity;
-	uint8_t* entryKinds;	  // scratch of the contact update
-	int32_t entryCapacity;
+	dkMergeEntry* mergeEntries; // scratch of the contact update (contact.c)
+	int32_t mergeEntryCapacity;
 	dkContactEvent* events;
 	int32_t eventCount, eventCapacity;
 
