@@ -172,11 +172,11 @@ static bool bothAsleep(const dkWorld* world, const dkContact* c)
 // A range of the merge: the pairs and old contacts whose first shape lies in [from, to) of shape slots.
 // Its entries and the kept contacts go to their own regions of the entry and spare buffers (at most every
 // pair, every old contact, and one ended entry per reused slot), so ranges run on any worker; lists that
-// must keep the list order
-// (events, lost supports, possible wakes) are per range and joined in range order afterwards.
+// must keep the list order (events, lost supports, possible wakes) are per range and joined in range
+// order afterwards.
 typedef struct dkMergeRange {
 	int32_t pairBegin, pairEnd, contactBegin, contactEnd;
-	int32_t offset; // the range's region of the spare buffer
+	int32_t offset; // the range's region of the spare and entry buffers
 	int32_t kept;	// entries kept, at the start of the region
 	int32_t first;	// where they go in the next contact list
 	dkContactEvent* events;
@@ -218,8 +218,8 @@ static inline void prefetchShape(const dkShape* s)
 }
 
 // An entry of a range's merge: an old contact, one of this step's pairs, or both, and what becomes of
-// it. The merge lists its entries first (12 bytes each, most pairs of a falling pile end there), then
-// settles them, so the shapes of the entries ahead can be fetched while one is settled.
+// it. The merge lists its entries first (12 bytes each), then settles them, so the shapes of the entries
+// ahead can be fetched while one is settled.
 struct dkMergeEntry {
 	int32_t pair, contact; // indices in the pair list and the old contact list, -1 for none
 	int32_t kind;
