@@ -36,29 +36,36 @@ extension Scene {
                               to: CGPoint(x: 60 * Double(base) + 1000, y: 0))
     }
 
-    /// `many_pyramids`: after Box2D v3's benchmark, 20 rows × 20 columns of pyramids of base 10 (55 boxes of
-    /// 100 pt each), each on its own floor segment: 22 000 boxes. The spacing (1 400 pt between pyramids,
-    /// 1 300 pt between rows) is ours. The item count picks the number of pyramids (55 items each).
+    /// `many_pyramids`: Box2D v3's benchmark at 100 pt per metre, y down. Pyramids of base 10 (55 boxes of
+    /// 100 pt each) stand 1 100 pt apart in rows 1 100 pt apart; each row stands on one segment as wide as the
+    /// row (1 100 pt per pyramid). Box2D's 20 × 20 pyramids are the default, 22 000 boxes on 20 segments.
+    /// The item count picks the number of pyramids (55 items each), in rows of ⌈√pyramids⌉.
     public static let manyPyramids = Scene(
         name: "many_pyramids", summary: "Box2D many_pyramids: 400 pyramids of base 10 (22 000 boxes)",
         defaultItems: 22_000, defaultSeconds: 200.0 / 60, shape: "box", restDetection: false
     ) { world, n throws(DynamicsError) in
-        let pyramids = max(1, n / 55), side = Int(Double(pyramids).squareRoot().rounded(.up))
+        let pyramids = max(1, n / 55), columns = Int(Double(pyramids).squareRoot().rounded(.up))
+        let rows = (pyramids + columns - 1) / columns, pitch = 1100.0, halfWidth = 0.5 * pitch * Double(columns)
         var points: [CGPoint] = []
         for p in 0..<pyramids {
-            let (ox, oy) = (Double(p % side) * 1400, Double(p / side) * 1300)
+            // The bottom-left box's centre, as Box2D's centerX and baseY place it.
+            let left = -halfWidth + pitch * Double(p % columns) + 100, floor = -pitch * Double(p / columns)
             for i in 0..<10 {
                 for j in i..<10 {
-                    points.append(CGPoint(x: ox + 50 * Double(i + 1) + 100 * Double(j - i) - 500, y: oy - (100 * Double(i) + 50)))
+                    points.append(CGPoint(x: left + 50 * Double(i) + 100 * Double(j - i), y: floor - (100 * Double(i) + 50)))
                 }
             }
-            try world.addBoundary(from: CGPoint(x: ox - 650, y: oy), to: CGPoint(x: ox + 650, y: oy))
+        }
+        for row in 0..<rows {
+            let y = -pitch * Double(row)
+            try world.addBoundary(from: CGPoint(x: -halfWidth, y: y), to: CGPoint(x: halfWidth, y: y))
         }
         _ = try boxes(world, points, circles: false)
     }
 
-    /// `smash`: after Box2D v3's benchmark, an 800 × 800 pt box of density 8 at 4 000 pt/s into a 120 × 80 grid
-    /// of 40 pt boxes, no gravity. The item count scales the grid (columns : rows = 3 : 2).
+    /// `smash`: Box2D v3's benchmark at 100 pt per metre, y down, no gravity: an 800 × 800 pt box of density 8
+    /// starts at x = −2 000 pt moving at 4 000 pt/s into a 120 × 80 grid of 40 pt boxes whose first column is at
+    /// x = 3 000 pt, centred on y = 0 as Box2D's is. The item count scales the grid (columns : rows = 3 : 2).
     public static let smash = Scene(
         name: "smash", summary: "Box2D smash: a heavy box at 4 000 pt/s into a 120 × 80 grid of 40 pt boxes",
         defaultItems: 9_601, defaultSeconds: 300.0 / 60, shape: "box", restDetection: false
@@ -66,14 +73,15 @@ extension Scene {
         let rows = max(1, Int((Double(max(n - 1, 1)) / 1.5).squareRoot())), columns = max(1, (n - 1) / rows)
         var small = ItemDescription(shape: .rectangle(width: 40, height: 40))
         small.friction = 0.6
+        // Box2D's row j is at y = (j − rows/2)·0.4 m, up; mirrored here, as y is down.
         let grid = (0..<(rows * columns)).map { k in
-            CGPoint(x: 20 + 40 * Double(k % columns), y: 20 + 40 * Double(k / columns) - 20 * Double(rows))
+            CGPoint(x: 3000 + 40 * Double(k / rows), y: -40 * (Double(k % rows) - 0.5 * Double(rows)))
         }
         let ids = try world.createItems(small, at: grid)
         try world.addCollisionShape(.rectangle(width: 40, height: 40), to: ids)
         var big = ItemDescription(shape: .rectangle(width: 800, height: 800), density: 8)
         big.friction = 0.6
-        let hammer = try world.createItems(big, at: [CGPoint(x: -1000, y: 0)])
+        let hammer = try world.createItems(big, at: [CGPoint(x: -2000, y: 0)])
         try world.addCollisionShape(.rectangle(width: 800, height: 800), to: hammer)
         try world.setVelocities([CGVector(dx: 4000, dy: 0)], for: hammer)
     }
