@@ -29,7 +29,10 @@ static dkResult invalid(dkError* error, const char* field, int32_t index, double
 	return dkResultInvalidValue;
 }
 
-// Normals and winding of a validated vertex list; returns false when the polygon is not convex and simple.
+// Stores a validated vertex list in s with positive winding and outward normals, and sets s->count. Repeated
+// vertices and vertices in the middle of a straight edge are dropped (they change neither the outline nor
+// its mass). Returns false when what remains is not a simple convex polygon of at least 3 vertices; *bad
+// is then the input index of the vertex where it fails.
 static bool buildPolygon(dkShape* s, const float* x, const float* y, int32_t n, int32_t* bad)
 {
 	double area = 0;
@@ -39,26 +42,49 @@ static bool buildPolygon(dkShape* s, const float* x, const float* y, int32_t n, 
 	}
 	*bad = 0;
 	if (!(fabs(area) > 1e-6)) return false;
+	double px[DK_MAX_POLYGON_VERTICES], py[DK_MAX_POLYGON_VERTICES];
+	int32_t from[DK_MAX_POLYGON_VERTICES], m = 0;
 	for (int32_t i = 0; i < n; ++i) {
-		int32_t k = area > 0 ? i : n - 1 - i; // store with positive area
-		s->x[i] = x[k];
-		s->y[i] = y[k];
+		int32_t k = area > 0 ? i : n - 1 - i; // positive winding
+		if (m > 0 && fabs(x[k] - px[m - 1]) <= 1e-4 && fabs(y[k] - py[m - 1]) <= 1e-4) continue;
+		px[m] = x[k];
+		py[m] = y[k];
+		from[m++] = k;
 	}
+	if (m > 1 && fabs(px[0] - px[m - 1]) <= 1e-4 && fabs(py[0] - py[m - 1]) <= 1e-4) m--;
+	for (int32_t j = 0; j < m && m > 3;) { // drop vertices where the outline goes straight on
+		int32_t i = (j + m - 1) % m, k = (j + 1) % m;
+		double ex = px[j] - px[i], ey = py[j] - py[i], fx = px[k] - px[j], fy = py[k] - py[j];
+		double cross = ex * fy - ey * fx, dot = ex * fx + ey * fy;
+		if (fabs(cross) <= 1e-9 * sqrt((ex * ex + ey * ey) * (fx * fx + fy * fy)) && dot > 0) {
+			memmove(px + j, px + j + 1, (size_t)(m - j - 1) * sizeof(double));
+			memmove(py + j, py + j + 1, (size_t)(m - j - 1) * sizeof(double));
+			memmove(from + j, from + j + 1, (size_t)(m - j - 1) * sizeof(int32_t));
+			m--;
+			j = 0; // a removal can make the previous vertex straight too
+		} else {
+			j++;
+		}
+	}
+	if (m < 3) return false;
 	double turning = 0;
-	for (int32_t i = 0; i < n; ++i) {
-		int32_t j = (i + 1) % n, k = (i + 2) % n;
-		double ex = s->x[j] - s->x[i], ey = s->y[j] - s->y[i];
-		double fx = s->x[k] - s->x[j], fy = s->y[k] - s->y[j];
+	for (int32_t i = 0; i < m; ++i) {
+		int32_t j = (i + 1) % m, k = (i + 2) % m;
+		double ex = px[j] - px[i], ey = py[j] - py[i];
+		double fx = px[k] - px[j], fy = py[k] - py[j];
 		double len = sqrt(ex * ex + ey * ey);
 		double cross = ex * fy - ey * fx;
-		if (!(len > 1e-4) || !(cross > 1e-9 * len * sqrt(fx * fx + fy * fy))) {
-			*bad = j;
-			return false; // repeated, collinear or reflex vertex
+		if (!(cross > 1e-9 * len * sqrt(fx * fx + fy * fy))) {
+			*bad = from[j];
+			return false; // a reflex vertex, or a spike that doubles back
 		}
 		turning += atan2(cross, ex * fx + ey * fy);
+		s->x[i] = (float)px[i];
+		s->y[i] = (float)py[i];
 		s->nx[i] = (float)(ey / len);
 		s->ny[i] = (float)(-ex / len);
 	}
+	s->count = m;
 	return fabs(turning - 6.283185307179586) < 1e-3; // a simple convex polygon turns exactly once
 }
 

@@ -100,8 +100,8 @@ extension DynamicAnimator {
                 geometry = try Self.collisionShape(of: part.item).kernelGeometry(offset: part.offset, angle: part.angle)
                 _ = try world.kernel.createShape(item: entry.id, geometry: geometry, itemGroups: 0, boundaryGroups: 0)
             } catch {
-                preconditionFailure("\(type(of: part.item)).collisionBoundingPath is not a convex polygon of at most "
-                                    + "16 vertices: \(error)")
+                preconditionFailure("the collisionBoundingPath of \(part.item.messageName) is not a convex polygon of 3…16 "
+                                    + "vertices: \(error)")
             }
         }
     }
@@ -113,8 +113,7 @@ extension DynamicAnimator {
         case .rectangle: return .rectangle(width: size.width, height: size.height)
         case .ellipse: return .ellipse(width: size.width, height: size.height)
         case .path:
-            let outline = item.collisionBoundingPath.polylines().first { $0.closed } ?? (item.collisionBoundingPath.polylines().first ?? ([], true))
-            return .polygon(outline.points)
+            return .polygon(item.pathOutline)
         }
     }
 

@@ -160,11 +160,11 @@ extension DynamicAnimator {
 
     static func validate(_ item: any DynamicItem) {
         let c = item.center, b = item.bounds.size, t = item.transform
-        precondition(c.x.isFinite && c.y.isFinite, "\(type(of: item)).center must be finite, got \(c)")
-        precondition(b.width.isFinite && b.width > 0, "\(type(of: item)).bounds.width must be > 0, got \(b.width)")
+        precondition(c.x.isFinite && c.y.isFinite, "the center of \(item.messageName) must be finite")
+        precondition(b.width.isFinite && b.width > 0, "the bounds.width of \(item.messageName) must be > 0, got \(b.width)")
         precondition(b.height.isFinite && b.height > 0,
-                     "\(type(of: item)).bounds.height must be > 0, got \(b.height)")
-        precondition([t.a, t.b, t.c, t.d].allSatisfy(\.isFinite), "\(type(of: item)).transform must be finite")
+                     "the bounds.height of \(item.messageName) must be > 0, got \(b.height)")
+        precondition([t.a, t.b, t.c, t.d].allSatisfy(\.isFinite), "the transform of \(item.messageName) must be finite")
     }
 
     static func shape(of item: any DynamicItem, density: CGFloat) -> ItemDescription.Shape {
@@ -173,32 +173,12 @@ extension DynamicAnimator {
         case .ellipse: return .ellipse(width: size.width, height: size.height)
         case .rectangle: return .rectangle(width: size.width, height: size.height)
         case .path:
-            guard case let .polygon(points) = collisionShape(of: item), points.count >= 3 else {
-                preconditionFailure("\(type(of: item)).collisionBoundingPath has no closed outline")
-            }
-            let (area, inertia) = polygonMass(points)
-            precondition(area > 0, "\(type(of: item)).collisionBoundingPath encloses no area")
-            return .compound(mass: density * area / 10_000, inertia: density * inertia / 10_000,
+            precondition(item.pathOutline.count >= 3, "the collisionBoundingPath of \(item.messageName) has no outline")
+            let (area, polar) = item.areaMoments
+            precondition(area > 0, "the collisionBoundingPath of \(item.messageName) encloses no area")
+            return .compound(mass: density * area / 10_000, inertia: density * polar / 10_000,
                              width: size.width, height: size.height)
         }
-    }
-
-    /// Area (pt²) and polar second moment about the centroid (pt⁴) of a simple polygon, either winding.
-    static func polygonMass(_ p: [CGPoint]) -> (area: CGFloat, inertia: CGFloat) {
-        var (a, cx, cy, i0): (CGFloat, CGFloat, CGFloat, CGFloat) = (0, 0, 0, 0)
-        for k in p.indices {
-            let (u, v) = (p[k], p[(k + 1) % p.count])
-            let cross = u.x * v.y - v.x * u.y
-            a += cross
-            cx += (u.x + v.x) * cross
-            cy += (u.y + v.y) * cross
-            i0 += cross * (u.x * u.x + u.x * v.x + v.x * v.x + u.y * u.y + u.y * v.y + v.y * v.y)
-        }
-        let sign: CGFloat = a < 0 ? -1 : 1
-        let area = abs(a) / 2
-        guard area > 0 else { return (0, 0) }
-        let (gx, gy) = (cx / (3 * a), cy / (3 * a))
-        return (area, sign * i0 / 12 - area * (gx * gx + gy * gy))
     }
 
     /// Mass properties and member placement of a group at `density` (SEMANTICS.md §1, parallel axes).
@@ -208,10 +188,9 @@ extension DynamicAnimator {
         var parts: [(item: any DynamicItem, mass: CGFloat, inertia: CGFloat)] = []
         for item in group.items {
             validate(item)
-            let (w, h) = (item.bounds.width, item.bounds.height)
-            let m = density * item.shapeArea / 10_000
-            let inertia = item.collisionBoundsType == .ellipse ? m * (w * w + h * h) / 16 : m * (w * w + h * h) / 12
-            parts.append((item, m, inertia))
+            let (area, polar) = item.areaMoments
+            precondition(area > 0, "the collisionBoundingPath of \(item.messageName) encloses no area")
+            parts.append((item, density * area / 10_000, density * polar / 10_000))
         }
         let total = parts.reduce(0) { $0 + $1.mass }
         let cx = parts.reduce(0) { $0 + $1.mass * $1.item.center.x } / total

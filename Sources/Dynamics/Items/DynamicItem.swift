@@ -34,8 +34,8 @@ public enum DynamicItemCollisionBoundsType: Hashable, Sendable {
     case rectangle
     /// The ellipse inscribed in the bounds (radii half the bounds).
     case ellipse
-    /// The convex ``DynamicItem/collisionBoundingPath`` (arrives with collisions; mass uses the bounds
-    /// rectangle until then).
+    /// The convex ``DynamicItem/collisionBoundingPath`` (3…16 vertices, either winding; its first closed
+    /// subpath). Mass and inertia are the polygon's; a concave or self-intersecting path traps, naming the item.
     case path
 }
 

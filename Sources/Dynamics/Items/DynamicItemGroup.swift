@@ -21,7 +21,7 @@ public final class DynamicItemGroup: DynamicItem {
         get {
             var (sx, sy, sa) = (0.0, 0.0, 0.0)
             for item in items {
-                let a = Double(max(item.shapeArea, .leastNonzeroMagnitude))
+                let a = Double(max(item.areaMoments.area, .leastNonzeroMagnitude))
                 (sx, sy, sa) = (sx + a * item.center.x, sy + a * item.center.y, sa + a)
             }
             return CGPoint(x: sx / sa, y: sy / sa)
@@ -56,13 +56,5 @@ public final class DynamicItemGroup: DynamicItem {
             }
             bodyRotation += delta
         }
-    }
-}
-
-extension DynamicItem {
-    /// Area of the collision shape, pt² (SEMANTICS.md §1).
-    var shapeArea: CGFloat {
-        let (w, h) = (bounds.width, bounds.height)
-        return collisionBoundsType == .ellipse ? .pi * w * h / 4 : w * h
     }
 }
