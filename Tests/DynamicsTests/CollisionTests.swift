@@ -7,21 +7,29 @@ import Testing
 final class ContactLog: CollisionBehaviorDelegate {
     var events: [String] = []
     var points: [CGPoint] = []
+    /// The thread of each call.
+    var threads: [Thread] = []
     func collisionBehavior(_ behavior: CollisionBehavior, beganContactFor item1: any DynamicItem,
                            with item2: any DynamicItem, at point: CGPoint) {
         events.append("began items")
         points.append(point)
+        threads.append(Thread.current)
     }
     func collisionBehavior(_ behavior: CollisionBehavior, endedContactFor item1: any DynamicItem,
-                           with item2: any DynamicItem) { events.append("ended items") }
+                           with item2: any DynamicItem) {
+        events.append("ended items")
+        threads.append(Thread.current)
+    }
     func collisionBehavior(_ behavior: CollisionBehavior, beganContactFor item: any DynamicItem,
                            withBoundaryIdentifier identifier: AnyHashable?, at point: CGPoint) {
         events.append("began \(identifier.map { "\($0)" } ?? "bounds")")
         points.append(point)
+        threads.append(Thread.current)
     }
     func collisionBehavior(_ behavior: CollisionBehavior, endedContactFor item: any DynamicItem,
                            withBoundaryIdentifier identifier: AnyHashable?) {
         events.append("ended \(identifier.map { "\($0)" } ?? "bounds")")
+        threads.append(Thread.current)
     }
 }
 
