@@ -4,7 +4,7 @@ import Foundation
 extension Scene {
     /// Every built-in scene, in the order `dynamics scenes` lists them.
     public static let builtIn: [Scene] = [
-        .default, .integration, .pile, .pileCircles, .pyramid, .manyPyramids, .smash, .scatter, .jointGrid, .chain,
+        .default, .integration, .pile, .pileCircles, .pyramid, .manyPyramids, .smash, .scatter, .scatterGiants, .jointGrid, .chain,
         .bridge, .fields, .stickyCorners,
     ]
 

@@ -92,15 +92,24 @@ extension Scene {
     public static let scatter = Scene(
         name: "scatter", summary: "broadphase load: boxes of mixed sizes drifting at random, no gravity",
         defaultItems: 100_000, defaultSeconds: 1, shape: "box", restDetection: false
-    ) { world, n throws(DynamicsError) in
-        let side = Double(n).squareRoot() * 200
+    ) { world, n throws(DynamicsError) in try populateScatter(world, n, giants: 0) }
+
+    /// `scatter-giants`: `scatter` with 1 % of its boxes 3 000 pt wide, 30 times the largest of the others:
+    /// the broadphase with a mix of sizes far apart.
+    public static let scatterGiants = Scene(
+        name: "scatter-giants", summary: "broadphase load: scatter with 1 % of the boxes 3 000 pt wide",
+        defaultItems: 100_000, defaultSeconds: 1, shape: "box", restDetection: false
+    ) { world, n throws(DynamicsError) in try populateScatter(world, n, giants: n / 100) }
+
+    private static func populateScatter(_ world: DynamicWorld, _ n: Int, giants: Int) throws(DynamicsError) {
+        let side = Double(n).squareRoot() * 200, small = n - giants
         var state: UInt64 = 0x5EED
         func unit() -> Double {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return Double(state >> 11) / Double(1 << 53)
         }
-        for size in [20.0, 60.0, 100.0] {
-            let count = n / 3 + (size == 20 ? n % 3 : 0)
+        for (size, count) in [(20.0, small / 3 + small % 3), (60.0, small / 3), (100.0, small / 3), (3000.0, giants)]
+        where count > 0 {
             let points = (0..<count).map { _ in CGPoint(x: unit() * side, y: unit() * side) }
             let ids = try world.createItems(ItemDescription(shape: .rectangle(width: size, height: size)), at: points)
             try world.addCollisionShape(.rectangle(width: size, height: size), to: ids)
