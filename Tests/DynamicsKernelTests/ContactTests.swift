@@ -66,9 +66,10 @@ import Testing
 
     /// The grid works in blocks of 2 048 shapes; this world has four, with large shapes (boundaries and
     /// giant boxes) between the small ones in slot order.
-    @Test("broadphase pairs equal the brute-force oracle across blocks, with large shapes among small ones")
-    func broadphaseOracleBlocks() {
-        let s = KernelScene()
+    @Test("broadphase pairs equal the brute-force oracle across blocks, with large shapes among small ones, for 1–3 workers",
+          arguments: [Int32(1), 2, 3])
+    func broadphaseOracleBlocks(workers: Int32) {
+        let s = KernelScene(workers: workers)
         var rng = SplitMix(seed: 7)
         for i in 0..<7000 {
             if i % 1500 == 700 { s.segment(-4000, rng.float(-4000, 4000), 4000, rng.float(-4000, 4000)) }
@@ -88,9 +89,10 @@ import Testing
     /// Large shapes (8 grid cells and more) find their partners through the coarse grid, the grid's cells
     /// under their boxes, or one by one; here 300 of them, from 400 to 6 000 pt, some early and some late in
     /// slot order, among 6 000 small boxes, with long segments that span the coarse grid.
-    @Test("broadphase pairs equal the brute-force oracle with hundreds of large shapes of mixed sizes")
-    func broadphaseOracleMixedSizes() {
-        let s = KernelScene()
+    @Test("broadphase pairs equal the brute-force oracle with hundreds of large shapes of mixed sizes, for 1–3 workers",
+          arguments: [Int32(1), 2, 3])
+    func broadphaseOracleMixedSizes(workers: Int32) {
+        let s = KernelScene(workers: workers)
         var rng = SplitMix(seed: 23)
         for i in 0..<6300 {
             if i % 21 == 0 {
