@@ -151,13 +151,12 @@ static bool checkRegion(const dkRegionInstr* p, int32_t n, float bounds[4], dkEr
 			dkSetError(error, dkResultInvalidValue, k, "region.size", isfinite(p[k].a) && p[k].a >= 0 ? p[k].b : p[k].a);
 			return false;
 		}
-		float* t = box[sp - 1];
 		switch (op) {
 		case dkRegionEmpty: memcpy(box[sp++], (float[4]){INFINITY, INFINITY, -INFINITY, -INFINITY}, sizeof box[0]); break;
 		case dkRegionInfinite: memcpy(box[sp++], (float[4]){-INFINITY, -INFINITY, INFINITY, INFINITY}, sizeof box[0]); break;
 		case dkRegionCircle: memcpy(box[sp++], (float[4]){-p[k].a, -p[k].a, p[k].a, p[k].a}, sizeof box[0]); break;
 		case dkRegionRectangle: memcpy(box[sp++], (float[4]){-p[k].a, -p[k].b, p[k].a, p[k].b}, sizeof box[0]); break;
-		case dkRegionInverse: memcpy(t, (float[4]){-INFINITY, -INFINITY, INFINITY, INFINITY}, sizeof box[0]); break;
+		case dkRegionInverse: memcpy(box[sp - 1], (float[4]){-INFINITY, -INFINITY, INFINITY, INFINITY}, sizeof box[0]); break;
 		case dkRegionUnion:
 			--sp;
 			for (int i = 0; i < 2; ++i) box[sp - 1][i] = fminf(box[sp - 1][i], box[sp][i]);
