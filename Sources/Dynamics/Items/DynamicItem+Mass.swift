@@ -40,10 +40,4 @@ extension DynamicItem {
         let (gx, gy) = (cx / (3 * a), cy / (3 * a))
         return (area, sign * i0 / 12 - area * (gx * gx + gy * gy))
     }
-
-    /// The item named for messages: its description when it has one, else its type and centre.
-    var messageName: String {
-        if let described = self as? CustomStringConvertible { return described.description }
-        return "\(type(of: self)) at (\(center.x), \(center.y))"
-    }
 }
