@@ -9,7 +9,8 @@
 // Why a grid: sort-and-sweep on x, the first version, slows down in tall stacks, where a box shares its
 // x range with every box of its column (pyramid of 5 050 boxes: 6.5 ms/step sweeping). The grid needs no
 // persistent tree and its cost does not depend on the stacking direction; finding every pair again costs
-// 0.22–0.30 µs per box from 10³ to 10⁵ boxes and 0.50 µs at 10⁶ (`scatter`, Benchmarks/results). A uniform
+// 0.22–0.30 µs per box from 10³ to 10⁵ boxes and 0.50 µs at 10⁶ (`scatter`, Benchmarks/results), where boxes
+// created at random places make the pair pass's reads miss the cache (pair_grid.c). A uniform
 // grid suits boxes of similar size; for a mix of sizes far apart, boxes 8 cells wide and more go to a
 // coarse grid of their own (pair_grid.c). A dynamic AABB tree, as Box2D keeps, would cost a tree update per
 // moved box and a query per box, with no parallel build; it was not tried.

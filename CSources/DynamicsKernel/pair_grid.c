@@ -14,7 +14,11 @@
 // The pairs come out sorted by (smaller slot, larger slot) without a sort of the pairs: each shape
 // reports its pairs with larger slots, shapes are taken in slot order, and each shape's few partners are
 // sorted in place. Within a cell the listed shapes are in slot order (the listing is in slot order and
-// the sort of the cells is stable), so a shape's partners in a cell are the ones listed after it.
+// the sort of the cells is stable), so a shape's partners in a cell are the ones listed after it. Taking
+// shapes in slot order reads the cells in order when items were created near their slot neighbours (piles,
+// pyramids), and scattered when they were created at random places: at 10⁶ such boxes, the loads of each
+// cell's first key and of its members' boxes hold most of the pass's time. Copying the members' boxes in
+// sorted order only moved those misses to the copy (Benchmarks/results, 2026-11-22).
 //
 // Every pass runs in blocks of a fixed size (DK_GRID_BLOCK shapes, DK_GRID_ENTRY_BLOCK listings) that
 // workers claim; each block writes only its own part of the output, so the pairs and their order do not
