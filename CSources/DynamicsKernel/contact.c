@@ -1,7 +1,8 @@
 // Contacts: the persistent list of shape pairs near each other, sorted by (shapeA, shapeB). Each step
 // merges the broadphase pairs into it. Each pair gets a fresh manifold whose points inherit the previous
 // step's impulses by feature id (warm starting). Touching transitions become began/ended events, in list
-// order, and resting items touched by an awake item wake up.
+// order; touching contacts link their items' islands (island.c), and resting islands touched by a moving
+// item wake up.
 //
 // The merge runs in ranges of shape slots on any number of workers: each range merges its pairs with its
 // contacts, computes the manifolds and decides each entry, reading the world and writing only its own
@@ -9,6 +10,7 @@
 // which is list order, so the result does not depend on the worker count. Before the ranges, the merge,
 // the events and the compaction were one serial pass, 13–15 % of the 100 000-box pile's CPU time.
 #include "collision.h"
+#include "island.h"
 
 #include <float.h>
 #include <math.h>
@@ -154,7 +156,7 @@ static void wakePartners(dkWorld* world, const dkContact* c)
 		if (bodies[k] < 0) continue;
 		int32_t row = world->slots[bodies[k]].dense;
 		if (row >= 0 && world->slots[bodies[k]].generation == (k == 0 ? c->itemA : c->itemB).generation)
-			dkStore_WakeRow(world, row);
+			dkIslands_WakeRow(world, row);
 	}
 }
 
@@ -183,7 +185,7 @@ typedef struct dkMergeRange {
 	int32_t eventCount, eventCapacity;
 	dkContact* lost; // ended contacts whose shapes went away, in order: their items wake
 	int32_t lostCount, lostCapacity;
-	int32_t* waking; // kept entries (from the region's start) touching an item at rest
+	int32_t* waking; // kept entries (from the region's start) that may link islands or wake one
 	int32_t wakingCount, wakingCapacity;
 	bool ok; // false when a list could not grow
 } dkMergeRange;
@@ -306,12 +308,34 @@ static bool settle(const dkWorld* world, dkMergeRange* r, dkContact* c, float dt
 	return c->manifold.count > 0 || c->touching;
 }
 
-// Whether a touching contact joins two items of which one rests (so it may wake it).
-static bool mayWake(const dkWorld* world, const dkContact* c)
+// Whether a touching contact may link its items' islands or wake one: its items are not both awake in
+// one island already.
+static bool mayLink(const dkWorld* world, const dkContact* c)
 {
 	if (!c->touching || c->bodyA < 0 || c->bodyB < 0) return false;
 	int32_t ra = world->slots[c->bodyA].dense, rb = world->slots[c->bodyB].dense;
-	return ra >= 0 && rb >= 0 && !(ra < world->awake && rb < world->awake);
+	if (ra < 0 || rb < 0) return false;
+	if (ra >= world->awake || rb >= world->awake) return true;
+	int32_t ia = world->islandOf[c->bodyA];
+	return ia < 0 || ia != world->islandOf[c->bodyB];
+}
+
+// The speed of item A's point of a contact relative to item B's at the contact's first point, pt/s.
+static float relativeSpeed(const dkWorld* world, const dkContact* c, int32_t ra, int32_t rb)
+{
+	float* const* col = world->col;
+	float px = c->originX + (c->manifold.count > 0 ? c->manifold.points[0].px : 0.0f);
+	float py = c->originY + (c->manifold.count > 0 ? c->manifold.points[0].py : 0.0f);
+	float v[2][2];
+	int32_t rows[2] = {ra, rb};
+	for (int k = 0; k < 2; ++k) {
+		int32_t r = rows[k];
+		float w = col[dkColumnAngularVelocity][r];
+		v[k][0] = col[dkColumnVelocityX][r] - w * (py - col[dkColumnPositionY][r]);
+		v[k][1] = col[dkColumnVelocityY][r] + w * (px - col[dkColumnPositionX][r]);
+	}
+	float dx = v[0][0] - v[1][0], dy = v[0][1] - v[1][1];
+	return sqrtf(dx * dx + dy * dy);
 }
 
 // One range: lists its entries, then settles them in list order (manifolds, events, lost supports),
@@ -339,9 +363,10 @@ static void updateRange(const dkWorld* world, dkMergeRange* r, dkContact* spare,
 			if (settle(world, r, &work[n], dt)) ++n;
 		}
 	}
-	// Waking only ever adds awake items, so entries whose items are both awake now never wake one.
+	// Waking and linking only ever add awake items and join islands, so entries whose items are both awake
+	// in one island now stay so.
 	for (int32_t k = 0; k < n; ++k)
-		if (mayWake(world, &work[k]))
+		if (mayLink(world, &work[k]))
 			r->ok = append((void**)&r->waking, &r->wakingCount, &r->wakingCapacity, &k, sizeof k) && r->ok;
 	r->kept = n;
 }
@@ -482,6 +507,9 @@ void dkContacts_Update(dkWorld* world, float dt)
 		if (r->eventCount > 0)
 			memcpy(world->events + world->eventCount, r->events, (size_t)r->eventCount * sizeof(dkContactEvent));
 		world->eventCount += r->eventCount;
+		for (int32_t k = 0; k < r->eventCount; ++k) // a link lost: the island may have come apart
+			if (!r->events[k].began && r->events[k].itemA.index1 && r->events[k].itemB.index1)
+				dkIslands_Unlinked(world, (int32_t)r->events[k].itemA.index1 - 1, (int32_t)r->events[k].itemB.index1 - 1);
 		for (int32_t k = 0; k < r->lostCount; ++k) wakePartners(world, &r->lost[k]);
 		r->first = n;
 		n += r->kept;
@@ -492,15 +520,22 @@ void dkContacts_Update(dkWorld* world, float dt)
 	world->contactCount = n;
 	world->profile.narrowphase = dkNowNs() - t1;
 
-	// Touching an awake item wakes a resting one, in list order (waking one may let it wake the next).
+	// In list order, touching contacts between moving items link their islands (island.c). A resting item
+	// touched by an awake one faster than restSpeed wakes with its island first (which may let it wake the
+	// next); touched slower, it stays at rest and the awake item leans on it as on an anchored one.
 	for (int32_t g = 0; g < rangeCount; ++g) {
 		dkMergeRange* r = &ranges[g];
 		for (int32_t w = 0; w < r->wakingCount; ++w) {
 			const dkContact* c = &world->contacts[r->first + r->waking[w]];
 			int32_t ra = world->slots[c->bodyA].dense, rb = world->slots[c->bodyB].dense;
+			if (!dkIslands_Moves(world, ra) || !dkIslands_Moves(world, rb)) continue;
 			bool awakeA = ra < world->awake, awakeB = rb < world->awake;
-			if (awakeA && !awakeB && world->col[dkColumnInverseMass][rb] > 0.0f) dkStore_WakeRow(world, rb);
-			if (awakeB && !awakeA && world->col[dkColumnInverseMass][ra] > 0.0f) dkStore_WakeRow(world, ra);
+			if (!awakeA && !awakeB) continue;
+			if (awakeA != awakeB) {
+				if (relativeSpeed(world, c, ra, rb) <= world->def.restSpeed) continue;
+				dkIslands_WakeRow(world, awakeA ? rb : ra);
+			}
+			dkIslands_Link(world, c->bodyA, c->bodyB);
 		}
 	}
 	freeRanges(ranges, rangeCount);

@@ -56,6 +56,7 @@ typedef struct dkField dkField;
 typedef struct dkPairGrid dkPairGrid;
 typedef struct dkFieldFrame dkFieldFrame;
 typedef struct dkTeam dkTeam;
+typedef struct dkIsland dkIsland;
 
 struct dkWorld {
 	dkWorldDef def;
@@ -105,6 +106,15 @@ struct dkWorld {
 	int32_t* freeJoints;
 	int32_t freeJointCount;
 
+	// Islands (island.c): per item slot, its island (-1 for none) and its neighbours in the island's list.
+	int32_t* islandOf;
+	int32_t* islandNext;
+	int32_t* islandPrev;
+	dkIsland* islands; // per island slot
+	int32_t* freeIslands;
+	int32_t islandCapacity; // item slots (and islands) the arrays hold
+	int32_t islandSlots, freeIslandCount, liveIslands;
+
 	// Fields (field_store.c, stage_field_wide.h).
 	dkField* fields;	  // DK_MAX_FIELDS slots, allocated with the first field
 	int32_t liveFields;
@@ -130,6 +140,8 @@ void dkShapeMass(const dkItemDef* def, float* mass, float* inertia);
 void dkStore_Destroy(dkWorld* world);
 void dkStore_MoveRow(dkWorld* world, int32_t dst, int32_t src);
 void dkStore_SwapRows(dkWorld* world, int32_t a, int32_t b);
+// Wakes one row alone (its rest timer restarts); everything else wakes items with their islands
+// (island.h, dkIslands_WakeRow).
 void dkStore_WakeRow(dkWorld* world, int32_t row);
 // The Sin and Cos columns of rows [b, e) from their angles (trig.h), for the step's stages that need
 // rotations: the broadphase computes every row's, the joint preparation uses them.
@@ -210,7 +222,7 @@ static inline int32_t dkMovingRow(const dkWorld* world, int32_t slot)
 	return (world->col[dkColumnInverseMass][row] > 0.0f || world->col[dkColumnInverseInertia][row] > 0.0f) ? row : -1;
 }
 
-// Rest partition (rest.c).
+// Rest (rest.c): rows whose island (or, in none, whose own timer) may rest leave the awake range.
 void dkRest_Partition(dkWorld* world);
 
 static inline double dkNowNs(void)

@@ -4,6 +4,7 @@
 // relative to the position, infinite where an inverse makes it so) for the stage's block skipping.
 // Every call validates its input before it changes anything; a change wakes the field's items.
 #include "field.h"
+#include "island.h"
 #include "kernels.h"
 
 #include <math.h>
@@ -62,11 +63,14 @@ static bool isMember(const dkWorld* world, int32_t row, int32_t bit)
 	return (w[row] >> (bit & 31)) & 1u;
 }
 
-// Wakes the resting members of a field (see dkStore_WakeRow: the row swapped in was already visited).
+// Wakes the resting members of a field with their islands. Waking moves rows, so items are visited by
+// slot: each once, in an order that does not depend on the rows.
 static void wakeMembers(dkWorld* world, int32_t bit)
 {
-	for (int32_t row = world->awake; row < world->count; ++row)
-		if (isMember(world, row, bit)) dkStore_WakeRow(world, row);
+	for (int32_t slot = 0; slot < world->slotCount; ++slot) {
+		int32_t row = world->slots[slot].dense;
+		if (row >= world->awake && isMember(world, row, bit)) dkIslands_WakeRow(world, row);
+	}
 }
 
 static void clearBit(dkWorld* world, int32_t bit)
@@ -266,7 +270,7 @@ dkResult dkWorld_SetFieldMembers(dkWorld* world, dkFieldId id, const dkItemId* i
 		uint32_t next = member ? (w[row] | mask) : (w[row] & ~mask);
 		if (next == w[row]) continue;
 		w[row] = next;
-		dkStore_WakeRow(world, row);
+		dkIslands_WakeRow(world, row);
 	}
 	return dkResultOK;
 }
@@ -316,10 +320,16 @@ bool dkFields_Prepare(dkWorld* world, int32_t substeps, float h)
 			*(slot < 32 ? &animatedLo : &animatedHi) |= 1u << (slot & 31);
 	}
 	if (animatedLo || animatedHi) {
+		bool resting = false;
 		for (int32_t row = 0; row < world->count; ++row) {
 			if (!(world->fieldLo[row] & animatedLo) && !(world->fieldHi[row] & animatedHi)) continue;
-			world->col[dkColumnSleepTime][row] = 0.0f;
-			if (row >= world->awake) dkStore_WakeRow(world, row); // the row swapped in was visited already
+			if (row < world->awake) world->col[dkColumnSleepTime][row] = 0.0f;
+			else resting = true;
+		}
+		for (int32_t slot = 0; resting && slot < world->slotCount; ++slot) { // by slot: waking moves rows
+			int32_t row = world->slots[slot].dense;
+			if (row >= world->awake && ((world->fieldLo[row] & animatedLo) || (world->fieldHi[row] & animatedHi)))
+				dkIslands_WakeRow(world, row);
 		}
 	}
 	int32_t needed = substeps * world->liveFields;

@@ -2,6 +2,7 @@
 // generations, swap-remove, and the awake/resting partition: rows [0, awake) are awake, the rest rest.
 // Every bulk call validates all of its input before it changes anything.
 #include "collision.h"
+#include "island.h"
 #include "joint.h"
 #include "trig.h"
 
@@ -91,6 +92,7 @@ static bool growSlots(dkWorld* world, int32_t extra)
 	int32_t* freeSlots = realloc(world->freeSlots, (size_t)cap * sizeof(int32_t));
 	if (!freeSlots) return false; // slots grew, which is harmless: capacity stays as it was
 	world->freeSlots = freeSlots;
+	if (!dkIslands_Reserve(world, (int32_t)cap)) return false;
 	world->slotCapacity = (int32_t)cap;
 	return true;
 }
@@ -250,6 +252,7 @@ dkResult dkWorld_CreateItems(dkWorld* world, const dkItemDef* def, const float* 
 		}
 		world->slots[slot].dense = row;
 		world->slotOf[row] = (uint32_t)slot;
+		dkIslands_Clear(world, slot);
 		for (int c = 0; c < dkColumnTotal; ++c) world->col[c][row] = 0.0f;
 		world->flags[row] = 0;
 		world->fieldLo[row] = 0;
@@ -330,8 +333,11 @@ dkResult dkWorld_RemoveItems(dkWorld* world, const dkItemId* ids, int32_t count,
 		return dkResultOutOfMemory; // nothing removed yet
 	}
 	for (int32_t i = 0; i < count; ++i) {
+		// A removed member wakes its island: what rested on it may fall.
+		dkIslands_WakeRow(world, dkStore_Resolve(world, ids[i]));
 		int32_t row = dkStore_Resolve(world, ids[i]);
 		uint32_t slot = world->slotOf[row];
+		dkIslands_Leave(world, (int32_t)slot);
 		if (row < world->awake) {
 			dkStore_MoveRow(world, row, world->awake - 1);
 			dkStore_MoveRow(world, world->awake - 1, world->count - 1);
@@ -411,7 +417,7 @@ static void writeRow(dkWorld* world, dkColumn column, int32_t row, float v)
 	bool changed = world->col[column][row] != v;
 	world->col[column][row] = v;
 	if (column == dkColumnSnapOmega && v > 0.0f) world->hasSnaps = true;
-	if (changed) dkStore_WakeRow(world, row);
+	if (changed) dkIslands_WakeRow(world, row);
 }
 
 static dkResult setFloats(dkWorld* world, dkColumn column, const dkItemId* ids, const float* values, float fill,
@@ -475,7 +481,7 @@ dkResult dkWorld_AddVelocities(dkWorld* world, const dkItemId* ids, const float*
 		if (dvy) writeRow(world, dkColumnVelocityY, row, c[dkColumnVelocityY][row] + dvy[i]);
 		row = dkStore_Resolve(world, ids[i]);
 		if (dw) writeRow(world, dkColumnAngularVelocity, row, c[dkColumnAngularVelocity][row] + dw[i]);
-		dkStore_WakeRow(world, dkStore_Resolve(world, ids[i]));
+		dkIslands_WakeRow(world, dkStore_Resolve(world, ids[i]));
 	}
 	return dkResultOK;
 }
@@ -496,9 +502,8 @@ dkResult dkWorld_ApplyImpulses(dkWorld* world, const dkItemId* ids, const float*
 	free(rows);
 	float** c = world->col;
 	for (int32_t i = 0; i < count; ++i) {
+		dkIslands_WakeRow(world, dkStore_Resolve(world, ids[i]));
 		int32_t row = dkStore_Resolve(world, ids[i]);
-		dkStore_WakeRow(world, row);
-		row = dkStore_Resolve(world, ids[i]);
 		float im = c[dkColumnInverseMass][row], ii = c[dkColumnInverseInertia][row];
 		float co, si;
 		dkSinCos(c[dkColumnAngle][row], &si, &co);
@@ -520,9 +525,14 @@ dkResult dkWorld_SetMassProperties(dkWorld* world, const dkItemId* ids, int32_t 
 	if ((r = withRows(world, ids, count, &rows, error)) != dkResultOK) return r;
 	free(rows);
 	for (int32_t i = 0; i < count; ++i) {
+		dkIslands_WakeRow(world, dkStore_Resolve(world, ids[i]));
 		int32_t row = dkStore_Resolve(world, ids[i]);
-		dkStore_WakeRow(world, row);
-		writeMassRow(world, dkStore_Resolve(world, ids[i]), def);
+		bool moved = dkIslands_Moves(world, row);
+		writeMassRow(world, row, def);
+		// An anchored item leaves its island; one that moves again links through its joints at once and
+		// through its contacts at the next step.
+		if (moved && !dkIslands_Moves(world, row)) dkIslands_Leave(world, (int32_t)world->slotOf[row]);
+		if (!moved && dkIslands_Moves(world, row) && world->liveJoints > 0) dkJoints_LinkItem(world, world->slotOf[row]);
 	}
 	return dkResultOK;
 }
@@ -530,12 +540,12 @@ dkResult dkWorld_SetMassProperties(dkWorld* world, const dkItemId* ids, int32_t 
 void dkWorld_Wake(dkWorld* world, const dkItemId* ids, int32_t count)
 {
 	if (!ids) {
-		while (world->awake < world->count) dkStore_WakeRow(world, world->awake);
+		while (world->awake < world->count) dkIslands_WakeRow(world, world->awake);
 		for (int32_t i = 0; i < world->count; ++i) world->col[dkColumnSleepTime][i] = 0.0f;
 		return;
 	}
 	for (int32_t i = 0; i < count; ++i) {
 		int32_t row = dkStore_Resolve(world, ids[i]);
-		if (row >= 0) dkStore_WakeRow(world, row);
+		if (row >= 0) dkIslands_WakeRow(world, row);
 	}
 }

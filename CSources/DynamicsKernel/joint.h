@@ -74,12 +74,8 @@ static inline float* dkJsAt(const dkJointSoA* s, int32_t field, int32_t k)
 void dkJoints_Destroy(dkWorld* world);
 // Destroys the joints of every item slot marked in `removed` (one byte per item slot).
 void dkJoints_RemoveItems(dkWorld* world, const uint8_t* removed);
-// Wakes every item linked through joints to an awake item (before a step).
-void dkJoints_WakeLinked(dkWorld* world);
-// Clears the rest timer's effect for linked items: a row may rest only when every item linked to it
-// through joints may rest too. `ready[row]` is 1 for rows that reached the rest time; rows of islands
-// with a row that did not are set to 0.
-void dkJoints_RestTogether(dkWorld* world, uint8_t* ready);
+// Links the islands of the item in `slot` with those of its joints' other moving items (island.c).
+void dkJoints_LinkItem(dkWorld* world, int32_t slot);
 
 // Joint preparation (joint_solver.c). Active: the joints that link at least one moving row, as slots in
 // `list` with their moving rows (-1: does not move); returns how many. Prepare: the wide layout of those n

@@ -1,7 +1,7 @@
 // Entity storage: joints. Slots with generations (the id is slot + 1 and the generation); anchors are
-// kept in the items' frames (a world point for a null item A). The store also keeps linked items
-// waking and resting together: joints join items into islands (a union-find over item slots, built when
-// needed), and an island rests only as a whole.
+// kept in the items' frames (a world point for a null item A). A joint between two moving items links
+// their islands (island.c), so linked items rest and wake together.
+#include "island.h"
 #include "joint.h"
 #include "trig.h"
 
@@ -130,7 +130,23 @@ static bool growJoints(dkWorld* world, int32_t extra)
 
 static void wakeSlot(dkWorld* world, int32_t body)
 {
-	if (body >= 0) dkStore_WakeRow(world, world->slots[body].dense);
+	if (body >= 0) dkIslands_WakeRow(world, world->slots[body].dense);
+}
+
+// Links the islands of a joint's items when both move.
+static void link(dkWorld* world, const dkJoint* j)
+{
+	if (j->bodyA < 0) return;
+	if (dkIslands_Moves(world, world->slots[j->bodyA].dense) && dkIslands_Moves(world, world->slots[j->bodyB].dense))
+		dkIslands_Link(world, j->bodyA, j->bodyB);
+}
+
+void dkJoints_LinkItem(dkWorld* world, int32_t slot)
+{
+	for (int32_t k = 0; k < world->jointSlots; ++k) {
+		const dkJoint* j = &world->joints[k];
+		if (j->alive && (j->bodyA == slot || j->bodyB == slot)) link(world, j);
+	}
 }
 
 dkResult dkWorld_CreateJoints(dkWorld* world, const dkJointDef* defs, int32_t count, dkJointId* outIds,
@@ -180,6 +196,7 @@ dkResult dkWorld_CreateJoints(dkWorld* world, const dkJointDef* defs, int32_t co
 		}
 		wakeSlot(world, j->bodyA);
 		wakeSlot(world, j->bodyB);
+		link(world, j);
 		world->liveJoints++;
 		if (outIds) outIds[i] = (dkJointId){(uint32_t)slot + 1, j->generation};
 	}
@@ -189,6 +206,7 @@ dkResult dkWorld_CreateJoints(dkWorld* world, const dkJointDef* defs, int32_t co
 static void destroy(dkWorld* world, int32_t slot)
 {
 	dkJoint* j = &world->joints[slot];
+	dkIslands_Unlinked(world, j->bodyA, j->bodyB);
 	j->alive = false;
 	j->generation++;
 	world->freeJoints[world->freeJointCount++] = slot;
@@ -298,69 +316,4 @@ dkResult dkWorld_JointAnchors(const dkWorld* world, dkJointId id, float* outAx, 
 	worldAnchor(world, j->bodyA, j->def.anchorAx, j->def.anchorAy, outAx, outAy);
 	worldAnchor(world, j->bodyB, j->def.anchorBx, j->def.anchorBy, outBx, outBy);
 	return dkResultOK;
-}
-
-// ---- Islands --------------------------------------------------------------------------------------
-
-static int32_t findRoot(int32_t* parent, int32_t x)
-{
-	while (parent[x] != x) {
-		parent[x] = parent[parent[x]];
-		x = parent[x];
-	}
-	return x;
-}
-
-// Union-find over item slots, joining the two moving (not anchored) items of every joint. Null when out of
-// memory or when there are no joints.
-static int32_t* buildIslands(const dkWorld* world)
-{
-	if (world->liveJoints == 0) return NULL;
-	int32_t* parent = malloc((size_t)(world->slotCount > 0 ? world->slotCount : 1) * sizeof(int32_t));
-	if (!parent) return NULL;
-	for (int32_t s = 0; s < world->slotCount; ++s) parent[s] = s;
-	const float* im = world->col[dkColumnInverseMass];
-	const float* ii = world->col[dkColumnInverseInertia];
-	for (int32_t k = 0; k < world->jointSlots; ++k) {
-		const dkJoint* j = &world->joints[k];
-		if (!j->alive || j->bodyA < 0) continue;
-		int32_t ra = world->slots[j->bodyA].dense, rb = world->slots[j->bodyB].dense;
-		bool movesA = im[ra] > 0 || ii[ra] > 0, movesB = im[rb] > 0 || ii[rb] > 0;
-		if (!movesA || !movesB) continue; // an anchored item does not carry rest or waking across
-		int32_t x = findRoot(parent, j->bodyA), y = findRoot(parent, j->bodyB);
-		if (x != y) parent[x < y ? y : x] = x < y ? x : y;
-	}
-	return parent;
-}
-
-void dkJoints_WakeLinked(dkWorld* world)
-{
-	if (world->awake == world->count || world->awake == 0) return;
-	int32_t* parent = buildIslands(world);
-	if (!parent) return;
-	uint8_t* awakeRoot = calloc((size_t)world->slotCount, 1);
-	if (awakeRoot) {
-		for (int32_t row = 0; row < world->awake; ++row) awakeRoot[findRoot(parent, (int32_t)world->slotOf[row])] = 1;
-		for (int32_t slot = 0; slot < world->slotCount; ++slot) {
-			int32_t row = world->slots[slot].dense;
-			if (row >= world->awake && awakeRoot[findRoot(parent, slot)]) dkStore_WakeRow(world, row);
-		}
-		free(awakeRoot);
-	}
-	free(parent);
-}
-
-void dkJoints_RestTogether(dkWorld* world, uint8_t* ready)
-{
-	int32_t* parent = buildIslands(world);
-	if (!parent) return;
-	uint8_t* busy = calloc((size_t)world->slotCount, 1);
-	if (busy) {
-		for (int32_t row = 0; row < world->awake; ++row)
-			if (!ready[row]) busy[findRoot(parent, (int32_t)world->slotOf[row])] = 1;
-		for (int32_t row = 0; row < world->awake; ++row)
-			if (busy[findRoot(parent, (int32_t)world->slotOf[row])]) ready[row] = 0;
-		free(busy);
-	}
-	free(parent);
 }

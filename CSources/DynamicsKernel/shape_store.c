@@ -2,6 +2,7 @@
 // coordinates. Polygons are validated (convex, simple) and stored counter-clockwise in the usual math
 // sense (positive signed area), with outward normals.
 #include "collision.h"
+#include "island.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -186,7 +187,7 @@ static dkShape* resolveShape(dkWorld* world, dkShapeId id)
 static void freeShape(dkWorld* world, int32_t slot)
 {
 	int32_t body = world->shapes[slot].body;
-	if (body >= 0 && world->slots[body].dense >= 0) dkStore_WakeRow(world, world->slots[body].dense);
+	if (body >= 0 && world->slots[body].dense >= 0) dkIslands_WakeRow(world, world->slots[body].dense);
 	world->shapes[slot].alive = false;
 	world->pairsValid = false;
 	world->freeShapes[world->freeShapeCount++] = slot;
@@ -234,7 +235,7 @@ dkResult dkWorld_SetShapeGroups(dkWorld* world, dkShapeId id, uint64_t itemGroup
 		world->pairsValid = false;
 		s->itemGroups = itemGroups;
 		s->boundaryGroups = boundaryGroups;
-		if (s->body >= 0 && world->slots[s->body].dense >= 0) dkStore_WakeRow(world, world->slots[s->body].dense);
+		if (s->body >= 0 && world->slots[s->body].dense >= 0) dkIslands_WakeRow(world, world->slots[s->body].dense);
 	}
 	return dkResultOK;
 }

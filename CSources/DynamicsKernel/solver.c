@@ -191,8 +191,7 @@ static void stepBody(void* context, int32_t worker)
 	double tc = dkNowNs();
 	if (world->liveShapes > 0 || world->contactCount > 0 || world->liveJoints > 0) {
 		// Coupled stages: broadphase → narrowphase → contact and joint solver (which integrates), then
-		// rest below. Items linked by joints to awake items wake first.
-		if (world->liveJoints > 0 && world->def.restEnabled) dkJoints_WakeLinked(world);
+		// rest below.
 		if (world->liveShapes > 0 || world->contactCount > 0) dkContacts_Update(world, ctx->dt);
 		double ts = dkNowNs();
 		dkContactSolver_Step(world, ctx->dt, ctx->substeps);
@@ -215,10 +214,23 @@ static void stepBody(void* context, int32_t worker)
 	world->profile.partition = dkNowNs() - t1;
 }
 
+// Whether a step would change nothing: every item rests and nothing since the last step changed which
+// shapes pair (a shape, group, anchoring or waking clears pairsValid), so every contact would be carried as
+// it is and no stage has a row to visit.
+static bool allAtRest(const dkWorld* world)
+{
+	return world->awake == 0 && (world->pairsValid || (world->liveShapes == 0 && world->contactCount == 0));
+}
+
 void dkSolver_Step(dkWorld* world, float dt, int32_t substeps)
 {
 	dkStepContext ctx = {.world = world, .dt = dt, .h = dt / (float)substeps, .substeps = substeps};
 	world->eventCount = 0;
+	if (allAtRest(world)) { // a resting world costs nothing per step
+		dkProfile idle = {.workers = 1};
+		world->profile = idle;
+		return;
+	}
 	world->rotationsCurrent = false; // until a stage computes this step's
 	// With several workers a team runs the coupled step. A world of free items has only the blocks, and
 	// enters the pool for them alone. A small coupled world runs every stage on one worker and does not

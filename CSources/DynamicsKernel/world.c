@@ -1,6 +1,7 @@
 // The world: lifetime, configuration and the top-level step. Stages and their order live in solver.c.
 #include "collision.h"
 #include "field.h"
+#include "island.h"
 #include "joint.h"
 #include "kernels.h"
 
@@ -104,6 +105,7 @@ void dkWorld_Destroy(dkWorld* world)
 	dkJoints_Destroy(world);
 	dkFields_Destroy(world);
 	dkContacts_Destroy(world);
+	dkIslands_Destroy(world);
 	dkStore_Destroy(world);
 	free(world);
 }

@@ -42,6 +42,9 @@ dkResult dkWorld_RemoveItems(dkWorld* world, const dkItemId* ids, int32_t count,
 bool dkWorld_IsValid(const dkWorld* world, dkItemId id);
 int32_t dkWorld_ItemCount(const dkWorld* world);
 int32_t dkWorld_AwakeCount(const dkWorld* world);
+/// The islands of moving items: items joined by touching contacts or joints, which rest and wake together
+/// (an item linked to nothing is an island of its own; anchored items belong to none).
+int32_t dkWorld_IslandCount(const dkWorld* world);
 /// Dense index of each id (the row of every column), or -1 for a stale id.
 void dkWorld_DenseIndices(const dkWorld* world, const dkItemId* ids, int32_t count, int32_t* outIndices);
 /// The id of every item in dense order (count = dkWorld_ItemCount).

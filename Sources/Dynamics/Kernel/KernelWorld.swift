@@ -40,6 +40,7 @@ final class KernelWorld {
 
     var itemCount: Int { Int(dkWorld_ItemCount(raw)) }
     var awakeCount: Int { Int(dkWorld_AwakeCount(raw)) }
+    var islandCount: Int { Int(dkWorld_IslandCount(raw)) }
     var simdLevelName: String { String(cString: dkSimdLevelName(dkWorld_SimdLevel(raw))) }
     static var bestSimdLevelName: String { String(cString: dkSimdLevelName(dkCpuBestSimdLevel())) }
     static var blasLibraryPath: String {

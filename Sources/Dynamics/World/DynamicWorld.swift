@@ -67,6 +67,13 @@ public final class DynamicWorld {
     public var itemCount: Int { kernel.itemCount }
     /// The number of items that are not resting.
     public var awakeItemCount: Int { kernel.awakeCount }
+    /// The number of items resting: skipped by every stage of a step until something wakes them.
+    public var restingItemCount: Int { kernel.itemCount - kernel.awakeCount }
+    /// The number of islands: groups of moving items joined by touching contacts or attachments, which come
+    /// to rest together (when every member has been below the rest speeds for the rest time) and wake
+    /// together. An item joined to nothing is an island of its own; anchored items belong to none, so two
+    /// piles on the same floor are two islands. Counted on demand, in O(items).
+    public var islandCount: Int { kernel.islandCount }
     /// The SIMD path in use (`avx512`, `avx2`, `sse2`, `neon` or `scalar`).
     public var simdPath: String { kernel.simdLevelName }
     /// The best SIMD path this CPU supports.

@@ -1,0 +1,165 @@
+import Dynamics
+import Foundation
+import Testing
+
+/// Islands: items joined by touching contacts or attachments rest together, and wake together. The rest
+/// rule (SEMANTICS of the configuration): an item is still while its speed is below 5 pt/s and its angular
+/// speed below 2°/s; an island rests once every member has been still for 0.5 s.
+@Suite struct IslandRestTests {
+    static let bounds = CGRect(x: 0, y: 0, width: 1000, height: 1000)
+
+    func animator(workers: Int = 1) -> DynamicAnimator {
+        var c = DynamicsConfiguration()
+        c.workerCount = workers
+        return DynamicAnimator(referenceBounds: Self.bounds, configuration: c)
+    }
+
+    /// Steps `animator` one fixed step at a time until it pauses (or `timeout` s pass), and returns the
+    /// simulated time of the pause and of the last step in which an item moved visibly (by 0.05 pt or more in
+    /// one step, 3 pt/s), or nil when it did not pause.
+    func runToPause(_ animator: DynamicAnimator, items: [DynamicBody], timeout: Double = 20)
+        -> (pause: Double, lastMotion: Double)?
+    {
+        let dt = 1 / animator.world.configuration.stepsPerSecond
+        var last = items.map(\.center)
+        var lastMotion = 0.0
+        for _ in 0..<Int(timeout / dt) {
+            animator.step(by: dt)
+            let now = items.map(\.center)
+            let moved = zip(now, last).map { hypot($0.x - $1.x, $0.y - $1.y) }.max() ?? 0
+            if moved >= 0.05 { lastMotion = animator.elapsedTime }
+            last = now
+            if !animator.isRunning { return (animator.elapsedTime, lastMotion) }
+        }
+        return nil
+    }
+
+    /// Friction as `DynamicItemBehavior.friction` for `items` (UIKit's default 0 lets stacked boxes slide
+    /// off each other for good).
+    func friction(_ items: [DynamicBody], _ value: CGFloat = 0.5) -> DynamicItemBehavior {
+        let behavior = DynamicItemBehavior(items: items)
+        behavior.friction = value
+        return behavior
+    }
+
+    @Test("a stack of four boxes on the floor pauses within 1.5 s of its last visible motion",
+          arguments: [(CGSize(width: 100, height: 100), 0.0), (CGSize(width: 60, height: 60), 7.0),
+                      (CGSize(width: 160, height: 40), 13.0), (CGSize(width: 50, height: 120), 3.0)])
+    func stackPauses(size: CGSize, offset: Double) {
+        let a = animator()
+        let log = DelegateLog()
+        a.delegate = log
+        // Each box a little off the one below (offset pt alternately left and right), dropped from 20 pt up.
+        let boxes = (0..<4).map { (k: Int) -> DynamicBody in
+            let x: Double = 500 + (k % 2 == 0 ? offset : -offset)
+            let y: Double = 1000 - Double(size.height) * (Double(k) + 0.5) - 20 * Double(k + 1)
+            return DynamicBody(center: CGPoint(x: x, y: y), size: size)
+        }
+        let collision = CollisionBehavior(items: boxes)
+        collision.translatesReferenceBoundsIntoBoundary = true
+        a.addBehavior(collision)
+        a.addBehavior(GravityBehavior(items: boxes))
+        a.addBehavior(friction(boxes))
+        guard let run = runToPause(a, items: boxes) else {
+            Issue.record("the stack of \(size) boxes did not pause in 20 s")
+            return
+        }
+        let (pause, lastMotion) = run
+        #expect(pause - lastMotion <= 1.5, "paused at \(pause) s, last visible motion at \(lastMotion) s")
+        #expect(log.events == ["resume", "pause"])
+        #expect(a.world.restingItemCount == 4 && a.world.awakeItemCount == 0)
+        #expect(a.world.islandCount == 1, "one stack, one island: \(a.world.islandCount)")
+        // Still stacked: each box on the one below.
+        for k in 0..<4 {
+            let expected: Double = 1000 - Double(size.height) * (Double(k) + 0.5)
+            #expect(abs(boxes[k].center.y - expected) < 2, "box \(k) at \(boxes[k].center.y), not \(expected)")
+        }
+    }
+
+    @Test("30 balls in a concave bowl come to rest together and the animator pauses")
+    func ballsInBowl() {
+        let a = animator()
+        // A bowl: a half circle of radius 300 pt about (500, 500), as a closed path (rim at y = 500).
+        let bowl = BezierPath(arcCenter: CGPoint(x: 500, y: 500), radius: 300, startAngle: 0, endAngle: .pi,
+                              clockwise: true)
+        var rng = SeededGenerator(seed: 23)
+        let balls = (0..<30).map { k in
+            let d = 30 + 20 * rng.unit()
+            return DynamicBody(center: CGPoint(x: 300 + Double(k % 6) * 80 + 10 * rng.unit(),
+                                               y: 100 + Double(k / 6) * 70),
+                               size: CGSize(width: d, height: d), collisionBoundsType: .ellipse)
+        }
+        let collision = CollisionBehavior(items: balls)
+        collision.addBoundary(withIdentifier: "bowl", for: bowl)
+        a.addBehavior(collision)
+        a.addBehavior(GravityBehavior(items: balls))
+        a.addBehavior(friction(balls))
+        guard let run = runToPause(a, items: balls, timeout: 30) else {
+            Issue.record("the balls in the bowl did not pause in 30 s; awake \(a.world.awakeItemCount)")
+            return
+        }
+        let (pause, lastMotion) = run
+        #expect(pause - lastMotion <= 1.5, "paused at \(pause) s, last visible motion at \(lastMotion) s")
+        for ball in balls {  // every ball inside the bowl
+            let r = hypot(ball.center.x - 500, ball.center.y - 500) + ball.bounds.width / 2
+            #expect(r < 302 && ball.center.y > 480, "ball at \(ball.center)")
+        }
+    }
+
+    /// Two stacks of three boxes on the floor, 400 pt apart, at rest.
+    func twoRestingStacks(_ a: DynamicAnimator)
+        -> (left: [DynamicBody], right: [DynamicBody], CollisionBehavior, GravityBehavior, DynamicItemBehavior)
+    {
+        let stack = { (x: Double) in (0..<3).map { k in square(at: CGPoint(x: x, y: 950 - 100 * Double(k))) } }
+        let left = stack(300), right = stack(700)
+        let collision = CollisionBehavior(items: left + right)
+        collision.translatesReferenceBoundsIntoBoundary = true
+        let gravity = GravityBehavior(items: left + right)
+        a.addBehavior(collision)
+        a.addBehavior(gravity)
+        let material = friction(left + right)
+        a.addBehavior(material)
+        #expect(a.runUntilPaused(timeout: 5))
+        #expect(a.world.islandCount == 2, "two stacks on one floor are two islands: \(a.world.islandCount)")
+        return (left, right, collision, gravity, material)
+    }
+
+    @Test("a box dropped onto a resting stack wakes that stack's island, not the other stack")
+    func dropWakesOneIsland() {
+        let a = animator()
+        let (left, right, collision, _, _) = twoRestingStacks(a)
+        let dropped = square(at: CGPoint(x: 300, y: 300))
+        collision.addItem(dropped)
+        let gravity = GravityBehavior(items: [dropped])
+        a.addBehavior(gravity)
+        #expect(a.world.awakeItemCount == 1)
+        var leftWoke = false
+        for _ in 0..<120 {  // it lands after about 0.85 s
+            a.step(by: 1.0 / 60)
+            leftWoke = leftWoke || a.world.awakeItemCount == 4
+            #expect(a.world.awakeItemCount <= 4, "the other stack woke: \(a.world.awakeItemCount) awake")
+        }
+        #expect(leftWoke, "the stack that was hit did not wake")
+        let rightBefore = right.map(\.center)
+        #expect(a.runUntilPaused(timeout: 5))
+        #expect(right.map(\.center) == rightBefore, "the other stack moved")
+        #expect(abs(dropped.center.y - 650) < 2 && left.allSatisfy { abs($0.center.x - 300) < 2 })
+        #expect(a.world.islandCount == 2)
+    }
+
+    @Test("removing the bottom box of a resting stack wakes the stack, which falls onto the floor")
+    func removingSupportWakes() {
+        let a = animator()
+        let (left, right, collision, gravity, material) = twoRestingStacks(a)
+        collision.removeItem(left[0])  // out of every behaviour: out of the animator
+        gravity.removeItem(left[0])
+        material.removeItem(left[0])
+        a.step(by: 1.0 / 60)
+        #expect(a.world.awakeItemCount == 2, "awake after removing the bottom box: \(a.world.awakeItemCount)")
+        #expect(a.isRunning)
+        #expect(a.runUntilPaused(timeout: 5))
+        #expect(abs(left[1].center.y - 950) < 2 && abs(left[2].center.y - 850) < 2,
+                "the stack fell onto the floor: \(left[1].center.y), \(left[2].center.y)")
+        #expect(right.map(\.center.y).enumerated().allSatisfy { abs($1 - (950 - 100 * Double($0))) < 2 })
+    }
+}
