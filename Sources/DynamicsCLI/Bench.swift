@@ -21,6 +21,11 @@ struct Bench: ParsableCommand {
     @Option(help: "Timed steps.")
     var steps: Int = 600
 
+    @Option(help: ArgumentHelp(
+        "Step with rest detection on until every item rests (at most this many simulated seconds), then time --steps steps at rest.",
+        valueName: "seconds"))
+    var untilRest: Double?
+
     @OptionGroup var engine: EngineOptions
 
     @Flag(help: "Print one JSON object (one line).")
@@ -30,9 +35,23 @@ struct Bench: ParsableCommand {
         guard steps >= 1 else { throw ValidationError("--steps must be ≥ 1, got \(steps)") }
         let recipe = try DynamicsCLI.scene(named: scene)
         let configuration = try engine.configuration()
-        let world = try recipe.makeWorld(items: items, configuration: configuration)
+        if let untilRest {
+            guard untilRest.isFinite, untilRest > 0, untilRest <= 3600 else {
+                throw ValidationError("--until-rest must be in (0, 3600] simulated seconds, got \(untilRest)")
+            }
+            guard configuration.restDetection else { throw ValidationError("--until-rest needs rest detection (drop --no-rest)") }
+        }
+        let world = try recipe.makeWorld(items: items, configuration: configuration,
+                                         keepRestDetection: untilRest != nil)
         let top = TopItem(in: world)
         try world.step(count: 1)  // untimed, as Box2D's benchmark does
+        var settle: RestResult?
+        if let untilRest {
+            settle = try RestResult.settle(world, seconds: untilRest)
+            guard settle?.restSeconds != nil else {
+                throw ValidationError("\(world.awakeItemCount) of \(world.itemCount) items still awake after \(untilRest) s")
+            }
+        }
         var timer = StepTimer(capacity: steps)
         var solve: [Double] = [], partition: [Double] = [], broad: [Double] = [], narrow: [Double] = []
         var contact: [Double] = []
@@ -57,7 +76,8 @@ struct Bench: ParsableCommand {
             simd: world.simdPath, integrator: configuration.integrator.rawValue,
             substeps: configuration.substeps, contactFrequency: configuration.contactFrequency,
             solverIterations: configuration.solverIterations, awakeItems: world.awakeItemCount,
-            topItemSink: top.sink(in: world))
+            topItemSink: top.sink(in: world), restSeconds: settle?.restSeconds,
+            msPerStepAwakeMedian: settle?.msPerStepAwakeMedian)
         print(json ? result.json : result.text)
     }
 }
@@ -78,6 +98,10 @@ struct BenchResult: Encodable {
     let solverIterations, awakeItems: Int
     /// How far the item that started highest sank by the end, pt (the top of a stack).
     let topItemSink: Double
+    /// With --until-rest: simulated seconds until every item rested (from the scene's start).
+    let restSeconds: Double?
+    /// With --until-rest: the median ms/step of the steps before every item rested.
+    let msPerStepAwakeMedian: Double?
 
     var json: String {
         let encoder = JSONEncoder()
@@ -96,6 +120,9 @@ struct BenchResult: Encodable {
         broadphase \(String(format: "%.4f", broadphaseMsMedian))  narrowphase \(String(format: "%.4f", narrowphaseMsMedian))  \
         contact solve \(String(format: "%.4f", contactSolveMsMedian))  (\(contacts) contacts)
         state    \(stateHash)  (top item sank \(String(format: "%.2f", topItemSink)) pt)
-        """
+        """ + (restSeconds.map { seconds in
+            "\nrest     every item rested after \(String(format: "%.3f", seconds)) s; awake steps median " +
+                String(format: "%.4f", msPerStepAwakeMedian ?? 0) + " ms, the timed steps above are at rest"
+        } ?? "")
     }
 }

@@ -32,14 +32,16 @@ public struct Scene: Sendable {
         self.populate = populate
     }
 
-    /// Builds a world with this scene (items default to ``defaultItems``).
-    public func makeWorld(items: Int? = nil, configuration: DynamicsConfiguration = .init())
-        throws(DynamicsError) -> DynamicWorld
+    /// Builds a world with this scene (items default to ``defaultItems``). Rest detection is the
+    /// configuration's, turned off for a scene that turns it off, unless `keepRestDetection` (a pile timed at
+    /// rest).
+    public func makeWorld(items: Int? = nil, configuration: DynamicsConfiguration = .init(),
+                          keepRestDetection: Bool = false) throws(DynamicsError) -> DynamicWorld
     {
         let count = items ?? defaultItems
         guard count >= 1 else { throw .invalidValue(field: "items", value: Double(count), index: nil) }
         var configuration = configuration
-        if !restDetection { configuration.restDetection = false }
+        if !restDetection && !keepRestDetection { configuration.restDetection = false }
         let world = try DynamicWorld(configuration: configuration)
         try populate(world, count)
         return world

@@ -1,4 +1,5 @@
 import Dynamics
+import DynamicsScenes
 import Foundation
 import Testing
 
@@ -161,5 +162,54 @@ import Testing
         #expect(abs(left[1].center.y - 950) < 2 && abs(left[2].center.y - 850) < 2,
                 "the stack fell onto the floor: \(left[1].center.y), \(left[2].center.y)")
         #expect(right.map(\.center.y).enumerated().allSatisfy { abs($1 - (950 - 100 * Double($0))) < 2 })
+    }
+}
+
+/// The reference pile with rest detection on: it comes to rest island by island, and a step of a world at
+/// rest visits no stage.
+@Suite struct PileRestTests {
+    /// Steps `world` until every item rests or `seconds` pass; returns the simulated time of rest.
+    func settle(_ world: DynamicWorld, seconds: Double) throws -> Double? {
+        for _ in 0..<Int(seconds * world.configuration.stepsPerSecond) where world.awakeItemCount > 0 {
+            try world.step(count: 1)
+        }
+        return world.awakeItemCount == 0 ? world.elapsedTime : nil
+    }
+
+    @Test("the 10 000-box pile comes to rest; then a step changes nothing and runs no stage")
+    func largePileRests() throws {
+        var c = DynamicsConfiguration()
+        c.workerCount = 2
+        let world = try Scene.pile.makeWorld(items: 10_000, configuration: c, keepRestDetection: true)
+        let rest = try settle(world, seconds: 30)
+        #expect(rest != nil, "\(world.awakeItemCount) of 10 000 items still awake after 30 s")
+        #expect(world.restingItemCount == 10_000)
+        // The pile is one heap on one floor, but touching items only: it may be a few islands, never one per box.
+        #expect(world.islandCount >= 1 && world.islandCount < 100, "\(world.islandCount) islands")
+        let hash = world.stateHash(), contacts = world.contactCount
+        try world.step(count: 2)
+        #expect(world.stateHash() == hash && world.contactCount == contacts)
+        let p = world.lastStepProfile
+        #expect(p.awakeItems == 0 && p.solveNanoseconds == 0 && p.broadphaseNanoseconds == 0
+                && p.narrowphaseNanoseconds == 0 && p.contactSolveNanoseconds == 0)
+    }
+
+    @Test("a pile rests at the same step with the same state for 1, 2 and 3 workers", arguments: [1_000])
+    func restIsDeterministic(items: Int) throws {
+        var results: [(Double?, UInt64, Int)] = []
+        for workers in 1...3 {
+            var c = DynamicsConfiguration()
+            c.workerCount = workers
+            let world = try Scene.pile.makeWorld(items: items, configuration: c, keepRestDetection: true)
+            // Stop while islands are still forming and resting, then at rest.
+            try world.step(count: 300)
+            let midHash = world.stateHash()
+            let rest = try settle(world, seconds: 40)
+            results.append((rest, midHash ^ world.stateHash(), world.islandCount))
+        }
+        #expect(results[0].0 != nil, "the \(items)-box pile did not rest in 45 s")
+        for r in results.dropFirst() {
+            #expect(r.0 == results[0].0 && r.1 == results[0].1 && r.2 == results[0].2, "\(results)")
+        }
     }
 }

@@ -1,0 +1,21 @@
+import Dynamics
+
+/// What `dynamics bench --until-rest` measures before its timed steps: how long a scene takes to come to
+/// rest, and what its steps cost until then.
+struct RestResult {
+    /// Simulated seconds from the scene's start until every item rested, or nil when it did not.
+    let restSeconds: Double?
+    /// The median wall time of the steps before that, ms.
+    let msPerStepAwakeMedian: Double
+
+    /// Steps `world` one step at a time until every item rests or `seconds` simulated seconds have passed.
+    static func settle(_ world: DynamicWorld, seconds: Double) throws -> RestResult {
+        let limit = Int((seconds * world.configuration.stepsPerSecond).rounded(.up))
+        var timer = StepTimer(capacity: limit)
+        for _ in 0..<limit where world.awakeItemCount > 0 {
+            try timer.measure { try world.step(count: 1) }
+        }
+        return RestResult(restSeconds: world.awakeItemCount == 0 ? world.elapsedTime : nil,
+                          msPerStepAwakeMedian: timer.medianMilliseconds)
+    }
+}
