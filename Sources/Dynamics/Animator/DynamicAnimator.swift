@@ -154,7 +154,10 @@ public final class DynamicAnimator {
     public func runUntilPaused(timeout: TimeInterval) -> Bool {
         precondition(timeout.isFinite && timeout >= 0, "runUntilPaused needs a finite timeout ≥ 0, got \(timeout)")
         let steps = Int((timeout * world.configuration.stepsPerSecond + 1e-9).rounded(.down))
-        for _ in 0..<steps where isRunning || needsSync { stepOnce() }
+        for _ in 0..<steps {
+            guard isRunning || needsSync else { break }  // paused: return at once
+            stepOnce()
+        }
         if needsSync { stepOnce() }
         return !isRunning
     }

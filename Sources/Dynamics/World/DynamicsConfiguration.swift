@@ -21,7 +21,9 @@ public struct DynamicsConfiguration: Hashable, Sendable {
     public var simd: SIMDLevel = .automatic
     /// How velocities and positions are integrated (``Integrator/fused`` is fastest, see the benchmarks).
     public var integrator: Integrator = .fused
-    /// Whether items come to rest (speed < 5 pt/s and angular speed < 2°/s for 0.5 s) and are skipped.
+    /// Whether items come to rest and are skipped. Items rest by islands (items joined by touching contacts or
+    /// attachments): an island rests once every member has been below 5 pt/s and 2°/s for 0.5 s, and wakes as a
+    /// whole (see ``DynamicWorld/islandCount``).
     public var restDetection: Bool = true
     /// Contact stiffness as a spring frequency in Hz (30, as Box2D v3).
     ///
