@@ -19,27 +19,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+// `p` grown to `bytes`, or `p` itself with *ok cleared when that fails (or failed before).
+static void* resized(void* p, size_t bytes, bool* ok)
+{
+	void* q = *ok ? realloc(p, bytes) : NULL;
+	if (!q) *ok = false;
+	return q ? q : p;
+}
+
 bool dkIslands_Reserve(dkWorld* world, int32_t capacity)
 {
 	if (capacity <= world->islandCapacity) return true;
 	size_t n = (size_t)capacity;
-	int32_t* of = realloc(world->islandOf, n * sizeof(int32_t));
-	if (!of) return false;
-	world->islandOf = of;
-	int32_t* next = realloc(world->islandNext, n * sizeof(int32_t));
-	if (!next) return false;
-	world->islandNext = next;
-	int32_t* prev = realloc(world->islandPrev, n * sizeof(int32_t));
-	if (!prev) return false;
-	world->islandPrev = prev;
-	dkIsland* islands = realloc(world->islands, n * sizeof(dkIsland));
-	if (!islands) return false;
-	world->islands = islands;
-	int32_t* freeIslands = realloc(world->freeIslands, n * sizeof(int32_t));
-	if (!freeIslands) return false;
-	world->freeIslands = freeIslands;
-	for (int32_t s = world->islandCapacity; s < capacity; ++s) of[s] = next[s] = prev[s] = -1;
-	world->islandCapacity = capacity; // every array above has grown to it
+	bool ok = true;
+	world->islandOf = resized(world->islandOf, n * sizeof(int32_t), &ok);
+	world->islandNext = resized(world->islandNext, n * sizeof(int32_t), &ok);
+	world->islandPrev = resized(world->islandPrev, n * sizeof(int32_t), &ok);
+	world->islands = resized(world->islands, n * sizeof(dkIsland), &ok);
+	world->freeIslands = resized(world->freeIslands, n * sizeof(int32_t), &ok);
+	if (!ok) return false; // the arrays that grew keep their old contents; the capacity stays
+	for (int32_t s = world->islandCapacity; s < capacity; ++s)
+		world->islandOf[s] = world->islandNext[s] = world->islandPrev[s] = -1;
+	world->islandCapacity = capacity;
 	return true;
 }
 
