@@ -148,6 +148,20 @@ import Testing
         #expect(a.world.islandCount == 2)
     }
 
+    @Test("velocity added to the top box of a resting stack wakes its whole island, not the other stack")
+    func addedVelocityWakesIsland() {
+        let a = animator()
+        let (left, _, _, _, material) = twoRestingStacks(a)
+        material.addLinearVelocity(CGPoint(x: 100, y: 0), for: left[2])
+        #expect(a.isRunning)
+        a.step(by: 1.0 / 60)
+        #expect(a.world.awakeItemCount == 3, "awake: \(a.world.awakeItemCount)")
+        #expect(a.runUntilPaused(timeout: 5))
+        // Coulomb: it slides v²/(2μg) = 100² / (2 · 0.5 · 1000) = 10 pt on the box below, which holds.
+        #expect(abs(left[2].center.x - 310) < 1.5, "the top box slid to \(left[2].center.x)")
+        #expect(abs(left[1].center.x - 300) < 1, "the middle box moved to \(left[1].center.x)")
+    }
+
     @Test("removing the bottom box of a resting stack wakes the stack, which falls onto the floor")
     func removingSupportWakes() {
         let a = animator()
