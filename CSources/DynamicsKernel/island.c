@@ -184,6 +184,47 @@ static void addEdge(void* context, int32_t a, int32_t b)
 	}
 }
 
+// Splits island i of n members (in list order) into the connected parts of its adjacency (CSR: start,
+// neighbour); part and stack are scratch of n entries.
+static void separate(dkWorld* world, int32_t i, int32_t n, const int32_t* member, int32_t* start,
+					 const int32_t* neighbour, int32_t* part, int32_t* stack)
+{
+	dkIsland* is = &world->islands[i];
+	// Parts in order of their first member in the island's list; the first part keeps the island.
+	for (int32_t k = 0; k < n; ++k) part[k] = -1;
+	int32_t parts = 0;
+	for (int32_t k = 0; k < n; ++k) {
+		if (part[k] >= 0) continue;
+		int32_t top = 0;
+		part[k] = parts;
+		stack[top++] = k;
+		while (top > 0) {
+			int32_t u = stack[--top];
+			for (int32_t e = start[u]; e < start[u + 1]; ++e)
+				if (part[neighbour[e]] < 0) {
+					part[neighbour[e]] = parts;
+					stack[top++] = neighbour[e];
+				}
+		}
+		++parts;
+	}
+	is->removed = 0;
+	if (parts > 1) {
+		// Each part of two or more items becomes an island, its members in the island's order; the arrays
+		// of the search are reused: start[p] counts part p's members, stack[p] is its island.
+		for (int32_t p = 0; p < parts; ++p) start[p] = 0, stack[p] = -1;
+		for (int32_t k = 0; k < n; ++k) start[part[k]]++;
+		freeIsland(world, i);
+		for (int32_t k = 0; k < n; ++k) dkIslands_Clear(world, member[k]);
+		for (int32_t k = 0; k < n; ++k) {
+			int32_t p = part[k];
+			if (start[p] < 2) continue;
+			if (stack[p] < 0) stack[p] = newIsland(world, member[k]);
+			else append(world, stack[p], member[k]);
+		}
+	}
+}
+
 bool dkIslands_Split(dkWorld* world, int32_t island)
 {
 	dkIsland* is = &world->islands[island];
@@ -213,55 +254,14 @@ bool dkIslands_Split(dkWorld* world, int32_t island)
 			start[0] = 0;
 		}
 	}
-	if (!ok) {
-		free(member);
-		free(local);
-		free(start);
-		free(part);
-		free(stack);
-		free(neighbour);
-		return false;
-	}
-	// Parts in order of their first member in the island's list; the first part keeps the island.
-	for (int32_t k = 0; k < n; ++k) part[k] = -1;
-	int32_t parts = 0;
-	for (int32_t k = 0; k < n; ++k) {
-		if (part[k] >= 0) continue;
-		int32_t top = 0;
-		part[k] = parts;
-		stack[top++] = k;
-		while (top > 0) {
-			int32_t u = stack[--top];
-			for (int32_t e = start[u]; e < start[u + 1]; ++e)
-				if (part[neighbour[e]] < 0) {
-					part[neighbour[e]] = parts;
-					stack[top++] = neighbour[e];
-				}
-		}
-		++parts;
-	}
-	is->removed = 0;
-	if (parts > 1) {
-		// Each part of two or more items becomes an island, its members in the island's order; the arrays
-		// of the search are reused: start[p] counts part p's members, stack[p] is its island.
-		for (int32_t p = 0; p < parts; ++p) start[p] = 0, stack[p] = -1;
-		for (int32_t k = 0; k < n; ++k) start[part[k]]++;
-		freeIsland(world, island);
-		for (int32_t k = 0; k < n; ++k) dkIslands_Clear(world, member[k]);
-		for (int32_t k = 0; k < n; ++k) {
-			int32_t p = part[k];
-			if (start[p] < 2) continue;
-			if (stack[p] < 0) stack[p] = newIsland(world, member[k]);
-			else append(world, stack[p], member[k]);
-		}
-	}
+	if (ok) separate(world, island, n, member, start, neighbour, part, stack);
 	free(member);
 	free(local);
 	free(start);
 	free(part);
 	free(stack);
 	free(neighbour);
-	return true;
+	return ok;
 }
 
 void dkIslands_WakeRow(dkWorld* world, int32_t row)
