@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Box2D v3's joint_grid benchmark (BENCH-SCENES.md) on Box2D 3.1 through pyb2d3, for side-by-side timing
-with `dynamics bench --scene joint_grid`. Run it with the peers' Python (../shared/peers/run creates it):
+with `dynamics bench --scene joint_grid`. Run it with the peers' Python (Benchmarks/peer-env.sh creates it):
 
   ~/.cache/dynamics-peers/bin/python Benchmarks/joint_grid_box2d.py [--workers 1] [--steps 500]
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Box2D v3's many_pyramids benchmark (20 × 20 pyramids of base 10, 22 000 unit boxes on 20 ground segments,
 sleeping off) on Box2D 3.1 through pyb2d3, for side-by-side timing with
-`dynamics bench --scene many_pyramids --steps 200`. Run it with the peers' Python (../shared/peers/run creates it):
+`dynamics bench --scene many_pyramids --steps 200`. Run it with the peers' Python (Benchmarks/peer-env.sh creates it):
 
   ~/.cache/dynamics-peers/bin/python Benchmarks/many_pyramids_box2d.py --workers 1
 

@@ -2,7 +2,7 @@
 """BENCH-SCENES's pyramid (5 050 unit boxes, Box2D's large_pyramid) on Box2D 3.1 through pyb2d3 with a
 chosen substep count and contact stiffness, for side-by-side timing with
 `dynamics bench --scene pyramid --substeps … --contact-frequency … --solver-iterations …`.
-Run it with the peers' Python (../shared/peers/run creates it):
+Run it with the peers' Python (Benchmarks/peer-env.sh creates it):
 
   ~/.cache/dynamics-peers/bin/python Benchmarks/stiff_pyramid_box2d.py --substeps 16 --hertz 120
 
