@@ -340,6 +340,7 @@ typedef struct dkStage {
 	int32_t items;		// blocks or chunks
 	int32_t jointItems; // colour stages: the first items are chunks of the colour's joints
 	bool fromStates;	// velocities: after the first substep, velocities come from the states
+	bool springs;		// solve: the substep's first solve pass, where joint springs act
 	int32_t substep;	// velocities: which substep (the field frames of its time)
 } dkStage;
 
@@ -359,13 +360,14 @@ typedef struct dkContactStep {
 } dkContactStep;
 
 // Joints [b, e) of one colour: the wide kernels, or width 1 for the overflow group.
-static void runJoints(dkContactStep* step, dkStageKind kind, int32_t b, int32_t e, bool overflow)
+static void runJoints(dkContactStep* step, const dkStage* stage, int32_t b, int32_t e, bool overflow)
 {
 	const dkKernels* k = step->world->kernels;
+	dkStageKind kind = stage->kind;
 	if (kind == dkStageWarmStart) (overflow ? dkJointWarmStart_scalar : k->jointWarmStart)(step->joints, b, e, step->states);
 	else if (kind == dkStageSolve || kind == dkStageRelax)
 		(overflow ? dkJointSolve_scalar : k->jointSolve)(step->joints, b, e, step->states, step->invH, step->joint,
-														  kind == dkStageSolve);
+														  kind == dkStageSolve, stage->springs);
 }
 
 static void runItem(dkContactStep* step, const dkStage* stage, int32_t item)
@@ -397,10 +399,10 @@ static void runItem(dkContactStep* step, const dkStage* stage, int32_t item)
 	bool overflow = stage->colour == DK_GRAPH_COLOURS;
 	int32_t jFirst = step->jointStart[stage->colour], jLast = step->jointStart[stage->colour + 1];
 	if (overflow) {
-		runJoints(step, stage->kind, jFirst, jLast, true); // then the overflow contacts below
+		runJoints(step, stage, jFirst, jLast, true); // then the overflow contacts below
 	} else if (item < stage->jointItems) {
 		int32_t b = jFirst + item * DK_CONTACT_CHUNK;
-		runJoints(step, stage->kind, b, b + DK_CONTACT_CHUNK < jLast ? b + DK_CONTACT_CHUNK : jLast, false);
+		runJoints(step, stage, b, b + DK_CONTACT_CHUNK < jLast ? b + DK_CONTACT_CHUNK : jLast, false);
 		return;
 	}
 	item -= stage->jointItems;
@@ -477,6 +479,7 @@ static int32_t buildStages(dkStage* stages, const int32_t* colourStart, const in
 			bool reverse = (p > 0 && (p & 1) == 0) != ((s & 1) != 0);
 			for (int32_t i = 0; i <= DK_GRAPH_COLOURS; ++i) {
 				dkStage stage = colourStage(kind, reverse ? DK_GRAPH_COLOURS - i : i, colourStart, jointStart);
+				stage.springs = p == 1;
 				if (stage.items > 0) stages[n++] = stage;
 			}
 			if (chainItems > 0) stages[n++] = (dkStage){.kind = chainKind, .items = chainItems};

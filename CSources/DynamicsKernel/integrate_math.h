@@ -4,6 +4,7 @@
 #define DK_INTEGRATE_MATH_H
 
 #include "core.h" // first: no floating-point contraction
+#include "oscillator.h"
 #include "trig.h"
 
 #include <math.h>
@@ -19,12 +20,6 @@ static inline float dkPushAlpha(float angle, float torqueCross, float torqueDot,
 	float c, s;
 	dkSinCos(angle, &s, &c);
 	return DK_FORCE_SCALE * invInertia * (c * torqueCross - s * torqueDot);
-}
-
-// Implicit (backward Euler) spring of angular frequency ω and damping ratio ζ: the denominator.
-static inline float dkSnapDenominator(float h, float omega, float zeta)
-{
-	return 1.0f + h * (2.0f * zeta * omega) + h * h * (omega * omega);
 }
 
 // The snap's angular displacement: the angle relative to the nearest whole turn, so a spinning item

@@ -32,8 +32,8 @@ enum {
 	dkJsAngle,							// relative angle at the step's start, minus the reference
 	dkJsAxisX, dkJsAxisY,				// prismatic: the world axis at the step's start
 	dkJsLength, dkJsAxialLower, dkJsAxialUpper, dkJsAngleLower, dkJsAngleUpper, dkJsFrictionMax,
-	dkJsSoftBias, dkJsSoftMass, dkJsSoftImpulse, // softness of the equality rows
-	dkJsSpring,									 // 1: the equality rows are springs (soft in relax too)
+	dkJsSoftBias, dkJsSoftMass, dkJsSoftImpulse, // softness of the equality rows (springs: oscillator.h)
+	dkJsSpring,									 // 1: the equality rows are springs (solved once per substep)
 	// row switches, 1 or 0
 	dkJsPoint, dkJsAngleEq, dkJsPrism, dkJsAxialEq, dkJsAxialLimit, dkJsAngleLimit, dkJsFriction, dkJsDistance,
 	dkJsAxialMass, dkJsAngleMass,

@@ -15,7 +15,7 @@ void dkJointWarmStart_scalar(dkJointSoA* c, int32_t begin, int32_t end, dkBodySt
 }
 
 void dkJointSolve_scalar(dkJointSoA* c, int32_t begin, int32_t end, dkBodyState* states, float invH, dkSoftness joint,
-						 bool useBias)
+						 bool useBias, bool springs)
 {
-	dkJointSolve_lane1(c, begin, end, states, invH, joint, useBias);
+	dkJointSolve_lane1(c, begin, end, states, invH, joint, useBias, springs);
 }

@@ -6,6 +6,7 @@
 // order of stages is contact_solver.c's.
 #include "collision.h"
 #include "joint.h"
+#include "oscillator.h"
 #include "trig.h"
 
 #include <math.h>
@@ -146,10 +147,16 @@ static void fillJoint(const dkJointFill* t, int32_t i, dkSoftness rigid)
 	F(dkJsAngleLower) = d->lower;
 	F(dkJsAngleUpper) = d->upper;
 	F(dkJsFrictionMax) = d->maxFrictionTorque * h;
-	dkSoftness soft = d->hertz > 0.0f ? dkMakeSoft(d->hertz, d->dampingRatio, h) : rigid;
-	F(dkJsSoftBias) = soft.biasRate;
-	F(dkJsSoftMass) = soft.massScale;
-	F(dkJsSoftImpulse) = soft.impulseScale;
+	if (d->hertz > 0.0f) {
+		dkSpringStep spring = dkSpringStepOf(d->hertz, d->dampingRatio, h);
+		F(dkJsSoftBias) = spring.bias;
+		F(dkJsSoftMass) = spring.massScale;
+		F(dkJsSoftImpulse) = spring.impulseScale;
+	} else {
+		F(dkJsSoftBias) = rigid.biasRate;
+		F(dkJsSoftMass) = rigid.massScale;
+		F(dkJsSoftImpulse) = rigid.impulseScale;
+	}
 	F(dkJsSpring) = d->hertz > 0.0f;
 	F(dkJsPoint) = (rows & dkJointRowPoint) != 0;
 	F(dkJsAngleEq) = (rows & dkJointRowAngleEq) != 0;

@@ -35,7 +35,7 @@ struct dkKernels {
 	// Joint solver over joints [begin, end) of one colour (end − begin a multiple of the width)
 	void (*jointWarmStart)(dkJointSoA* c, int32_t begin, int32_t end, dkBodyState* states);
 	void (*jointSolve)(dkJointSoA* c, int32_t begin, int32_t end, dkBodyState* states, float invH, dkSoftness joint,
-					   bool useBias);
+					   bool useBias, bool springs);
 	// Fields over rows [begin, end): accelerations added to the scratch columns, then (after damping) the
 	// velocity fields' overrides. lo and hi are the rows' membership words (fields 0–31 and 32–63).
 	void (*applyFields)(dkCols c, const uint32_t* lo, const uint32_t* hi, int32_t begin, int32_t end,
@@ -67,7 +67,7 @@ void dkContactRestitution_scalar(dkContactSoA* c, int32_t begin, int32_t end, dk
 // The joint kernels at width 1 (joint_scalar.c).
 void dkJointWarmStart_scalar(dkJointSoA* c, int32_t begin, int32_t end, dkBodyState* states);
 void dkJointSolve_scalar(dkJointSoA* c, int32_t begin, int32_t end, dkBodyState* states, float invH, dkSoftness joint,
-						 bool useBias);
+						 bool useBias, bool springs);
 
 // The field stage at width 1 (stage_field_scalar.c).
 void dkApplyFields_scalar(dkCols c, const uint32_t* lo, const uint32_t* hi, int32_t begin, int32_t end,

@@ -1,25 +1,27 @@
 // Stage: integration, scalar reference. Per substep h, for each awake row (SEMANTICS.md §1–3):
 //   forces:   a = g (dynamic rows only) + 100 F / m,  α = 100 τ(θ) / I
 //   velocity: v ← (v + h a) / (1 + h c_lin),  ω ← (ω + h α) / (1 + h c_ang)
-//   snap:     v ← (v − h ω_s² (q − target)) / (1 + 2 ζ ω_s h + h² ω_s²)   (implicit spring; the angle's
-//             target is the nearest whole turn)
+//   snap:     v ← keep v − pull (q − target) + lift h a   (the oscillator's exact frequency and decay,
+//             oscillator.h; the angle's target is the nearest whole turn)
 //   fields:   a += the fields' sum (before the velocity); velocity fields set v after the snap
 //   position: q ← q + h v
 // These loops are the oracle of the wide and BLAS paths: they are never vectorised.
 #include "integrate_math.h"
 #include "kernels.h"
 
-static inline void snapRow(dkCols c, int32_t i, float h)
+// The snap of row i on velocities that already hold the substep's accelerations (ax, ay, al).
+static inline void snapRow(dkCols c, int32_t i, float h, float ax, float ay, float al)
 {
 	float om = c[dkColumnSnapOmega][i];
 	if (!(om > 0.0f) || !(c[dkColumnInverseMass][i] > 0.0f)) return;
-	float k = om * om;
-	float den = dkSnapDenominator(h, om, c[dkColumnSnapZeta][i]);
-	c[dkColumnVelocityX][i] = (c[dkColumnVelocityX][i] - h * k * (c[dkColumnPositionX][i] - c[dkColumnSnapX][i])) / den;
-	c[dkColumnVelocityY][i] = (c[dkColumnVelocityY][i] - h * k * (c[dkColumnPositionY][i] - c[dkColumnSnapY][i])) / den;
+	dkSnapStep s = dkSnapStepOf(h, om, c[dkColumnSnapZeta][i]);
+	c[dkColumnVelocityX][i] =
+		(s.keep * c[dkColumnVelocityX][i] - s.pull * (c[dkColumnPositionX][i] - c[dkColumnSnapX][i])) + s.lift * (h * ax);
+	c[dkColumnVelocityY][i] =
+		(s.keep * c[dkColumnVelocityY][i] - s.pull * (c[dkColumnPositionY][i] - c[dkColumnSnapY][i])) + s.lift * (h * ay);
 	if (c[dkColumnInverseInertia][i] > 0.0f)
 		c[dkColumnAngularVelocity][i] =
-			(c[dkColumnAngularVelocity][i] - h * k * dkTurnRemainder(c[dkColumnAngle][i])) / den;
+			(s.keep * c[dkColumnAngularVelocity][i] - s.pull * dkTurnRemainder(c[dkColumnAngle][i])) + s.lift * (h * al);
 }
 
 static inline float rowAlpha(dkCols c, int32_t i)
@@ -54,7 +56,7 @@ void dkDampAndSnap_scalar(dkCols c, int32_t begin, int32_t end, float h, bool sn
 		c[dkColumnVelocityX][i] = c[dkColumnVelocityX][i] / dl;
 		c[dkColumnVelocityY][i] = c[dkColumnVelocityY][i] / dl;
 		c[dkColumnAngularVelocity][i] = c[dkColumnAngularVelocity][i] / da;
-		if (snaps) snapRow(c, i, h);
+		if (snaps) snapRow(c, i, h, c[dkColumnAccelX][i], c[dkColumnAccelY][i], c[dkColumnAlpha][i]);
 	}
 }
 
@@ -81,7 +83,7 @@ void dkIntegrateFused_scalar(dkCols c, int32_t begin, int32_t end, float h, int3
 			c[dkColumnVelocityX][i] = (c[dkColumnVelocityX][i] + h * ax) / dl;
 			c[dkColumnVelocityY][i] = (c[dkColumnVelocityY][i] + h * ay) / dl;
 			c[dkColumnAngularVelocity][i] = (c[dkColumnAngularVelocity][i] + h * al) / da;
-			if (snaps) snapRow(c, i, h);
+			if (snaps) snapRow(c, i, h, ax, ay, al);
 			if (fields && fields->velocity)
 				dkVelocityFieldsRow_scalar(fields->lo, fields->hi, i, &fields->batch[s], c[dkColumnPositionX][i],
 										   c[dkColumnPositionY][i], im, &c[dkColumnVelocityX][i],

@@ -26,6 +26,24 @@ static inline dkVm DK_FN(torquedOf)(dkVf tc, dkVf td, dkVf ii)
 	return ((tc != 0.0f) | (td != 0.0f)) & (ii > 0.0f);
 }
 
+// The snap coefficients of DK_W rows (oscillator.h), lane by lane with the scalar function, so every
+// width computes the same bits; lanes that do not snap get the identity.
+typedef struct DK_FN(dkSnapVec) {
+	dkVf keep, pull, lift;
+} DK_FN(dkSnapVec);
+
+static inline DK_FN(dkSnapVec) DK_FN(snapStepOf)(dkVf omega, dkVf zeta, dkVm snapped, float h)
+{
+	DK_FN(dkSnapVec) v;
+	for (int l = 0; l < DK_W; ++l) {
+		dkSnapStep s = snapped[l] ? dkSnapStepOf(h, omega[l], zeta[l]) : (dkSnapStep){1.0f, 0.0f, 0.0f};
+		v.keep[l] = s.keep;
+		v.pull[l] = s.pull;
+		v.lift[l] = s.lift;
+	}
+	return v;
+}
+
 static void DK_FN(dkIntegrateFused)(dkCols c, int32_t begin, int32_t end, float h, int32_t substeps, bool snaps,
 									const dkFieldPass* fields)
 {
@@ -45,17 +63,16 @@ static void DK_FN(dkIntegrateFused)(dkCols c, int32_t begin, int32_t end, float 
 		bool damped = dkV_any(dl != 1.0f), turnDamped = dkV_any(da != 1.0f);
 
 		dkVm snapped = {0}, snapTurn = {0};
-		dkVf sx = {0}, sy = {0}, k = {0}, den = {0};
+		dkVf sx = {0}, sy = {0};
+		DK_FN(dkSnapVec) snap = {.keep = {0}, .pull = {0}, .lift = {0}};
 		bool snapHere = false;
 		if (snaps) {
 			dkVf om = dkV_load(c[dkColumnSnapOmega] + i);
 			snapped = (om > 0.0f) & (im > 0.0f);
 			if (dkV_any(snapped)) {
-				dkVf ze = dkV_load(c[dkColumnSnapZeta] + i);
+				snap = DK_FN(snapStepOf)(om, dkV_load(c[dkColumnSnapZeta] + i), snapped, h);
 				sx = dkV_load(c[dkColumnSnapX] + i);
 				sy = dkV_load(c[dkColumnSnapY] + i);
-				k = om * om;
-				den = 1.0f + h * (2.0f * ze * om) + h * h * (om * om);
 				snapTurn = snapped & (ii > 0.0f);
 				snapHere = true;
 			}
@@ -78,9 +95,10 @@ static void DK_FN(dkIntegrateFused)(dkCols c, int32_t begin, int32_t end, float 
 			}
 			if (turnDamped) w = w / da;
 			if (snapHere) {
-				vx = dkV_select(snapped, (vx - h * k * (x - sx)) / den, vx);
-				vy = dkV_select(snapped, (vy - h * k * (y - sy)) / den, vy);
-				w = dkV_select(snapTurn, (w - h * k * (a - DK_TWO_PI * dkV_rint(a / DK_TWO_PI))) / den, w);
+				vx = dkV_select(snapped, (snap.keep * vx - snap.pull * (x - sx)) + snap.lift * (h * tx), vx);
+				vy = dkV_select(snapped, (snap.keep * vy - snap.pull * (y - sy)) + snap.lift * (h * ty), vy);
+				dkVf turn = a - DK_TWO_PI * dkV_rint(a / DK_TWO_PI);
+				w = dkV_select(snapTurn, (snap.keep * w - snap.pull * turn) + snap.lift * (h * al), w);
 			}
 			if (fields && fields->velocity) DK_FN(velocityFields)(fields->lo, fields->hi, i, &fields->batch[s], x, y, im, &vx, &vy);
 			x = x + h * vx;
@@ -113,21 +131,24 @@ static void DK_FN(dkAccumulateForces)(dkCols c, int32_t begin, int32_t end)
 	if (i < end) dkAccumulateForces_scalar(c, i, end);
 }
 
-// Snap springs of rows [i, i + DK_W) on velocities already damped: the implicit spring toward the snap
-// point, and the angle toward the nearest whole turn (dkSnapDenominator, dkTurnRemainder).
+// Snap springs of rows [i, i + DK_W) on velocities already damped, whose substep accelerations are in the
+// scratch columns: the spring toward the snap point, and the angle toward the nearest whole turn
+// (dkSnapStepOf, dkTurnRemainder).
 static inline void DK_FN(snapLanes)(dkCols c, int32_t i, float h, dkVf* vx, dkVf* vy, dkVf* w)
 {
 	dkVf om = dkV_load(c[dkColumnSnapOmega] + i), im = dkV_load(c[dkColumnInverseMass] + i);
 	dkVm snapped = (om > 0.0f) & (im > 0.0f);
 	if (!dkV_any(snapped)) return;
 	dkVf ii = dkV_load(c[dkColumnInverseInertia] + i);
-	dkVf k = om * om;
-	dkVf den = 1.0f + h * (2.0f * dkV_load(c[dkColumnSnapZeta] + i) * om) + h * h * (om * om);
+	DK_FN(dkSnapVec) s = DK_FN(snapStepOf)(om, dkV_load(c[dkColumnSnapZeta] + i), snapped, h);
 	dkVf x = dkV_load(c[dkColumnPositionX] + i), y = dkV_load(c[dkColumnPositionY] + i);
 	dkVf a = dkV_load(c[dkColumnAngle] + i);
-	*vx = dkV_select(snapped, (*vx - h * k * (x - dkV_load(c[dkColumnSnapX] + i))) / den, *vx);
-	*vy = dkV_select(snapped, (*vy - h * k * (y - dkV_load(c[dkColumnSnapY] + i))) / den, *vy);
-	*w = dkV_select(snapped & (ii > 0.0f), (*w - h * k * (a - DK_TWO_PI * dkV_rint(a / DK_TWO_PI))) / den, *w);
+	dkVf ax = dkV_load(c[dkColumnAccelX] + i), ay = dkV_load(c[dkColumnAccelY] + i);
+	dkVf al = dkV_load(c[dkColumnAlpha] + i);
+	*vx = dkV_select(snapped, (s.keep * *vx - s.pull * (x - dkV_load(c[dkColumnSnapX] + i))) + s.lift * (h * ax), *vx);
+	*vy = dkV_select(snapped, (s.keep * *vy - s.pull * (y - dkV_load(c[dkColumnSnapY] + i))) + s.lift * (h * ay), *vy);
+	dkVf turn = a - DK_TWO_PI * dkV_rint(a / DK_TWO_PI);
+	*w = dkV_select(snapped & (ii > 0.0f), (s.keep * *w - s.pull * turn) + s.lift * (h * al), *w);
 }
 
 static void DK_FN(dkDampAndSnap)(dkCols c, int32_t begin, int32_t end, float h, bool snaps)

@@ -12,7 +12,8 @@
 //   friction   relative rotation is resisted up to a maximum torque (revolute)
 // The axis is the line between the anchors for a distance joint and A's axis for a prismatic one.
 // Rows follow Box2D v3's joints (soft step: rigid rows are soft with the joint softness while biased and
-// hard while relaxing; springs stay soft; limits are speculative like contacts). A row that no lane of a
+// hard while relaxing; limits are speculative like contacts), except springs, which act once per substep
+// with the coefficients of oscillator.h. A row that no lane of a
 // group of DK_CONTACT_PAD joints uses is skipped; the lanes that use it compute it the same at every width.
 // Bodies are gathered and scattered with the contact template's helpers.
 
@@ -150,8 +151,11 @@ static inline void DK_FN(solve22)(dkVf k11, dkVf k12, dkVf k22, dkVf r1, dkVf r2
 	*x2 = inv * (k11 * r2 - k12 * r1);
 }
 
+// One solve (useBias) or relax pass over joints [begin, end). Springs act in the substep's first solve
+// pass only (`springs`), as their coefficients assume (oscillator.h); the other passes leave their
+// equality rows alone.
 static void DK_FN(dkJointSolve)(dkJointSoA* c, int32_t begin, int32_t end, dkBodyState* states, float invH,
-								dkSoftness joint, bool useBias)
+								dkSoftness joint, bool useBias, bool springs)
 {
 	for (int32_t k = begin; k < end; k += DK_W) {
 		uint32_t rows = c->rows[k / DK_CONTACT_PAD];
@@ -160,8 +164,9 @@ static void DK_FN(dkJointSolve)(dkJointSoA* c, int32_t begin, int32_t end, dkBod
 		DK_FN(dkJointFrame) f = DK_FN(jointFrame)(c, k, &a, &b);
 		dkVf mA = DK_JLOAD(dkJsMassA), iA = DK_JLOAD(dkJsInertiaA), mB = DK_JLOAD(dkJsMassB), iB = DK_JLOAD(dkJsInertiaB);
 		dkVf zero = dkV_splat(0.0f);
-		// Equality rows: soft while biased (or always, for springs), hard while relaxing.
-		dkVm soft = useBias ? (zero == zero) : (DK_JLOAD(dkJsSpring) != 0.0f);
+		// Equality rows: soft while biased, hard while relaxing; springs only in the pass marked `springs`.
+		dkVm soft = useBias ? (zero == zero) : (zero != zero);
+		dkVm equal = springs ? (zero == zero) : (DK_JLOAD(dkJsSpring) == 0.0f); // lanes whose equality rows act
 		dkVf softBias = dkV_select(soft, DK_JLOAD(dkJsSoftBias), zero);
 		dkVf massScale = dkV_select(soft, DK_JLOAD(dkJsSoftMass), dkV_splat(1.0f));
 		dkVf impulseScale = dkV_select(soft, DK_JLOAD(dkJsSoftImpulse), zero);
@@ -190,7 +195,7 @@ static void DK_FN(dkJointSolve)(dkJointSoA* c, int32_t begin, int32_t end, dkBod
 		}
 		dkVf axialMass = DK_JLOAD(dkJsAxialMass);
 		if (rows & dkJointRowAxialEq) {
-			dkVm on = DK_JLOAD(dkJsAxialEq) != 0.0f;
+			dkVm on = (DK_JLOAD(dkJsAxialEq) != 0.0f) & equal;
 			dkVf old = DK_JLOAD(dkJsAxial);
 			dkVf C = f.value - DK_JLOAD(dkJsLength);
 			dkVf impulse = -axialMass * massScale * (DK_FN(axialSpeed)(&a, &b, &f) + softBias * C) - impulseScale * old;
@@ -212,7 +217,7 @@ static void DK_FN(dkJointSolve)(dkJointSoA* c, int32_t begin, int32_t end, dkBod
 			DK_FN(jointApply)(&a, &b, on, mA, iA, mB, iB, impulse * f.ux, impulse * f.uy, impulse * f.a1, impulse * f.a2);
 		}
 		if (rows & dkJointRowPrism) {
-			dkVm on = DK_JLOAD(dkJsPrism) != 0.0f;
+			dkVm on = (DK_JLOAD(dkJsPrism) != 0.0f) & equal;
 			dkVf perpX = -f.uy, perpY = f.ux;
 			dkVf cdot1 = (perpX * (b.vx - a.vx) + perpY * (b.vy - a.vy)) + (f.s2 * b.w - f.s1 * a.w);
 			dkVf cdot2 = b.w - a.w;
@@ -232,14 +237,14 @@ static void DK_FN(dkJointSolve)(dkJointSoA* c, int32_t begin, int32_t end, dkBod
 							  perp * f.s2 + turn);
 		}
 		if (rows & dkJointRowAngleEq) {
-			dkVm on = DK_JLOAD(dkJsAngleEq) != 0.0f;
+			dkVm on = (DK_JLOAD(dkJsAngleEq) != 0.0f) & equal;
 			dkVf old = DK_JLOAD(dkJsAngular);
 			dkVf impulse = -angleMass * massScale * ((b.w - a.w) + softBias * f.angle) - impulseScale * old;
 			DK_JSTORE(dkJsAngular, dkV_select(on, old + impulse, old));
 			DK_FN(jointApply)(&a, &b, on, mA, iA, mB, iB, zero, zero, impulse, impulse);
 		}
 		if (rows & dkJointRowPoint) {
-			dkVm on = DK_JLOAD(dkJsPoint) != 0.0f;
+			dkVm on = (DK_JLOAD(dkJsPoint) != 0.0f) & equal;
 			dkVf cdotX = (b.vx - b.w * f.rBy) - (a.vx - a.w * f.rAy);
 			dkVf cdotY = (b.vy + b.w * f.rBx) - (a.vy + a.w * f.rAx);
 			dkVf k11 = ((mA + mB) + f.rAy * f.rAy * iA) + f.rBy * f.rBy * iB;

@@ -3,7 +3,9 @@ import Foundation
 /// Pulls an item to a point and its rotation to 0 (UIKit's `UISnapBehavior`).
 ///
 /// A spring of 2.5 Hz with damping ratio ζ = 0.05 + 0.95 · `damping` acts on position and rotation,
-/// independent of mass. Changing ``snapPoint`` puts the item in motion again.
+/// independent of mass. Its motion has the damped oscillator's frequency, decay rate and overshoot
+/// (e^{−ζπ/√(1−ζ²)} of the distance) at any substep count. Changing ``snapPoint`` puts the item in
+/// motion again.
 open class SnapBehavior: DynamicBehavior {
     /// The spring frequency, Hz (SEMANTICS.md §3).
     public static let frequency: CGFloat = 2.5

@@ -7,7 +7,9 @@ import Foundation
 public enum AttachmentKind: Hashable, Sendable {
     /// A rod that keeps the anchors `length` apart (nil: their distance at creation). With `frequency`
     /// > 0 (Hz) it is a spring with damping ratio `damping` (1 = critical); 0 is rigid. The items turn
-    /// freely about the anchors.
+    /// freely about the anchors. A spring to an anchor or between two free items moves with the damped
+    /// oscillator's frequency and decay rate (ω = 2π · `frequency` for the anchors' effective mass) at any
+    /// substep count, up to one radian per substep (38 Hz at 4 substeps of 1/60 s).
     case rod(length: CGFloat? = nil, frequency: CGFloat = 0, damping: CGFloat = 0)
     /// A rope: the anchors may come closer but never farther apart than `length` (nil: their distance
     /// at creation).
