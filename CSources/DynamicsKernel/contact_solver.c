@@ -379,7 +379,8 @@ static void runItem(dkContactStep* step, const dkStage* stage, int32_t item)
 		return;
 	}
 	if (stage->kind == dkStageChainSolve || stage->kind == dkStageChainRelax) {
-		dkChains_Solve(step->chains, step->joints, step->states, item, step->chain, stage->kind == dkStageChainSolve);
+		dkChains_Solve(step->chains, step->joints, step->states, item, step->chain, stage->kind == dkStageChainSolve,
+					   step->invH);
 		return;
 	}
 	if (stage->kind == dkStageVelocities || stage->kind == dkStagePositions || stage->kind == dkStageStore) {

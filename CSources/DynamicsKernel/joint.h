@@ -115,7 +115,7 @@ void dkChains_RaiseInertia(const dkJointChains* chains, const dkJointSoA* soa, f
 // rows exactly (biased with `soft`'s bias and softness, or relaxed: no bias).
 void dkChains_WarmStart(dkJointChains* chains, const dkJointSoA* soa, dkBodyState* states, int32_t item);
 void dkChains_Solve(dkJointChains* chains, const dkJointSoA* soa, dkBodyState* states, int32_t item,
-					dkSoftness soft, bool useBias);
+					dkSoftness soft, bool useBias, float invH);
 // After the step: the chains' impulses back to their joints (after dkJoints_StoreImpulses).
 void dkChains_StoreImpulses(dkWorld* world, const dkJointChains* chains, const dkJointSoA* soa);
 void dkChains_Free(dkJointChains* chains);
