@@ -211,6 +211,14 @@ bool dkChains_Build(const dkWorld* world, const int32_t* list, const int32_t* ro
 	return ok;
 }
 
+// A pin's relative angle at this substep (minus the reference) and the side of its range it is nearer:
+// 1 for the lower bound, −1 for the upper one.
+static double limitSide(const dkJointSoA* soa, int32_t k, const dkBodyState* a, const dkBodyState* b, double* angle)
+{
+	*angle = (double)*dkJsAt(soa, dkJsAngle, k) + ((double)b->da - a->da);
+	return *angle - *dkJsAt(soa, dkJsAngleLower, k) < *dkJsAt(soa, dkJsAngleUpper, k) - *angle ? 1.0 : -1.0;
+}
+
 // The Jacobians (rows × (vx, vy, ω) of A and of B) and position errors of a joint's direct rows at the
 // current substep, from the wide layout's step-start geometry and the items' movement since; returns the
 // number of rows. Row order: point x, point y, angle or angle limit; or axial. The limit row's error is the
@@ -241,10 +249,12 @@ static int chainRows(uint8_t rows, const dkJointSoA* soa, int32_t k, const dkBod
 	}
 	if (rows & (dkJointRowAngleEq | dkJointRowAngleLimit)) { // ω_B − ω_A
 		ja[3 * r + 2] = -1.0, jb[3 * r + 2] = 1.0;
-		double angle = (double)*dkJsAt(soa, dkJsAngle, k) + ((double)b->da - a->da);
+		double angle;
 		if (rows & dkJointRowAngleLimit) {
-			double lower = *dkJsAt(soa, dkJsAngleLower, k), upper = *dkJsAt(soa, dkJsAngleUpper, k);
-			angle -= angle - lower < upper - angle ? lower : upper;
+			int bound = limitSide(soa, k, a, b, &angle) > 0.0 ? dkJsAngleLower : dkJsAngleUpper;
+			angle -= *dkJsAt(soa, bound, k);
+		} else {
+			angle = (double)*dkJsAt(soa, dkJsAngle, k) + ((double)b->da - a->da);
 		}
 		error[r] = angle;
 		r++;
@@ -505,9 +515,8 @@ static bool chooseLimits(dkJointChains* chains, int32_t first, int32_t last, con
 		limits = true;
 		double* s = chains->scratch + (size_t)q * dkChainScratch;
 		int32_t k = chains->soaIndex[q];
-		double angle = (double)*dkJsAt(soa, dkJsAngle, k) + ((double)states[soa->stateB[k]].da - states[soa->stateA[k]].da);
-		double lower = *dkJsAt(soa, dkJsAngleLower, k), upper = *dkJsAt(soa, dkJsAngleUpper, k);
-		double side = angle - lower < upper - angle ? 1.0 : -1.0, error = s[dkChainC + 2];
+		double angle, side = limitSide(soa, k, &states[soa->stateA[k]], &states[soa->stateB[k]], &angle);
+		double error = s[dkChainC + 2];
 		double turn = (double)states[soa->stateB[k]].w - states[soa->stateA[k]].w;
 		double lambda = chains->impulse[3 * q + 2];
 		bool active = side * lambda > 0.0 || side * (error + turn / invH) < 0.0;
@@ -551,9 +560,7 @@ static bool activateCrossing(dkJointChains* chains, int32_t first, int32_t last,
 		const dkBodyState *a = &states[soa->stateA[k]], *b = &states[soa->stateB[k]];
 		double ja[9], jb[9], error[3];
 		chainRows(chains->rows[q], soa, k, a, b, ja, jb, error, NULL, NULL, NULL);
-		double angle = (double)*dkJsAt(soa, dkJsAngle, k) + ((double)b->da - a->da);
-		double lower = *dkJsAt(soa, dkJsAngleLower, k), upper = *dkJsAt(soa, dkJsAngleUpper, k);
-		double side = angle - lower < upper - angle ? 1.0 : -1.0;
+		double angle, side = limitSide(soa, k, a, b, &angle);
 		if (side * (error[2] + ((double)b->w - a->w) / invH) >= 0.0) continue;
 		for (int c = 6; c < 9; ++c) s[dkChainJA + c] = ja[c], s[dkChainJB + c] = jb[c];
 		s[dkChainActive] = side;
