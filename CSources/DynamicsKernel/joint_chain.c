@@ -6,22 +6,23 @@
 // links, 7 % at 100, 725 % at 1 000. So the equality rows of rigid joints that form open paths are solved
 // here exactly, one chain at a time, after the coloured pass of the same kind.
 //
-// Which joints: rigid pins (point rows), welds (point and angle rows) and rods (axial row) whose moving
-// items each carry at most two such joints, and which form open paths (a joint to the world, an anchored
-// or a resting item has one moving side and may end a path). Joints at an item with three or more of
-// them, joints on closed loops, and joints whose two items have a contact with each other stay with the
-// coloured passes, as do friction and spring rows (of chain joints too), rods' limits and prismatic joints.
-// A grid of pins (joint_grid) therefore has no chains. A chain pin's angle limit is solved here too: a
-// limit that Gauss–Seidel takes one joint at a time gives way under a chain's load (a 50-link chain with
-// ±0.5 rad ranges, released horizontally with a load 10 links heavy, ran 1.1 rad past its range).
+// Which joints: rigid pins (point rows), welds (point and angle rows), sliders (perpendicular and angle
+// rows) and rods (axial row) whose moving items each carry at most two such joints, and which form open
+// paths (a joint to the world, an anchored or a resting item has one moving side and may end a path).
+// Joints at an item with three or more of them, joints on closed loops, and joints whose two items have a
+// contact with each other stay with the coloured passes, as do friction and spring rows (of chain joints
+// too) and rods' limits. A grid of pins (joint_grid) therefore has no chains. A chain pin's angle limit and
+// a chain slider's axial limit are solved here too: a limit that Gauss–Seidel takes one joint at a time
+// gives way under a chain's load (a 50-link chain with ±0.5 rad ranges, released horizontally with a load
+// 10 links heavy, ran 1.1 rad past its range; telescoping slider chains ran up to 4.6 pt past ±5 pt).
 //
-// Limits in the exact solve: a pin's limit row acts on ω_B − ω_A toward the nearer bound, one-sided
-// (its accumulated impulse pushes away from the bound only). Each solve chooses the active limits, those
-// already pushing or that the relative rotation would carry past their bound within the substep, solves
-// them as equalities with the chain (rigid: without the compliance of the other rows, which let a 50-link
-// chain's root limit give 0.025 rad under its load; speculatively, as contacts: a bound not yet reached is
-// approached at most to the bound within the substep), and drops and releases those whose impulse would
-// then pull, solving again, up to DK_CHAIN_LIMIT_ROUNDS times. A limit that the solve's impulses carry
+// Limits in the exact solve: a pin's limit row acts on ω_B − ω_A, a slider's on the speed along its axis,
+// toward the nearer bound, one-sided (its accumulated impulse pushes away from the bound only). Each solve
+// chooses the active limits, those already pushing or that the relative motion would carry past their
+// bound within the substep, solves them as equalities with the chain (rigid: without the compliance of the
+// other rows, which let a 50-link chain's root limit give 0.025 rad under its load; speculatively, as
+// contacts: a bound not yet reached is approached at most to the bound within the substep), and drops and
+// releases those whose impulse would then pull, solving again, up to DK_CHAIN_LIMIT_ROUNDS times. A limit that the solve's impulses carry
 // toward its bound is activated for another pass.
 //
 // How: along a path the system A λ = −(J v + bias) is block tridiagonal, A = J M⁻¹ Jᵀ with one block of up
@@ -54,6 +55,9 @@
 enum { dkChainJA = 0, dkChainJB = 9, dkChainSinv = 18, dkChainG = 27, dkChainY = 36, dkChainX = 39, dkChainC = 42,
 	   dkChainActive = 45, dkChainScratch = 46 };
 
+// The one-sided rows this stage solves: a pin's angle limit and a slider's axial limit, always the third row.
+enum { dkChainLimitRows = dkJointRowAngleLimit | dkJointRowAxialLimit };
+
 // The rows this stage solves for a joint (dkJointRow* bits), or 0.
 static uint8_t directRows(const dkJoint* j)
 {
@@ -63,7 +67,7 @@ static uint8_t directRows(const dkJoint* j)
 	case dkJointRevolute: return dkJointRowPoint | (d->enableLimit ? dkJointRowAngleLimit : 0);
 	case dkJointWeld: return dkJointRowPoint | dkJointRowAngleEq;
 	case dkJointDistance: return d->rigid ? dkJointRowAxialEq : 0;
-	case dkJointPrismatic: return 0;
+	case dkJointPrismatic: return dkJointRowPrism | (d->enableLimit ? dkJointRowAxialLimit : 0);
 	}
 	return 0;
 }
@@ -184,7 +188,11 @@ bool dkChains_Build(const dkWorld* world, const int32_t* list, const int32_t* ro
 			float* impulse = chains->impulse + 3 * q;
 			chains->soaIndex[q] = slot[i];
 			chains->rows[q] = direct[i];
-			if (direct[i] & dkJointRowPoint) {
+			if (direct[i] & dkJointRowPrism) {
+				impulse[0] = j->perp;
+				impulse[1] = j->angular;
+				impulse[2] = (direct[i] & dkJointRowAxialLimit) ? j->axialLower - j->axialUpper : 0.0f;
+			} else if (direct[i] & dkJointRowPoint) {
 				impulse[0] = j->linearX;
 				impulse[1] = j->linearY;
 				impulse[2] = (direct[i] & dkJointRowAngleEq)	  ? j->angular
@@ -211,22 +219,23 @@ bool dkChains_Build(const dkWorld* world, const int32_t* list, const int32_t* ro
 	return ok;
 }
 
-// A pin's relative angle at this substep (minus the reference) and the side of its range it is nearer:
-// 1 for the lower bound, −1 for the upper one.
-static double limitSide(const dkJointSoA* soa, int32_t k, const dkBodyState* a, const dkBodyState* b, double* angle)
+// Which bound of a limit row's range `value` (the pin's angle or the slider's offset) is nearer: 1 for the
+// lower one, −1 for the upper one. The row's error is then the value's distance from that bound.
+static double limitSide(double value, float lower, float upper)
 {
-	*angle = (double)*dkJsAt(soa, dkJsAngle, k) + ((double)b->da - a->da);
-	return *angle - *dkJsAt(soa, dkJsAngleLower, k) < *dkJsAt(soa, dkJsAngleUpper, k) - *angle ? 1.0 : -1.0;
+	return value - lower < upper - value ? 1.0 : -1.0;
 }
 
 // The Jacobians (rows × (vx, vy, ω) of A and of B) and position errors of a joint's direct rows at the
 // current substep, from the wide layout's step-start geometry and the items' movement since; returns the
-// number of rows. Row order: point x, point y, angle or angle limit; or axial. The limit row's error is the
-// angle's distance from the nearer bound, negative past the lower and positive past the upper one. With
-// `impulse`, also the geometric stiffness of each side for those impulses: |r · λ|, r the anchor from the
-// item's centre.
+// number of rows. Row order: point x, point y, angle or angle limit; or perpendicular, angle, axial limit
+// (a slider); or axial (a rod). A limit row's error is the distance from the nearer bound, negative past the
+// lower and positive past the upper one, and `side` (when not NULL) says which bound that is (limitSide).
+// With `impulse`, also the geometric stiffness of each side for those impulses: |r · f|, f the force of the
+// joint's rows on the side and r its point of action from the item's centre.
 static int chainRows(uint8_t rows, const dkJointSoA* soa, int32_t k, const dkBodyState* a, const dkBodyState* b,
-					 double* ja, double* jb, double* error, const float* impulse, double* stiffA, double* stiffB)
+					 double* ja, double* jb, double* error, double* side, const float* impulse, double* stiffA,
+					 double* stiffB)
 {
 	double rAx0 = *dkJsAt(soa, dkJsRAx, k), rAy0 = *dkJsAt(soa, dkJsRAy, k);
 	double rBx0 = *dkJsAt(soa, dkJsRBx, k), rBy0 = *dkJsAt(soa, dkJsRBy, k);
@@ -234,6 +243,7 @@ static int chainRows(uint8_t rows, const dkJointSoA* soa, int32_t k, const dkBod
 	double rBx = b->dc * rBx0 - b->ds * rBy0, rBy = b->ds * rBx0 + b->dc * rBy0;
 	double dx = ((double)b->dx - a->dx + *dkJsAt(soa, dkJsDeltaX, k)) + (rBx - rAx);
 	double dy = ((double)b->dy - a->dy + *dkJsAt(soa, dkJsDeltaY, k)) + (rBy - rAy);
+	double angle = (double)*dkJsAt(soa, dkJsAngle, k) + ((double)b->da - a->da);
 	memset(ja, 0, 9 * sizeof(double));
 	memset(jb, 0, 9 * sizeof(double));
 	error[0] = error[1] = error[2] = 0.0;
@@ -247,16 +257,38 @@ static int chainRows(uint8_t rows, const dkJointSoA* soa, int32_t k, const dkBod
 		}
 		r = 2;
 	}
+	if (rows & dkJointRowPrism) { // u⊥ · (v_B − v_A) + s2 ω_B − s1 ω_A, u⊥ = (−u_y, u_x); then ω_B − ω_A
+		double axX = *dkJsAt(soa, dkJsAxisX, k), axY = *dkJsAt(soa, dkJsAxisY, k);
+		double ux = a->dc * axX - a->ds * axY, uy = a->ds * axX + a->dc * axY;
+		double lx = dx + rAx, ly = dy + rAy; // B's anchor from A's centre
+		double s1 = lx * ux + ly * uy, s2 = rBx * ux + rBy * uy;
+		ja[0] = uy, ja[1] = -ux, ja[2] = -s1, jb[0] = -uy, jb[1] = ux, jb[2] = s2, error[0] = ux * dy - uy * dx;
+		ja[5] = -1.0, jb[5] = 1.0, error[1] = angle;
+		r = 2;
+		if (rows & dkJointRowAxialLimit) { // u · (v_B − v_A) + a2 ω_B − a1 ω_A
+			double a1 = lx * uy - ly * ux, a2 = rBx * uy - rBy * ux, value = ux * dx + uy * dy;
+			ja[6] = -ux, ja[7] = -uy, ja[8] = -a1, jb[6] = ux, jb[7] = uy, jb[8] = a2;
+			float lower = *dkJsAt(soa, dkJsAxialLower, k), upper = *dkJsAt(soa, dkJsAxialUpper, k);
+			double nearer = limitSide(value, lower, upper);
+			error[2] = value - (nearer > 0.0 ? lower : upper);
+			if (side) *side = nearer;
+			r = 3;
+		}
+		if (impulse) { // the force on B, at its anchor; on A the opposite, at the same point
+			double fx = -uy * impulse[0] + ux * impulse[2], fy = ux * impulse[0] + uy * impulse[2];
+			*stiffA += fabs(lx * fx + ly * fy);
+			*stiffB += fabs(rBx * fx + rBy * fy);
+		}
+	}
 	if (rows & (dkJointRowAngleEq | dkJointRowAngleLimit)) { // ω_B − ω_A
 		ja[3 * r + 2] = -1.0, jb[3 * r + 2] = 1.0;
-		double angle;
-		if (rows & dkJointRowAngleLimit) {
-			int bound = limitSide(soa, k, a, b, &angle) > 0.0 ? dkJsAngleLower : dkJsAngleUpper;
-			angle -= *dkJsAt(soa, bound, k);
-		} else {
-			angle = (double)*dkJsAt(soa, dkJsAngle, k) + ((double)b->da - a->da);
-		}
 		error[r] = angle;
+		if (rows & dkJointRowAngleLimit) {
+			float lower = *dkJsAt(soa, dkJsAngleLower, k), upper = *dkJsAt(soa, dkJsAngleUpper, k);
+			double nearer = limitSide(angle, lower, upper);
+			error[r] = angle - (nearer > 0.0 ? lower : upper);
+			if (side) *side = nearer;
+		}
 		r++;
 	}
 	if (rows & dkJointRowAxialEq) { // u · (v_B − v_A) + (r_B × u) ω_B − (r_A × u) ω_A
@@ -341,7 +373,7 @@ static void prepareChain(dkJointChains* chains, int32_t first, int32_t last, con
 		double* s = chains->scratch + (size_t)q * dkChainScratch;
 		int32_t k = chains->soaIndex[q];
 		chainRows(chains->rows[q], soa, k, &states[soa->stateA[k]], &states[soa->stateB[k]], s + dkChainJA,
-				  s + dkChainJB, s + dkChainC, NULL, NULL, NULL);
+				  s + dkChainJB, s + dkChainC, NULL, NULL, NULL, NULL);
 	}
 }
 
@@ -355,7 +387,7 @@ void dkChains_RaiseInertia(const dkJointChains* chains, const dkJointSoA* soa, f
 	for (int32_t q = 0; q < chains->joints; ++q) {
 		int32_t k = chains->soaIndex[q];
 		double sa = 0.0, sb = 0.0;
-		chainRows(chains->rows[q], soa, k, &rest, &rest, ja, jb, error, chains->impulse + 3 * q, &sa, &sb);
+		chainRows(chains->rows[q], soa, k, &rest, &rest, ja, jb, error, NULL, chains->impulse + 3 * q, &sa, &sb);
 		stiff[soa->stateA[k]] += sa;
 		stiff[soa->stateB[k]] += sb;
 	}
@@ -386,12 +418,12 @@ void dkChains_WarmStart(dkJointChains* chains, const dkJointSoA* soa, dkBodyStat
 // The biased solve comes right after the same substep's warm start, which prepared the chain: positions
 // and accumulated impulses have not changed since, so only the relaxing solve (after the positions)
 // prepares again.
-// The rows of joint q at this substep: 1, 2 or 3 (a pin's limit row counts only while active).
+// The rows of joint q: 1, 2 or 3 (with its limit row, which eliminate counts only while active).
 static int rowCount(const dkJointChains* chains, int32_t q)
 {
 	uint8_t rows = chains->rows[q];
-	return (rows & dkJointRowPoint ? 2 : 0) + (rows & dkJointRowAngleEq ? 1 : 0) + (rows & dkJointRowAxialEq ? 1 : 0) +
-		   (rows & dkJointRowAngleLimit ? 1 : 0);
+	return (rows & (dkJointRowPoint | dkJointRowPrism) ? 2 : 0) + (rows & dkJointRowAngleEq ? 1 : 0) +
+		   (rows & dkJointRowAxialEq ? 1 : 0) + (rows & dkChainLimitRows ? 1 : 0);
 }
 
 // Block elimination of one chain into x (nothing applied yet): the forward pass and back substitution.
@@ -405,8 +437,8 @@ static void eliminate(dkJointChains* chains, int32_t first, int32_t last, const 
 		const dkBodyState *a = &states[soa->stateA[k]], *b = &states[soa->stateB[k]];
 		double mA[3], mB[3], m[9];
 		int rows = rowCount(chains, q);
-		double limitSide = (chains->rows[q] & dkJointRowAngleLimit) ? s[dkChainActive] : 0.0;
-		if ((chains->rows[q] & dkJointRowAngleLimit) && limitSide == 0.0) rows--; // an inactive limit: unused
+		double limitSide = (chains->rows[q] & dkChainLimitRows) ? s[dkChainActive] : 0.0;
+		if ((chains->rows[q] & dkChainLimitRows) && limitSide == 0.0) rows--; // an inactive limit: unused
 		masses(soa, k, mA, mB);
 		double va[3] = {a->vx, a->vy, a->w}, vb[3] = {b->vx, b->vy, b->w};
 		for (int p = 0; p < 3; ++p) {
@@ -483,45 +515,57 @@ static void eliminate(dkJointChains* chains, int32_t first, int32_t last, const 
 	}
 }
 
-// Releases joint q's limit impulse (its row leaves the solve): ω_A += I_A⁻¹ λ, ω_B −= I_B⁻¹ λ; the row's
-// Jacobian is zero until the next prepare, so that it couples to nothing.
+// The speed of a limit row, J v (the limit is row 2 of the 3×3 Jacobians ja and jb).
+static double limitSpeed(const double* ja, const double* jb, const dkBodyState* a, const dkBodyState* b)
+{
+	double va[3] = {a->vx, a->vy, a->w}, vb[3] = {b->vx, b->vy, b->w}, sum = 0.0;
+	for (int c = 0; c < 3; ++c) sum += ja[6 + c] * va[c] + jb[6 + c] * vb[c];
+	return sum;
+}
+
+// Releases joint q's limit impulse (its row leaves the solve): v −= M⁻¹ Jᵀ λ on both sides, with the row's
+// current Jacobian; the row's Jacobian is then zero until it is chosen again, so that it couples to nothing.
 static void releaseLimit(dkJointChains* chains, int32_t q, const dkJointSoA* soa, dkBodyState* states)
 {
 	double* s = chains->scratch + (size_t)q * dkChainScratch;
 	int32_t k = chains->soaIndex[q];
 	double lambda = chains->impulse[3 * q + 2];
 	s[dkChainActive] = 0.0;
-	for (int c = 6; c < 9; ++c) s[dkChainJA + c] = s[dkChainJB + c] = 0.0; // until the next prepare
-	if (lambda == 0.0) return;
-	if (soa->stateA[k] != soa->zeroState) {
-		dkBodyState* a = &states[soa->stateA[k]];
-		a->w = (float)(a->w + *dkJsAt(soa, dkJsInertiaA, k) * lambda);
+	if (lambda != 0.0) {
+		double x[3] = {0.0, 0.0, -lambda}, mA[3], mB[3];
+		masses(soa, k, mA, mB);
+		applyImpulse(states, soa->stateA[k], soa->zeroState, s + dkChainJA, x, mA[0], mA[2]);
+		applyImpulse(states, soa->stateB[k], soa->zeroState, s + dkChainJB, x, mB[0], mB[2]);
+		chains->impulse[3 * q + 2] = 0.0f;
 	}
-	if (soa->stateB[k] != soa->zeroState) {
-		dkBodyState* b = &states[soa->stateB[k]];
-		b->w = (float)(b->w - *dkJsAt(soa, dkJsInertiaB, k) * lambda);
-	}
-	chains->impulse[3 * q + 2] = 0.0f;
+	for (int c = 6; c < 9; ++c) s[dkChainJA + c] = s[dkChainJB + c] = 0.0;
 }
 
-// Chooses the chain's active limits (1: the lower bound, −1: the upper one, 0: none) and releases the rest;
-// returns whether the chain has limit rows.
+// Chooses the chain's active limits (1: the lower bound, −1: the upper one, 0: none): those already
+// pushing or that the relative motion would carry past their bound within the substep; releases the rest.
+// Each limit row's Jacobian and error are taken afresh (a row released by an earlier solve of the substep
+// had its Jacobian cleared). Returns whether the chain has limit rows.
 static bool chooseLimits(dkJointChains* chains, int32_t first, int32_t last, const dkJointSoA* soa,
 						 dkBodyState* states, double invH)
 {
 	bool limits = false;
 	for (int32_t q = first; q < last; ++q) {
-		if (!(chains->rows[q] & dkJointRowAngleLimit)) continue;
+		if (!(chains->rows[q] & dkChainLimitRows)) continue;
 		limits = true;
 		double* s = chains->scratch + (size_t)q * dkChainScratch;
 		int32_t k = chains->soaIndex[q];
-		double angle, side = limitSide(soa, k, &states[soa->stateA[k]], &states[soa->stateB[k]], &angle);
-		double error = s[dkChainC + 2];
-		double turn = (double)states[soa->stateB[k]].w - states[soa->stateA[k]].w;
+		const dkBodyState *a = &states[soa->stateA[k]], *b = &states[soa->stateB[k]];
+		double ja[9], jb[9], error[3], side = 0.0;
+		chainRows(chains->rows[q], soa, k, a, b, ja, jb, error, &side, NULL, NULL, NULL);
+		for (int c = 6; c < 9; ++c) s[dkChainJA + c] = ja[c], s[dkChainJB + c] = jb[c];
+		s[dkChainC + 2] = error[2];
 		double lambda = chains->impulse[3 * q + 2];
-		bool active = side * lambda > 0.0 || side * (error + turn / invH) < 0.0;
+		bool active = side * lambda > 0.0 || side * (error[2] + limitSpeed(ja, jb, a, b) / invH) < 0.0;
 		if (!active || side * lambda < 0.0) releaseLimit(chains, q, soa, states);
 		s[dkChainActive] = active ? side : 0.0;
+		if (active) {
+			for (int c = 6; c < 9; ++c) s[dkChainJA + c] = ja[c], s[dkChainJB + c] = jb[c];
+		}
 	}
 	return limits;
 }
@@ -534,7 +578,7 @@ static bool dropPulling(dkJointChains* chains, int32_t first, int32_t last, cons
 	bool dropped = false;
 	for (int32_t q = first; q < last; ++q) {
 		double* s = chains->scratch + (size_t)q * dkChainScratch;
-		if (!(chains->rows[q] & dkJointRowAngleLimit) || s[dkChainActive] == 0.0) continue;
+		if (!(chains->rows[q] & dkChainLimitRows) || s[dkChainActive] == 0.0) continue;
 		double total = chains->impulse[3 * q + 2] + s[dkChainX + 2];
 		if (s[dkChainActive] * total >= 0.0) continue;
 		if (clamp) {
@@ -555,13 +599,12 @@ static bool activateCrossing(dkJointChains* chains, int32_t first, int32_t last,
 	bool activated = false;
 	for (int32_t q = first; q < last; ++q) {
 		double* s = chains->scratch + (size_t)q * dkChainScratch;
-		if (!(chains->rows[q] & dkJointRowAngleLimit) || s[dkChainActive] != 0.0) continue;
+		if (!(chains->rows[q] & dkChainLimitRows) || s[dkChainActive] != 0.0) continue;
 		int32_t k = chains->soaIndex[q];
 		const dkBodyState *a = &states[soa->stateA[k]], *b = &states[soa->stateB[k]];
-		double ja[9], jb[9], error[3];
-		chainRows(chains->rows[q], soa, k, a, b, ja, jb, error, NULL, NULL, NULL);
-		double angle, side = limitSide(soa, k, a, b, &angle);
-		if (side * (error[2] + ((double)b->w - a->w) / invH) >= 0.0) continue;
+		double ja[9], jb[9], error[3], side = 0.0;
+		chainRows(chains->rows[q], soa, k, a, b, ja, jb, error, &side, NULL, NULL, NULL);
+		if (side * (error[2] + limitSpeed(ja, jb, a, b) / invH) >= 0.0) continue;
 		for (int c = 6; c < 9; ++c) s[dkChainJA + c] = ja[c], s[dkChainJB + c] = jb[c];
 		s[dkChainActive] = side;
 		activated = true;
@@ -610,7 +653,14 @@ void dkChains_StoreImpulses(dkWorld* world, const dkJointChains* chains, const d
 	for (int32_t q = 0; q < chains->joints; ++q) {
 		dkJoint* j = &world->joints[soa->joint[chains->soaIndex[q]]];
 		const float* impulse = chains->impulse + 3 * q;
-		if (chains->rows[q] & dkJointRowPoint) {
+		if (chains->rows[q] & dkJointRowPrism) {
+			j->perp = impulse[0];
+			j->angular = impulse[1];
+			if (chains->rows[q] & dkJointRowAxialLimit) {
+				j->axialLower = impulse[2] > 0.0f ? impulse[2] : 0.0f;
+				j->axialUpper = impulse[2] < 0.0f ? -impulse[2] : 0.0f;
+			}
+		} else if (chains->rows[q] & dkJointRowPoint) {
 			j->linearX = impulse[0];
 			j->linearY = impulse[1];
 			if (chains->rows[q] & dkJointRowAngleEq) j->angular = impulse[2];

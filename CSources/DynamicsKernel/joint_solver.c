@@ -172,7 +172,7 @@ static void fillJoint(const dkJointFill* t, int32_t i, dkSoftness rigid)
 	F(dkJsAxial) = (rows & dkJointRowAxialEq) ? j->axial : 0.0f;
 	F(dkJsAxialLowerImpulse) = (rows & dkJointRowAxialLimit) ? j->axialLower : 0.0f;
 	F(dkJsAxialUpperImpulse) = (rows & dkJointRowAxialLimit) ? j->axialUpper : 0.0f;
-	F(dkJsPerp) = j->perp;
+	F(dkJsPerp) = (rows & dkJointRowPrism) ? j->perp : 0.0f;
 	F(dkJsAngular) = (rows & (dkJointRowAngleEq | dkJointRowPrism)) ? j->angular : 0.0f;
 	F(dkJsAngleLowerImpulse) = (rows & dkJointRowAngleLimit) ? j->angleLower : 0.0f;
 	F(dkJsAngleUpperImpulse) = (rows & dkJointRowAngleLimit) ? j->angleUpper : 0.0f;

@@ -191,6 +191,12 @@ open class AttachmentBehavior: DynamicBehavior {
 
     /// Pins: the allowed rotation from the start, rad; sliders: the allowed travel from the start, pt.
     /// ``FloatRange/infinite`` (the default) does not limit. Traps when minimum > maximum or NaN.
+    ///
+    /// How stiff: where rigid pins and sliders form an open chain (each item has at most two of them and
+    /// they make no loop), the range is a rigid one-sided constraint solved exactly with the chain; chains of
+    /// up to 50 links under a load 10 times a link's mass stay within 0.02 rad (0.5 pt) of it. Elsewhere
+    /// (grids, branch points) it is a stiff spring at 60 Hz with damping ratio 2, which a long chain under
+    /// load can push past.
     public var attachmentRange: FloatRange = .infinite {
         didSet {
             precondition(attachmentRange.minimum <= attachmentRange.maximum,
