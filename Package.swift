@@ -14,6 +14,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     ],
     targets: [
         .target(
@@ -23,7 +24,10 @@ let package = Package(
             linkerSettings: [.linkedLibrary("blas"), .linkedLibrary("m")]
         ),
         .target(name: "Dynamics", dependencies: ["DynamicsKernel"]),
-        .target(name: "DynamicsScenes", dependencies: ["Dynamics"]),
+        .target(
+            name: "DynamicsScenes",
+            dependencies: ["Dynamics", .product(name: "Yams", package: "Yams")]
+        ),
         .executableTarget(
             name: "DynamicsCLI",
             dependencies: [

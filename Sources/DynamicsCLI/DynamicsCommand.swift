@@ -9,17 +9,18 @@ struct DynamicsCommand: ParsableCommand {
         commandName: "dynamics",
         abstract: "Batch rigid-body dynamics with UIKit Dynamics semantics.",
         discussion: """
-            Runs built-in scenes headless and reports timing. Units: points, seconds, radians; gravity \
+            Runs built-in scenes and scene files (JSON or YAML, format dynamics-scene/1) headless, writes \
+            trajectories, and reports timing. Units: points, seconds, radians; gravity \
             magnitude 1 is 1000 pt/s². The environment variable DYNAMICS_SIMD (scalar, sse2, avx2, avx512, \
             neon) caps the SIMD path when --simd is not given.
             """,
-        subcommands: [Simulate.self, Bench.self, Scenes.self]
+        subcommands: [Simulate.self, Validate.self, Bench.self, Scenes.self]
     )
 }
 
-/// Options shared by `simulate` and `bench`.
+/// Options shared by `simulate` and `bench`. Given ones override a scene file's configuration.
 struct EngineOptions: ParsableArguments {
-    @Option(help: "Worker threads (default: active processors). Results do not depend on it.")
+    @Option(help: "Worker threads, 1…64 (default: active processors). Results do not depend on it.")
     var workers: Int?
 
     @Option(help: "Highest SIMD path: automatic, scalar, sse2, neon, avx2, avx512 (default: $DYNAMICS_SIMD or automatic).")
@@ -28,21 +29,28 @@ struct EngineOptions: ParsableArguments {
     @Option(help: "Integrator: fused, blas or scalar.")
     var integrator: String = "fused"
 
-    @Option(help: "Solver substeps per step.")
-    var substeps: Int = 4
+    @Option(help: "Solver substeps per step, 1…64 (default 4).")
+    var substeps: Int?
 
-    @Option(help: "Contact stiffness in Hz (at most a quarter of the substep rate is used).")
-    var contactFrequency: Double = 30
+    @Option(help: "Contact stiffness in Hz (default 30; at most a quarter of the substep rate is used).")
+    var contactFrequency: Double?
 
-    @Option(help: "Solver passes per substep, 1…8.")
-    var solverIterations: Int = 1
+    @Option(help: "Solver passes per substep, 1…8 (default 1).")
+    var solverIterations: Int?
 
     @Flag(help: "Turn rest detection off (every item is stepped every step).")
     var noRest = false
 
-    func configuration() throws -> DynamicsConfiguration {
-        var c = DynamicsConfiguration()
-        if let workers { c.workerCount = workers }
+    /// The default configuration with the given options.
+    func configuration() throws -> DynamicsConfiguration { try configuration(base: DynamicsConfiguration()) }
+
+    /// `base` with the given options applied.
+    func configuration(base: DynamicsConfiguration) throws -> DynamicsConfiguration {
+        var c = base
+        if let workers {
+            guard (1...64).contains(workers) else { throw ValidationError("--workers must be 1…64, got \(workers)") }
+            c.workerCount = workers
+        }
         if let name = simd ?? ProcessInfo.processInfo.environment["DYNAMICS_SIMD"] {
             guard let level = SIMDLevel(name: name) else {
                 throw ValidationError("unknown SIMD path '\(name)' (scalar, sse2, neon, avx2, avx512, automatic)")
@@ -53,10 +61,10 @@ struct EngineOptions: ParsableArguments {
             throw ValidationError("unknown integrator '\(integrator)' (fused, blas, scalar)")
         }
         c.integrator = integrator
-        c.substeps = substeps
-        c.contactFrequency = contactFrequency
-        c.solverIterations = solverIterations
-        c.restDetection = !noRest
+        if let substeps { c.substeps = substeps }
+        if let contactFrequency { c.contactFrequency = contactFrequency }
+        if let solverIterations { c.solverIterations = solverIterations }
+        if noRest { c.restDetection = false }
         do {
             try c.validate()
         } catch {

@@ -2,50 +2,215 @@ import ArgumentParser
 import Dynamics
 import DynamicsScenes
 import Foundation
+import Synchronization
 
 struct Simulate: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Run a scene for a fixed simulated time and print a summary.",
-        discussion: "Without SCENE, runs the built-in default scene (10 000 items for 10 simulated seconds)."
+        abstract: "Run a built-in scene or a scene file and write its trajectories and summary.",
+        discussion: """
+            SCENE is a scene file (.json, .yaml, .yml; see `dynamics validate`) or a built-in scene name \
+            (`dynamics scenes`); without it, the built-in default scene. Flags override the file's \
+            configuration. Outputs are chosen by extension and may be repeated: --output run.csv --output \
+            run.jsonl. Every output is written under a temporary name and renamed when complete. Exit status: \
+            0 done, 64 usage, 65 invalid scene, 66 cannot open, 73/74 cannot write, 130 interrupted.
+            """
     )
 
-    @Argument(help: "A built-in scene name (see `dynamics scenes`).")
+    @Argument(help: "A scene file or a built-in scene name.")
     var scene: String = "default"
 
-    @Option(help: "Number of items (default: the scene's).")
+    @Option(help: "Number of items of a built-in scene (default: the scene's).")
     var items: Int?
 
-    @Option(help: "Simulated seconds (default: the scene's).")
+    @Option(help: "Simulated seconds (default: the file's duration or the built-in's).")
     var seconds: Double?
 
+    @Option(help: "Steps per simulated second (default: the file's, or 60).")
+    var stepsPerSecond: Double?
+
+    @Option(help: "Seed of the scene's random generators and the world (default: the file's, or 0).")
+    var seed: Int?
+
     @OptionGroup var engine: EngineOptions
+
+    @OptionGroup var limits: LimitOptions
+
+    @Option(name: .long, help: "A trajectory file to write: .csv or .jsonl (repeatable).")
+    var output: [String] = []
+
+    @Option(help: "Write trajectories every K steps (default 1; the first and last steps are always written).")
+    var every: Int = 1
+
+    @Option(help: "Only these items in trajectories: comma-separated ids or tags (default: every item).")
+    var track: String?
+
+    @Option(help: "Write contact events (began and ended) as JSON Lines to this file.")
+    var events: String?
+
+    @Option(help: "Write the summary as JSON to this file.")
+    var summary: String?
 
     @Flag(help: "Print the summary as one JSON object.")
     var json = false
 
+    @Flag(help: "No progress and no summary on the terminal.")
+    var quiet = false
+
+    func validate() throws {
+        if let items, !(1...100_000_000).contains(items) { throw ValidationError("--items must be 1…100000000, got \(items)") }
+        if let seconds, !(seconds.isFinite && seconds > 0 && seconds <= 1e6) {
+            throw ValidationError("--seconds must be > 0 and ≤ 1000000, got \(seconds)")
+        }
+        if let stepsPerSecond, !(stepsPerSecond.isFinite && stepsPerSecond >= 1 && stepsPerSecond <= 100_000) {
+            throw ValidationError("--steps-per-second must be 1…100000, got \(stepsPerSecond)")
+        }
+        if let seed, seed < 0 { throw ValidationError("--seed must be ≥ 0, got \(seed)") }
+        guard every >= 1 else { throw ValidationError("--every must be ≥ 1, got \(every)") }
+        for path in output {
+            let ext = URL(fileURLWithPath: path).pathExtension.lowercased()
+            guard ["csv", "jsonl"].contains(ext) else {
+                throw ValidationError("--output \(path): unsupported extension '.\(ext)' (csv, jsonl)")
+            }
+        }
+    }
+
     func run() throws {
-        let recipe = try DynamicsCLI.scene(named: scene)
-        let configuration = try engine.configuration()
-        let duration = seconds ?? recipe.defaultSeconds
-        guard duration.isFinite, duration > 0 else { throw ValidationError("--seconds must be > 0, got \(duration)") }
-        let world = try recipe.makeWorld(items: items, configuration: configuration)
+        try reportingFailures { try simulate() }
+    }
+
+    private func simulate() throws {
+        let source = try SceneSource.resolve(scene, limits: limits.limits)
+        // The world, its stepping, and the items' names.
+        let world: DynamicWorld, names: [String], ids: [ItemID], duration: Double
+        var run: SceneRun?
+        switch source {
+        case .builtIn(let recipe):
+            var base = DynamicsConfiguration()
+            if let stepsPerSecond { base.stepsPerSecond = stepsPerSecond }
+            if let seed { base.seed = UInt64(seed) }
+            let configuration = try engine.configuration(base: base)
+            world = try recipe.makeWorld(items: items, configuration: configuration)
+            ids = world.itemIDs()
+            names = ids.indices.map { "item-\($0)" }
+            duration = seconds ?? recipe.defaultSeconds
+        case .file(var document, _):
+            if items != nil { throw CLIError(.usage, "--items applies to built-in scenes; a scene file lists its items") }
+            if let stepsPerSecond { document.configuration.stepsPerSecond = stepsPerSecond }
+            if let seed { document.configuration.seed = UInt64(seed) }
+            let configuration = try engine.configuration(base: document.configuration.dynamics)
+            let built = try SceneRun(document, configuration: configuration)
+            run = built
+            world = built.world
+            ids = built.itemIDs
+            names = built.itemNames
+            duration = seconds ?? document.configuration.duration
+        }
+        let steps = Int((duration * world.configuration.stepsPerSecond).rounded())
+        guard steps >= 1 else {
+            throw CLIError(.usage, "--seconds \(duration) is shorter than one step (1/\(world.configuration.stepsPerSecond) s)")
+        }
+        // Which items the trajectories hold.
+        var tracked = Array(ids.indices)
+        if let track {
+            let wanted = track.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
+            if let run {
+                tracked = run.indices(of: SceneTargets(items: wanted.filter { run.itemNames.contains($0) },
+                                                       tags: wanted.filter { !run.itemNames.contains($0) }))
+                let known = Set(run.itemNames)
+                for name in wanted where !known.contains(name) && run.indices(of: SceneTargets(tags: [name])).isEmpty {
+                    throw CLIError(.usage, "--track: no item or tag '\(name)'")
+                }
+            } else {
+                let index = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) })
+                tracked = try wanted.map { name in
+                    guard let i = index[name] else { throw CLIError(.usage, "--track: no item '\(name)' (built-in items are item-N)") }
+                    return i
+                }
+            }
+        }
+        let writers = try output.map { path in
+            try TrajectoryWriter(path: path, format: path.lowercased().hasSuffix(".csv") ? .csv : .jsonl)
+        }
+        let eventFile = try events.map { try AtomicFile($0) }
+        let summaryFile = try summary.map { try AtomicFile($0) }
+        let trackedIDs = tracked.map { ids[$0] }, trackedNames = tracked.map { names[$0] }
+        let itemName = Dictionary(uniqueKeysWithValues: zip(ids, names))
+        let stepsPerSecond = world.configuration.stepsPerSecond
+
+        Interrupt.install()
         let top = TopItem(in: world)
-        let steps = Int((duration * configuration.stepsPerSecond).rounded())
         var timer = StepTimer(capacity: steps)
-        let progress = Progress(total: steps)
-        for k in 0..<steps {
-            try timer.measure { try world.step(count: 1) }
-            progress.update(k + 1)
+        let progress = Progress(total: steps, stepsPerSecond: stepsPerSecond, enabled: !quiet)
+        func writeFrame(_ step: Int) throws {
+            for writer in writers {
+                try writer.write(step: step, time: Double(step) / stepsPerSecond, world: world, ids: trackedIDs, names: trackedNames)
+            }
+        }
+        try writeFrame(0)
+        for k in 1...steps {
+            if Interrupt.requested {
+                AtomicFile.discardAll()
+                progress.finish()
+                throw CLIError(.interrupted, "interrupted after \(k - 1) of \(steps) steps; no output written")
+            }
+            try timer.measure { if let run { try run.step() } else { try world.step(count: 1) } }
+            if let eventFile {
+                let time = String(format: "%.6f", Double(k) / stepsPerSecond)
+                for event in world.contactEvents {
+                    try eventFile.write(Self.eventLine(event, step: k, time: time, items: itemName, boundaries: run?.boundaryNames ?? [:]))
+                }
+            }
+            if k % every == 0 || k == steps { try writeFrame(k) }
+            progress.update(k)
         }
         progress.finish()
-        let summary = SimulationSummary(
-            scene: recipe.name, items: world.itemCount, awakeItems: world.awakeItemCount, steps: steps,
+        for writer in writers { try writer.file.commit() }
+        try eventFile?.commit()
+        let result = SimulationSummary(
+            scene: source.name, items: world.itemCount, awakeItems: world.awakeItemCount, steps: steps,
             simulatedSeconds: world.elapsedTime, msPerStepMedian: timer.medianMilliseconds,
             stepsPerSecond: 1000 / max(timer.meanMilliseconds, 1e-9), kineticEnergy: world.kineticEnergy,
-            simd: world.simdPath, integrator: configuration.integrator.rawValue, workers: configuration.workerCount,
+            simd: world.simdPath, integrator: world.configuration.integrator.rawValue, workers: world.configuration.workerCount,
             blas: DynamicWorld.blasLibrary, stateHash: String(format: "%016llx", world.stateHash()),
             topItemSink: top.sink(in: world))
-        print(json ? summary.json : summary.text)
+        if let summaryFile {
+            try summaryFile.write(result.json + "\n")
+            try summaryFile.commit()
+        }
+        if !quiet { print(json ? result.json : result.text) }
+    }
+
+    /// One contact event as a JSON line: step, time, began, the two parties (item ids, or boundary
+    /// identifiers: null for the reference bounds) and the contact point (pt) when known.
+    static func eventLine(_ e: ContactEvent, step: Int, time: String, items: [ItemID: String],
+                          boundaries: [BoundaryID: String]) -> String
+    {
+        func party(_ p: ContactEvent.Party) -> String {
+            switch p {
+            case .item(let id): "{\"item\":\(TrajectoryWriter.jsonString(items[id] ?? "\(id)"))}"
+            case .boundary(let id): "{\"boundary\":\(boundaries[id].map(TrajectoryWriter.jsonString) ?? "null")}"
+            }
+        }
+        let point = e.point.map { "[\(TrajectoryWriter.number(Float($0.x))),\(TrajectoryWriter.number(Float($0.y)))]" } ?? "null"
+        return "{\"step\":\(step),\"time\":\(time),\"began\":\(e.began),\"a\":\(party(e.first)),\"b\":\(party(e.second)),\"point\":\(point)}\n"
+    }
+}
+
+/// SIGINT and SIGTERM during a run: the step loop stops at the next step and removes its partial outputs.
+enum Interrupt {
+    static let flag = Atomic<Bool>(false)
+    nonisolated(unsafe) static var sources: [any DispatchSourceSignal] = []
+
+    static var requested: Bool { flag.load(ordering: .relaxed) }
+
+    static func install() {
+        for signalNumber in [SIGINT, SIGTERM] {
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            source.setEventHandler { flag.store(true, ordering: .relaxed) }
+            source.resume()
+            sources.append(source)
+        }
     }
 }
 
@@ -78,7 +243,7 @@ struct SimulationSummary: Encodable {
     var json: String {
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
-        encoder.outputFormatting = [.sortedKeys]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return String(decoding: (try? encoder.encode(self)) ?? Data(), as: UTF8.self)
     }
 }

@@ -30,18 +30,31 @@ struct StepTimer {
     }
 }
 
-/// A one-line progress indicator on standard error, shown only when it is a terminal.
+/// A one-line progress indicator on standard error, shown only when it is a terminal: steps done,
+/// simulated time, steps per second and the time left.
 final class Progress {
     private let total: Int
-    private let enabled = isatty(STDERR_FILENO) != 0
+    private let stepsPerSecond: Double
+    private let enabled: Bool
+    private let start = ContinuousClock.now
     private var lastPrint = ContinuousClock.now
 
-    init(total: Int) { self.total = total }
+    init(total: Int, stepsPerSecond: Double = 60, enabled: Bool = true) {
+        self.total = total
+        self.stepsPerSecond = stepsPerSecond
+        self.enabled = enabled && isatty(STDERR_FILENO) != 0
+    }
 
     func update(_ done: Int) {
         guard enabled, ContinuousClock.now - lastPrint > .milliseconds(250) else { return }
         lastPrint = ContinuousClock.now
-        FileHandle.standardError.write(Data("\rstep \(done)/\(total)".utf8))
+        let elapsed = ContinuousClock.now - start
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let rate = Double(done) / max(seconds, 1e-9)
+        let left = Double(total - done) / max(rate, 1e-9)
+        let line = String(format: "\rstep %d/%d  %.2f s simulated  %.1f steps/s  ETA %.0f s\u{1B}[K", done, total,
+                          Double(done) / stepsPerSecond, rate, left)
+        FileHandle.standardError.write(Data(line.utf8))
     }
 
     func finish() {

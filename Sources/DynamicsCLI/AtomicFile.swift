@@ -1,0 +1,83 @@
+import Foundation
+
+/// An output file written under a temporary name beside its target and renamed onto it only when complete,
+/// so that a failed or interrupted run never leaves a truncated file. Until ``commit()`` the target is
+/// untouched; ``discard()`` (also run for every open file on SIGINT) removes the temporary file.
+final class AtomicFile {
+    let target: URL
+    let temporary: URL
+    private let handle: FileHandle
+    private var buffer = Data()
+
+    /// Every open file, for the interrupt handler.
+    nonisolated(unsafe) static var open: [AtomicFile] = []
+
+    init(_ path: String) throws {
+        target = URL(fileURLWithPath: path)
+        let directory = target.deletingLastPathComponent()
+        temporary = directory.appendingPathComponent(".\(target.lastPathComponent).\(getpid()).partial")
+        guard FileManager.default.createFile(atPath: temporary.path, contents: nil),
+              let handle = try? FileHandle(forWritingTo: temporary)
+        else {
+            throw CLIError(.cannotCreate, "cannot write \(path): \(String(cString: strerror(errno)))")
+        }
+        self.handle = handle
+        Self.open.append(self)
+    }
+
+    func write(_ text: String) throws { try write(Data(text.utf8)) }
+
+    func write(_ data: Data) throws {
+        buffer.append(data)
+        if buffer.count >= 1 << 20 { try flush() }
+    }
+
+    func flush() throws {
+        guard !buffer.isEmpty else { return }
+        do {
+            try handle.write(contentsOf: buffer)
+        } catch {
+            throw CLIError(.io, "cannot write \(target.path): \(error.localizedDescription)")
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Flushes, closes and renames onto the target.
+    func commit() throws {
+        try flush()
+        try? handle.close()
+        guard rename(temporary.path, target.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            discard()
+            throw CLIError(.io, "cannot write \(target.path): \(reason)")
+        }
+        Self.open.removeAll { $0 === self }
+    }
+
+    /// Closes and removes the temporary file (the target stays as it was).
+    func discard() {
+        try? handle.close()
+        unlink(temporary.path)
+        Self.open.removeAll { $0 === self }
+    }
+
+    /// Removes every open file's temporary (on failure or interrupt).
+    static func discardAll() {
+        for file in open { file.discard() }
+    }
+}
+
+/// A failure of the command line with its sysexits status.
+struct CLIError: Error, CustomStringConvertible {
+    enum Status: Int32 {
+        case usage = 64, data = 65, noInput = 66, software = 70, cannotCreate = 73, io = 74, interrupted = 130
+    }
+
+    let status: Status
+    let description: String
+
+    init(_ status: Status, _ description: String) {
+        self.status = status
+        self.description = description
+    }
+}

@@ -1,0 +1,93 @@
+import ArgumentParser
+import Dynamics
+import DynamicsScenes
+import Foundation
+
+/// What `simulate` runs: a built-in scene or a scene file, built into a world that steps.
+enum SceneSource {
+    case builtIn(Scene)
+    case file(SceneDocument, URL)
+
+    /// A scene file when `argument` names a file or ends in .json, .yaml or .yml; else a built-in name.
+    static func resolve(_ argument: String, limits: SceneLimits) throws -> SceneSource {
+        let ext = URL(fileURLWithPath: argument).pathExtension.lowercased()
+        if ["json", "yaml", "yml"].contains(ext) || FileManager.default.fileExists(atPath: argument) {
+            let url = URL(fileURLWithPath: argument)
+            do {
+                let document = try SceneDocument.load(contentsOf: url, limits: limits) { warning in
+                    FileHandle.standardError.write(Data("dynamics: \(argument): \(warning)\n".utf8))
+                }
+                return .file(document, url)
+            } catch {
+                throw CLIError(error.kind.status, "\(argument): \(error.description)")
+            }
+        }
+        guard let scene = Scene.named(argument) else {
+            let names = Scene.builtIn.map(\.name).joined(separator: ", ")
+            throw CLIError(.usage, "'\(argument)' is neither a scene file nor a built-in scene (\(names))")
+        }
+        return .builtIn(scene)
+    }
+
+    var name: String {
+        switch self {
+        case .builtIn(let scene): scene.name
+        case .file(let document, let url): document.name ?? url.deletingPathExtension().lastPathComponent
+        }
+    }
+}
+
+extension SceneFileError.Kind {
+    var status: CLIError.Status {
+        switch self {
+        case .data: .data
+        case .cannotOpen: .noInput
+        case .io: .io
+        }
+    }
+}
+
+/// Limits on scene files, from the command line.
+struct LimitOptions: ParsableArguments {
+    @Option(help: "Largest scene file, bytes (default 268435456).")
+    var maxBytes: Int?
+
+    @Option(help: "Most items a scene file may make (default 10000000).")
+    var maxItems: Int?
+
+    @Option(help: "Deepest nesting in a scene file (default 64).")
+    var maxDepth: Int?
+
+    var limits: SceneLimits {
+        var l = SceneLimits()
+        if let maxBytes { l.bytes = maxBytes }
+        if let maxItems { l.items = maxItems }
+        if let maxDepth { l.depth = maxDepth }
+        return l
+    }
+
+    func validate() throws {
+        for (flag, value, top) in [("--max-bytes", maxBytes, 1 << 40), ("--max-items", maxItems, 1 << 40), ("--max-depth", maxDepth, 10_000)] {
+            if let value, !(1...top).contains(value) { throw ValidationError("\(flag) must be 1…\(top), got \(value)") }
+        }
+    }
+}
+
+/// Runs a command body, turning a ``CLIError`` into its one-line reason on standard error and its exit
+/// status, and removing unfinished output files.
+func reportingFailures(_ body: () throws -> Void) throws {
+    do {
+        try body()
+    } catch let error as CLIError {
+        AtomicFile.discardAll()
+        FileHandle.standardError.write(Data("dynamics: \(error.description)\n".utf8))
+        throw ExitCode(error.status.rawValue)
+    } catch let error as DynamicsError {
+        AtomicFile.discardAll()
+        FileHandle.standardError.write(Data("dynamics: \(error.description)\n".utf8))
+        throw ExitCode(CLIError.Status.data.rawValue)
+    } catch {
+        AtomicFile.discardAll()
+        throw error
+    }
+}

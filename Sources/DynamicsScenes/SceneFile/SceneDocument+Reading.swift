@@ -1,0 +1,390 @@
+import Dynamics
+import Foundation
+
+extension SceneDocument {
+    static let topKeys = ["format", "name", "description", "bounds", "configuration", "items", "generators", "behaviors",
+                          "timeline"]
+    static let configurationKeys = ["stepsPerSecond", "substeps", "contactFrequency", "solverIterations", "workers", "seed",
+                                    "duration", "rest", "simd"]
+    static let materialKeys = ["density", "elasticity", "friction", "resistance", "angularResistance", "charge", "anchored",
+                               "allowsRotation"]
+    static let behaviorKinds = ["gravity", "collision", "attachment", "snap", "push", "item"]
+
+    /// Reads a document from its value tree. Returns the document when there is no error, and every
+    /// problem found (warnings too).
+    static func read(_ value: SceneValue, limits: SceneLimits) -> (SceneDocument?, [SceneProblem]) {
+        let reader = SceneReader()
+        var document = SceneDocument()
+        guard let top = reader.object(value, at: "", keys: topKeys) else { return (nil, reader.problems) }
+        if let format = top.string("format", required: true), format != SceneDocument.format {
+            reader.error(top.at("format"), "must be '\(SceneDocument.format)', got '\(format)'")
+        }
+        document.name = top.string("name")
+        document.summary = top.string("description")
+        document.bounds = top.rect("bounds")
+        if let c = top.object("configuration", keys: configurationKeys) { document.configuration = readConfiguration(c) }
+        if let value = top.value("items"), let values = reader.array(value, at: top.at("items")) {
+            guard values.count <= limits.items else {
+                reader.error(top.at("items"), "has \(values.count) items, more than the limit of \(limits.items)")
+                return (nil, reader.problems)
+            }
+            document.items = values.enumerated().compactMap { k, v in
+                readItem(v, at: SceneReader.path(top.at("items"), k), reader: reader)
+            }
+        }
+        if let value = top.value("generators"), let values = reader.array(value, at: top.at("generators")) {
+            document.generators = values.enumerated().compactMap { k, v in
+                readGenerator(v, at: SceneReader.path(top.at("generators"), k), reader: reader)
+            }
+        }
+        if let value = top.value("behaviors"), let values = reader.array(value, at: top.at("behaviors")) {
+            for (k, v) in values.enumerated() {
+                let path = SceneReader.path(top.at("behaviors"), k)
+                if let b = readBehavior(v, at: path, reader: reader) {
+                    document.behaviors.append(b)
+                    reader.behaviorPaths.append(path)
+                }
+            }
+        }
+        if let value = top.value("timeline"), let values = reader.array(value, at: top.at("timeline")) {
+            for (k, v) in values.enumerated() {
+                let path = SceneReader.path(top.at("timeline"), k)
+                if let e = readEvent(v, at: path, reader: reader) {
+                    document.timeline.append(e)
+                    reader.eventPaths.append(path)
+                }
+            }
+        }
+        document.check(reader: reader, limits: limits)
+        return (reader.hasErrors ? nil : document, reader.problems)
+    }
+
+    static func readConfiguration(_ c: SceneObject) -> SceneConfiguration {
+        var out = SceneConfiguration()
+        if let x = c.number("stepsPerSecond", minimum: 1, maximum: 100_000) { out.stepsPerSecond = x }
+        if let x = c.integer("substeps", minimum: 1, maximum: 64) { out.substeps = x }
+        if let x = c.number("contactFrequency", above: 0) { out.contactFrequency = x }
+        if let x = c.integer("solverIterations", minimum: 1, maximum: 8) { out.solverIterations = x }
+        if let x = c.integer("workers", minimum: 1, maximum: 64) { out.workers = x }
+        if let x = c.integer("seed", minimum: 0, maximum: Int(1 << 53)) { out.seed = UInt64(x) }
+        if let x = c.number("duration", maximum: 1e6, above: 0) { out.duration = x }
+        if let x = c.bool("rest") { out.rest = x }
+        if let x = c.choice("simd", ["automatic", "scalar", "sse2", "neon", "avx2", "avx512"]) { out.simd = x }
+        return out
+    }
+
+    static func readShape(_ value: SceneValue, at path: String, reader: SceneReader) -> SceneShape? {
+        guard case .object(let fields) = value else {
+            reader.error(path, "must be an object with a 'type' (rectangle, ellipse, circle, polygon), got \(value.kindName)")
+            return nil
+        }
+        let type = SceneObject(fields: fields, path: path, reader: reader)
+            .choice("type", ["rectangle", "ellipse", "circle", "polygon"], required: true)
+        switch type {
+        case "rectangle", "ellipse":
+            guard let o = reader.object(value, at: path, keys: ["type", "width", "height"]) else { return nil }
+            let w = o.number("width", required: true, maximum: 1e7, above: 0)
+            let h = o.number("height", required: true, maximum: 1e7, above: 0)
+            guard let w, let h else { return nil }
+            return type == "rectangle" ? .rectangle(width: w, height: h) : .ellipse(width: w, height: h)
+        case "circle":
+            guard let o = reader.object(value, at: path, keys: ["type", "radius"]),
+                  let r = o.number("radius", required: true, maximum: 1e7, above: 0)
+            else { return nil }
+            return .ellipse(width: 2 * r, height: 2 * r)
+        case "polygon":
+            guard let o = reader.object(value, at: path, keys: ["type", "points"]),
+                  let points = o.points("points", required: true)
+            else { return nil }
+            if let problem = SceneGeometry.convexityProblem(points) {
+                reader.error(o.at("points"), problem)
+                return nil
+            }
+            return .polygon(points)
+        default:
+            return nil
+        }
+    }
+
+    static func readMaterial(_ o: SceneObject, into m: inout SceneMaterial) {
+        if let x = o.number("density", maximum: 1e6, above: 1e-6) { m.density = x }
+        if let x = o.number("elasticity", minimum: 0, maximum: 1) { m.elasticity = x }
+        if let x = o.number("friction", minimum: 0, maximum: 1e6) { m.friction = x }
+        if let x = o.number("resistance", minimum: 0, maximum: 1e6) { m.resistance = x }
+        if let x = o.number("angularResistance", minimum: 0, maximum: 1e6) { m.angularResistance = x }
+        if let x = o.number("charge", minimum: -1e6, maximum: 1e6) { m.charge = x }
+        if let x = o.bool("anchored") { m.anchored = x }
+        if let x = o.bool("allowsRotation") { m.allowsRotation = x }
+    }
+
+    static func readItem(_ value: SceneValue, at path: String, reader: SceneReader) -> SceneItem? {
+        guard let o = reader.object(value, at: path, keys: ["id", "shape", "center", "angle", "velocity", "angularVelocity",
+                                                            "material", "tags"])
+        else { return nil }
+        let id = o.string("id", required: true)
+        if let id { reader.declaredItems.append((id, o.at("id"))) }
+        let shape = o.value("shape", required: true).flatMap { readShape($0, at: o.at("shape"), reader: reader) }
+        let center = o.point("center", required: true)
+        let angle = o.number("angle"), velocity = o.vector("velocity"), angularVelocity = o.number("angularVelocity")
+        var material = SceneMaterial()
+        if let m = o.object("material", keys: materialKeys) { readMaterial(m, into: &material) }
+        let tags = o.strings("tags")
+        reader.declaredTags.formUnion(tags ?? [])
+        guard let id, let shape, let center else { return nil }
+        var item = SceneItem(id: id, shape: shape, center: center)
+        if let angle { item.angle = angle }
+        if let velocity { item.velocity = velocity }
+        if let angularVelocity { item.angularVelocity = angularVelocity }
+        item.material = material
+        if let tags { item.tags = tags }
+        return item
+    }
+
+    static func readGenerator(_ value: SceneValue, at path: String, reader: SceneReader) -> SceneGenerator? {
+        guard case .object(let fields) = value else {
+            reader.error(path, "must be an object, got \(value.kindName)")
+            return nil
+        }
+        let type = SceneObject(fields: fields, path: path, reader: reader).choice("type", ["grid", "random"], required: true)
+        let common = ["type", "id", "count", "shape", "material", "tags", "angle"]
+        let keys = type == "grid" ? common + ["origin", "columns", "spacing"] : common + ["rect", "minSize", "maxSize", "seed"]
+        guard let type, let o = reader.object(value, at: path, keys: keys) else { return nil }
+        let id = o.string("id", required: true)
+        let count = o.integer("count", required: true, minimum: 1, maximum: 100_000_000)
+        if let id { reader.declaredGenerators.append((id, count ?? 0)) }
+        let shape = o.value("shape", required: true).flatMap { readShape($0, at: o.at("shape"), reader: reader) }
+        var layout: SceneGenerator.Layout?
+        if type == "grid" {
+            let origin = o.point("origin") ?? .zero
+            let columns = o.integer("columns", minimum: 1, maximum: 100_000_000)
+            let spacing = o.vector("spacing", required: true)
+            if let spacing, let count {
+                layout = .grid(origin: origin, columns: columns ?? max(1, Int(Double(count).squareRoot().rounded(.up))),
+                               spacing: spacing)
+            }
+        } else {
+            let rect = o.rect("rect", required: true)
+            let minSize = o.pair("minSize", minimum: 1e-3), maxSize = o.pair("maxSize", minimum: 1e-3)
+            let seed = o.integer("seed", minimum: 0, maximum: Int(1 << 53)) ?? 0
+            if let minSize, let maxSize, minSize.0 > maxSize.0 || minSize.1 > maxSize.1 {
+                reader.error(o.at("maxSize"), "must be at least minSize in each dimension")
+            }
+            if let rect {
+                let lo = minSize.map { CGSize(width: $0.0, height: $0.1) }, hi = maxSize.map { CGSize(width: $0.0, height: $0.1) }
+                layout = .random(rect: rect, minSize: lo ?? hi ?? .zero, maxSize: hi ?? lo ?? .zero, seed: UInt64(seed))
+            }
+        }
+        var material = SceneMaterial()
+        if let m = o.object("material", keys: materialKeys) { readMaterial(m, into: &material) }
+        let tags = o.strings("tags"), angle = o.number("angle")
+        reader.declaredTags.formUnion(tags ?? [])
+        guard let id, let count, let shape, let layout else { return nil }
+        var generator = SceneGenerator(id: id, count: count, layout: layout, shape: shape)
+        generator.material = material
+        if let tags { generator.tags = tags }
+        if let angle { generator.angle = angle }
+        return generator
+    }
+
+    static func readTargets(_ o: SceneObject) -> SceneTargets {
+        SceneTargets(items: o.strings("items") ?? [], tags: o.strings("tags") ?? [])
+    }
+
+    /// A direction from `vector`, or from `angle` and `magnitude` (UIKit's pair), or `fallback`.
+    static func readDirection(_ o: SceneObject, vectorKey: String, fallback: CGVector) -> CGVector {
+        if let v = o.vector(vectorKey) {
+            if o.has("angle") || o.has("magnitude") {
+                o.reader.error(o.at(vectorKey), "give either '\(vectorKey)' or 'angle' and 'magnitude', not both")
+            }
+            return v
+        }
+        guard o.has("angle") || o.has("magnitude") else { return fallback }
+        let angle = o.number("angle") ?? Double(atan2(fallback.dy, fallback.dx))
+        let magnitude = o.number("magnitude") ?? Double(hypot(fallback.dx, fallback.dy))
+        return CGVector(dx: magnitude * cos(angle), dy: magnitude * sin(angle))
+    }
+
+    static func readBehavior(_ value: SceneValue, at path: String, reader: SceneReader) -> SceneBehavior? {
+        guard case .object(let fields) = value else {
+            reader.error(path, "must be an object, got \(value.kindName)")
+            return nil
+        }
+        let head = SceneObject(fields: fields, path: path, reader: reader)
+        guard let type = head.choice("type", behaviorKinds, required: true) else {
+            if case .string(let id) = fields["id"] { reader.declaredBehaviors.insert(id) }
+            return nil
+        }
+        let targets = ["items", "tags"]
+        let keys: [String] = switch type {
+        case "gravity": targets + ["direction", "angle", "magnitude"]
+        case "collision": targets + ["mode", "boundsAsBoundary", "insets", "boundaries"]
+        case "attachment": ["item", "to", "anchor", "itemAnchor", "kind", "length", "frequency", "damping", "range",
+                            "frictionTorque", "axis"]
+        case "snap": ["item", "point", "damping", "frequency"]
+        case "push": targets + ["mode", "vector", "angle", "magnitude", "offset", "active"]
+        default: targets + materialKeys
+        }
+        guard let o = reader.object(value, at: path, keys: ["type", "id"] + keys) else { return nil }
+        let id = o.string("id")
+        if let id { reader.declaredBehaviors.insert(id) }
+        let kind: SceneBehavior.Kind?
+        switch type {
+        case "gravity":
+            kind = .gravity(direction: readDirection(o, vectorKey: "direction", fallback: CGVector(dx: 0, dy: 1)),
+                            targets: readTargets(o))
+        case "collision":
+            kind = readCollision(o).map { .collision($0) }
+        case "attachment":
+            kind = readAttachment(o).map { .attachment($0) }
+        case "snap":
+            let item = o.string("item", required: true), point = o.point("point", required: true)
+            let damping = o.number("damping", minimum: 0, maximum: 1e3) ?? 0.5
+            let frequency = o.number("frequency", maximum: 1e4, above: 0) ?? 2.5
+            kind = item.flatMap { item in point.map { .snap(item: item, point: $0, damping: damping, frequency: frequency) } }
+        case "push":
+            var push = ScenePush()
+            push.targets = readTargets(o)
+            push.instantaneous = o.choice("mode", ["continuous", "instantaneous"]) == "instantaneous"
+            push.vector = readDirection(o, vectorKey: "vector", fallback: CGVector(dx: 0, dy: 0))
+            if let p = o.pair("offset") { push.offset = Offset(horizontal: p.0, vertical: p.1) }
+            if let x = o.bool("active") { push.active = x }
+            kind = .push(push)
+        default:
+            var b = SceneItemBehavior()
+            b.targets = readTargets(o)
+            var m = SceneMaterial()
+            readMaterial(o, into: &m)
+            if o.has("density") { b.density = m.density }
+            if o.has("elasticity") { b.elasticity = m.elasticity }
+            if o.has("friction") { b.friction = m.friction }
+            if o.has("resistance") { b.resistance = m.resistance }
+            if o.has("angularResistance") { b.angularResistance = m.angularResistance }
+            if o.has("charge") { b.charge = m.charge }
+            if o.has("anchored") { b.anchored = m.anchored }
+            if o.has("allowsRotation") { b.allowsRotation = m.allowsRotation }
+            kind = .item(b)
+        }
+        return kind.map { SceneBehavior(id: id, $0) }
+    }
+
+    static func readCollision(_ o: SceneObject) -> SceneCollision? {
+        var c = SceneCollision()
+        c.targets = readTargets(o)
+        if let mode = o.choice("mode", SceneCollision.Mode.allCases.map(\.rawValue)) { c.mode = .init(rawValue: mode)! }
+        if let x = o.bool("boundsAsBoundary") { c.boundsAsBoundary = x }
+        if let i = o.object("insets", keys: ["top", "left", "bottom", "right"]) {
+            c.insets = EdgeInsets(top: i.number("top") ?? 0, left: i.number("left") ?? 0, bottom: i.number("bottom") ?? 0,
+                                  right: i.number("right") ?? 0)
+        }
+        if let value = o.value("boundaries"), let values = o.reader.array(value, at: o.at("boundaries")) {
+            for (k, v) in values.enumerated() {
+                let path = SceneReader.path(o.at("boundaries"), k)
+                guard case .object(let fields) = v else {
+                    o.reader.error(path, "must be an object, got \(v.kindName)")
+                    continue
+                }
+                let type = SceneObject(fields: fields, path: path, reader: o.reader)
+                    .choice("type", ["segment", "path", "arc"], required: true)
+                let keys: [String] = switch type {
+                case "segment": ["from", "to"]
+                case "path": ["points", "closed"]
+                default: ["center", "radius", "startAngle", "endAngle", "clockwise"]
+                }
+                guard let type, let b = o.reader.object(v, at: path, keys: ["type", "id"] + keys) else { continue }
+                let id = b.string("id", required: true)
+                var shape: SceneCollision.Boundary.Shape?
+                switch type {
+                case "segment":
+                    if let from = b.point("from", required: true), let to = b.point("to", required: true) {
+                        shape = .segment(from: from, to: to)
+                    }
+                case "path":
+                    if let points = b.points("points", required: true) {
+                        if points.count < 2 { o.reader.error(b.at("points"), "needs at least 2 points, got \(points.count)") }
+                        else { shape = .path(points: points, closed: b.bool("closed") ?? false) }
+                    }
+                default:
+                    let center = b.point("center", required: true), radius = b.number("radius", required: true, above: 0)
+                    let start = b.number("startAngle", required: true), end = b.number("endAngle", required: true)
+                    if let center, let radius, let start, let end {
+                        shape = .arc(center: center, radius: radius, startAngle: start, endAngle: end,
+                                     clockwise: b.bool("clockwise") ?? true)
+                    }
+                }
+                if let id, let shape { c.boundaries.append(.init(id: id, shape: shape)) }
+            }
+        }
+        return c
+    }
+
+    static func readAttachment(_ o: SceneObject) -> SceneAttachment? {
+        let item = o.string("item", required: true), anchor = o.point("anchor", required: true)
+        let kindName = o.choice("kind", ["rod", "rope", "weld", "pin", "slider"]) ?? "rod"
+        let length = o.number("length", minimum: 0, maximum: 1e7)
+        let frequency = o.number("frequency", minimum: 0, maximum: 1e4) ?? 0
+        let damping = o.number("damping", minimum: 0, maximum: 1e3) ?? 0
+        var range = FloatRange.infinite
+        if let r = o.pair("range") {
+            if r.0 > r.1 { o.reader.error(o.at("range"), "minimum \(r.0) is above maximum \(r.1)") }
+            range = FloatRange(minimum: r.0, maximum: r.1)
+        }
+        let friction = o.number("frictionTorque", minimum: 0) ?? 0
+        let axis = o.vector("axis")
+        let allowed: [String: [String]] = [
+            "rod": ["length", "frequency", "damping"], "rope": ["length"], "weld": ["frequency", "damping"],
+            "pin": ["range", "frictionTorque"], "slider": ["axis", "range"],
+        ]
+        for key in ["length", "frequency", "damping", "range", "frictionTorque", "axis"]
+        where o.has(key) && !(allowed[kindName] ?? []).contains(key) {
+            o.reader.error(o.at(key), "does not apply to a \(kindName) attachment")
+        }
+        let kind: AttachmentKind
+        switch kindName {
+        case "rope": kind = .rope(length: length.map { CGFloat($0) })
+        case "weld": kind = .weld(frequency: frequency, damping: damping)
+        case "pin": kind = .pin(range: range, frictionTorque: friction)
+        case "slider":
+            guard let axis else {
+                o.reader.error(o.path, "missing key 'axis' (a slider's direction)")
+                return nil
+            }
+            if axis.dx == 0 && axis.dy == 0 { o.reader.error(o.at("axis"), "must not be [0, 0]") }
+            kind = .slider(axis: axis, range: range)
+        default: kind = .rod(length: length.map { CGFloat($0) }, frequency: frequency, damping: damping)
+        }
+        guard let item, let anchor else { return nil }
+        return SceneAttachment(item: item, other: o.string("to"), anchor: anchor, itemAnchor: o.point("itemAnchor"), kind: kind)
+    }
+
+    static func readEvent(_ value: SceneValue, at path: String, reader: SceneReader) -> SceneEvent? {
+        guard let o = reader.object(value, at: path, keys: ["time", "set", "velocity", "add", "remove"]) else { return nil }
+        let time = o.number("time", required: true, minimum: 0, maximum: 1e6)
+        let actions = ["set", "velocity", "add", "remove"].filter { o.has($0) }
+        guard actions.count == 1 else {
+            reader.error(path, actions.isEmpty ? "needs one of 'set', 'velocity', 'add', 'remove'"
+                : "has \(actions.joined(separator: " and ")): give one action per event")
+            return nil
+        }
+        var action: SceneEvent.Action?
+        switch actions[0] {
+        case "set":
+            if let s = o.object("set", keys: ["behavior", "property", "value"]) {
+                let behavior = s.string("behavior", required: true), property = s.string("property", required: true)
+                if let behavior, let property, let v = s.value("value", required: true) {
+                    action = .set(behavior: behavior, property: property, value: v)
+                }
+            }
+        case "velocity":
+            if let v = o.object("velocity", keys: ["items", "tags", "linear", "angular"]) {
+                action = .velocity(targets: readTargets(v), linear: v.vector("linear") ?? CGVector(dx: 0, dy: 0),
+                                   angular: v.number("angular") ?? 0)
+            }
+        case "add":
+            action = readBehavior(o.value("add")!, at: o.at("add"), reader: reader).map { .add($0) }
+        default:
+            action = o.string("remove").map { .remove($0) }
+        }
+        guard let time, let action else { return nil }
+        return SceneEvent(time: time, action)
+    }
+}

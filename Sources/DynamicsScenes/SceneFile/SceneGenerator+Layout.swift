@@ -1,0 +1,42 @@
+import Dynamics
+import Foundation
+
+extension SceneGenerator {
+    /// Each item's centre and shape, in id order. A random layout draws from SplitMix64 seeded by the
+    /// scene's seed and the generator's: the same file gives the same items on every machine.
+    func placements(sceneSeed: UInt64) -> [(center: CGPoint, shape: SceneShape)] {
+        switch layout {
+        case .grid(let origin, let columns, let spacing):
+            return (0..<count).map { k in
+                (CGPoint(x: origin.x + CGFloat(k % columns) * spacing.dx, y: origin.y + CGFloat(k / columns) * spacing.dy), shape)
+            }
+        case .random(let rect, let minSize, let maxSize, let seed):
+            var state = sceneSeed &* 0x9E37_79B9_7F4A_7C15 ^ seed
+            func next() -> Double {  // SplitMix64, 53 bits in [0, 1)
+                state &+= 0x9E37_79B9_7F4A_7C15
+                var z = state
+                z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+                z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+                return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
+            }
+            return (0..<count).map { _ in
+                let x = rect.minX + rect.width * next(), y = rect.minY + rect.height * next()
+                let w = minSize.width + (maxSize.width - minSize.width) * next()
+                let h = minSize.height + (maxSize.height - minSize.height) * next()
+                return (CGPoint(x: x, y: y), Self.resized(shape, width: w, height: h))
+            }
+        }
+    }
+
+    /// `shape` at the given size (a polygon scaled to fit it).
+    static func resized(_ shape: SceneShape, width: CGFloat, height: CGFloat) -> SceneShape {
+        switch shape {
+        case .rectangle: return .rectangle(width: width, height: height)
+        case .ellipse: return .ellipse(width: width, height: height)
+        case .polygon(let points):
+            let xs = points.map(\.x), ys = points.map(\.y)
+            let sx = width / max((xs.max() ?? 1) - (xs.min() ?? 0), 1e-9), sy = height / max((ys.max() ?? 1) - (ys.min() ?? 0), 1e-9)
+            return .polygon(points.map { CGPoint(x: $0.x * sx, y: $0.y * sy) })
+        }
+    }
+}

@@ -1,0 +1,176 @@
+import Dynamics
+import Foundation
+
+extension SceneRun {
+    /// The collision behaviours: a shape for every item one holds, filters from their groups (behaviour k
+    /// is group k), and their boundaries.
+    func buildCollisions() throws(DynamicsError) {
+        let collisions = document.behaviors.compactMap { b -> SceneCollision? in
+            if case .collision(let c) = b.kind { return c }
+            return nil
+        }
+        guard !collisions.isEmpty else { return }
+        var itemGroups = [UInt64](repeating: 0, count: itemIDs.count), boundaryGroups = itemGroups
+        for (k, c) in collisions.enumerated() {
+            let bit: UInt64 = 1 << UInt64(k)
+            for i in indices(of: c.targets) {
+                if c.mode != .boundaries { itemGroups[i] |= bit }
+                if c.mode != .items { boundaryGroups[i] |= bit }
+            }
+        }
+        // One behaviour over every item colliding with everything: the default filter.
+        let simple = collisions.count == 1 && collisions[0].mode == .everything
+        // Shapes in creation order, one call per run of items sharing shape and filter.
+        var start = 0
+        let held = itemIDs.indices.filter { itemGroups[$0] | boundaryGroups[$0] != 0 }
+        while start < held.count {
+            let i = held[start]
+            let filter = simple ? CollisionFilter.all : CollisionFilter(itemGroups: itemGroups[i], boundaryGroups: boundaryGroups[i])
+            var end = start + 1
+            while end < held.count, shapes[held[end]] == shapes[i],
+                  simple || (itemGroups[held[end]] == itemGroups[i] && boundaryGroups[held[end]] == boundaryGroups[i])
+            {
+                end += 1
+            }
+            try world.addCollisionShape(Self.collisionShape(shapes[i]), filter: filter, to: held[start..<end].map { itemIDs[$0] })
+            start = end
+        }
+        for (k, c) in collisions.enumerated() {
+            if c.boundsAsBoundary, let b = document.bounds {
+                let r = CGRect(x: b.minX + c.insets.left, y: b.minY + c.insets.top,
+                               width: b.width - c.insets.left - c.insets.right, height: b.height - c.insets.top - c.insets.bottom)
+                _ = try world.addBoundary(BezierPath(rect: r), group: k)  // no identifier, as UIKit's
+            }
+            for boundary in c.boundaries {
+                switch boundary.shape {
+                case .segment(let from, let to):
+                    boundaryNames[try world.addBoundary(from: from, to: to, group: k)] = boundary.id
+                case .path(let points, let closed):
+                    let path = BezierPath()
+                    path.move(to: points[0])
+                    for p in points.dropFirst() { path.addLine(to: p) }
+                    if closed { path.close() }
+                    for id in try world.addBoundary(path, group: k) { boundaryNames[id] = boundary.id }
+                case .arc(let center, let radius, let start, let end, let clockwise):
+                    let path = BezierPath(arcCenter: center, radius: radius, startAngle: start, endAngle: end, clockwise: clockwise)
+                    for id in try world.addBoundary(path, group: k) { boundaryNames[id] = boundary.id }
+                }
+            }
+        }
+    }
+
+    static func collisionShape(_ shape: SceneShape) -> CollisionShape {
+        switch shape {
+        case .rectangle(let w, let h): .rectangle(width: w, height: h)
+        case .ellipse(let w, let h): .ellipse(width: w, height: h)
+        case .polygon(let points): .polygon(points)
+        }
+    }
+
+    /// Starts a behaviour: makes its attachment, fires its instantaneous push, sets its snap. Gravity, pushes
+    /// and materials are summed over the live behaviours by ``applyAggregates()``.
+    func add(_ behavior: SceneBehavior) throws(DynamicsError) {
+        var entry = LiveBehavior(behavior: behavior)
+        switch behavior.kind {
+        case .attachment(let a):
+            let item = itemIDs[index[a.item]!]
+            let other = a.other.map { itemIDs[index[$0]!] }
+            let itemAnchor = a.itemAnchor ?? a.anchor
+            entry.attachment = try world.addAttachments(a.kind, items: [item], to: [other], anchors: [a.anchor],
+                                                        itemAnchors: [itemAnchor])[0]
+            entry.length = hypot(itemAnchor.x - a.anchor.x, itemAnchor.y - a.anchor.y)
+            if case .rod(let length?, _, _) = a.kind { entry.length = length }
+            if case .rope(let length?) = a.kind { entry.length = length }
+        case .snap(let item, let point, let damping, let frequency):
+            try world.setSnap(to: point, frequency: frequency, dampingRatio: 0.05 + 0.95 * damping, for: [itemIDs[index[item]!]])
+        case .push(var p) where p.instantaneous && p.active:
+            try world.applyImpulse(p.vector, at: p.offset, for: indices(of: p.targets).map { itemIDs[$0] })
+            p.active = false
+            entry.behavior.kind = .push(p)
+        default:
+            break
+        }
+        live.append(entry)
+    }
+
+    /// Ends a behaviour: removes its attachment or snap; the sums follow in ``applyAggregates()``.
+    func remove(at k: Int) throws(DynamicsError) {
+        let entry = live.remove(at: k)
+        if let id = entry.attachment { try world.removeAttachments([id]) }
+        if case .snap(let item, let point, _, _) = entry.behavior.kind {
+            try world.setSnap(to: point, frequency: 0, dampingRatio: 0, for: [itemIDs[index[item]!]])
+        }
+    }
+
+    /// Gravity, continuous pushes and item behaviours' materials, summed over the live behaviours and written
+    /// for the items they touch (and for those they no longer touch).
+    func applyAggregates() throws(DynamicsError) {
+        let n = itemIDs.count
+        var gx = [Float](repeating: 0, count: n), gy = gx, fx = gx, fy = gx, tc = gx, td = gx
+        var anyGravity = false, anyForce = false
+        var materials = base
+        for entry in live {
+            switch entry.behavior.kind {
+            case .gravity(let direction, let targets):
+                anyGravity = true
+                for i in indices(of: targets) {
+                    gx[i] += Float(1000 * direction.dx)
+                    gy[i] += Float(1000 * direction.dy)
+                }
+            case .push(let p) where !p.instantaneous && p.active:
+                anyForce = true
+                let o = p.offset, f = p.vector
+                for i in indices(of: p.targets) {
+                    fx[i] += Float(f.dx)
+                    fy[i] += Float(f.dy)
+                    tc[i] += Float(o.horizontal * f.dy - o.vertical * f.dx)
+                    td[i] += Float(o.horizontal * f.dx + o.vertical * f.dy)
+                }
+            case .item(let b):
+                for i in indices(of: b.targets) { Self.override(&materials[i], with: b) }
+            default:
+                break
+            }
+        }
+        if anyGravity || gravitySet { try world.setGravity(x: gx, y: gy, for: itemIDs) }
+        if anyForce || forcesSet { try world.setForces(x: fx, y: fy, torqueCross: tc, torqueDot: td, for: itemIDs) }
+        gravitySet = anyGravity
+        forcesSet = anyForce
+        try writeMaterials(materials)
+    }
+
+    static func override(_ m: inout SceneMaterial, with b: SceneItemBehavior) {
+        if let x = b.density { m.density = x }
+        if let x = b.elasticity { m.elasticity = x }
+        if let x = b.friction { m.friction = x }
+        if let x = b.resistance { m.resistance = x }
+        if let x = b.angularResistance { m.angularResistance = x }
+        if let x = b.charge { m.charge = x }
+        if let x = b.anchored { m.anchored = x }
+        if let x = b.allowsRotation { m.allowsRotation = x }
+    }
+
+    /// Writes the materials that differ from those last written, one call per distinct value.
+    func writeMaterials(_ materials: [SceneMaterial]) throws(DynamicsError) {
+        var changed: [SceneMaterial: [Int]] = [:]
+        for i in materials.indices where materials[i] != applied[i] { changed[materials[i], default: []].append(i) }
+        for (m, rows) in changed.sorted(by: { $0.value[0] < $1.value[0] }) {
+            let ids = rows.map { itemIDs[$0] }
+            try world.setResistance(m.resistance, angular: m.angularResistance, for: ids)
+            try world.setMaterial(elasticity: m.elasticity, friction: m.friction, charge: m.charge, for: ids)
+            // Mass properties where density or anchoring changed, one call per run of items of one shape.
+            let massive = rows.filter {
+                (applied[$0].density, applied[$0].anchored, applied[$0].allowsRotation) != (m.density, m.anchored, m.allowsRotation)
+            }
+            var start = 0
+            while start < massive.count {
+                var end = start + 1
+                while end < massive.count, shapes[massive[end]] == shapes[massive[start]] { end += 1 }
+                try world.setMassProperties(Self.description(shapes[massive[start]], m),
+                                            for: massive[start..<end].map { itemIDs[$0] })
+                start = end
+            }
+            for i in rows { applied[i] = m }
+        }
+    }
+}

@@ -1,0 +1,143 @@
+import Dynamics
+import Foundation
+
+/// A scene file's world, running: builds the world from a ``SceneDocument``, keeps its named items and
+/// behaviours, and applies the timeline's events as the run reaches their times.
+///
+/// ```swift
+/// let document = try SceneDocument.load(contentsOf: url)
+/// let run = try SceneRun(document)
+/// while run.time < document.configuration.duration { try run.step() }
+/// print(run.world.stateHash())
+/// ```
+public final class SceneRun {
+    /// The document the run was built from.
+    public let document: SceneDocument
+    /// The world.
+    public let world: DynamicWorld
+    /// Every item's id string, in creation order (listed items, then each generator's).
+    public let itemNames: [String]
+    /// Every item's world id, in the same order.
+    public let itemIDs: [ItemID]
+    /// Steps taken.
+    public private(set) var steps = 0
+    /// The boundary identifiers by world boundary (the reference-bounds boundary has none).
+    public internal(set) var boundaryNames: [BoundaryID: String] = [:]
+
+    let index: [String: Int]
+    let tags: [String: [Int]]
+    let base: [SceneMaterial]
+    /// Each item's shape, in creation order.
+    let shapes: [SceneShape]
+    var gravitySet = false, forcesSet = false
+    var applied: [SceneMaterial]
+    var live: [LiveBehavior] = []
+    var pending: [SceneEvent]
+    var nextEvent = 0
+
+    /// A behaviour of the running scene and what it made in the world.
+    struct LiveBehavior {
+        var behavior: SceneBehavior
+        var attachment: AttachmentID?
+        var length: CGFloat = 0
+    }
+
+    /// Simulated seconds since the start.
+    public var time: Double { Double(steps) / world.configuration.stepsPerSecond }
+
+    /// Builds the world of `document` with `configuration` (default: the document's own).
+    public init(_ document: SceneDocument, configuration: DynamicsConfiguration? = nil) throws(DynamicsError) {
+        self.document = document
+        let world = try DynamicWorld(configuration: configuration ?? document.configuration.dynamics)
+        self.world = world
+        var names: [String] = [], materials: [SceneMaterial] = [], tags: [String: [Int]] = [:], shapes: [SceneShape] = []
+        var made: [ItemID] = []
+        // Consecutive items with the same description are made in one call.
+        var run: (description: ItemDescription, positions: [CGPoint], angles: [CGFloat])?
+        func flush() throws(DynamicsError) {
+            if let r = run { made += try world.createItems(r.description, at: r.positions, angles: r.angles) }
+            run = nil
+        }
+        func addItem(_ name: String, _ shape: SceneShape, _ material: SceneMaterial, _ center: CGPoint, _ angle: CGFloat,
+                 _ itemTags: [String]) throws(DynamicsError)
+        {
+            let description = Self.description(shape, material)
+            if run?.description != description { try flush() }
+            if run == nil { run = (description, [], []) }
+            run!.positions.append(center)
+            run!.angles.append(angle)
+            for tag in itemTags { tags[tag, default: []].append(names.count) }
+            names.append(name)
+            materials.append(material)
+            shapes.append(shape)
+        }
+        for item in document.items { try addItem(item.id, item.shape, item.material, item.center, item.angle, item.tags) }
+        for g in document.generators {
+            for (k, placed) in g.placements(sceneSeed: document.configuration.seed).enumerated() {
+                try addItem("\(g.id)-\(k)", placed.shape, g.material, placed.center, g.angle, [g.id] + g.tags)
+            }
+        }
+        try flush()
+        itemNames = names
+        itemIDs = made
+        base = materials
+        self.shapes = shapes
+        applied = materials
+        self.tags = tags
+        index = Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+        pending = document.timeline.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
+            .map(\.element)
+        let moving = document.items.enumerated().filter { $0.element.velocity != CGVector(dx: 0, dy: 0) || $0.element.angularVelocity != 0 }
+        if !moving.isEmpty {
+            try world.setVelocities(moving.map(\.element.velocity), angular: moving.map(\.element.angularVelocity),
+                                    for: moving.map { made[$0.offset] })
+        }
+        try buildCollisions()
+        for behavior in document.behaviors where !Self.isCollision(behavior) { try add(behavior) }
+        try applyAggregates()
+    }
+
+    static func isCollision(_ b: SceneBehavior) -> Bool {
+        if case .collision = b.kind { return true }
+        return false
+    }
+
+    /// The item description of a shape and material.
+    static func description(_ shape: SceneShape, _ m: SceneMaterial) -> ItemDescription {
+        var d = ItemDescription()
+        switch shape {
+        case .rectangle(let w, let h): d.shape = .rectangle(width: w, height: h)
+        case .ellipse(let w, let h): d.shape = .ellipse(width: w, height: h)
+        case .polygon(let points): d.shape = .polygon(points, density: m.density)
+        }
+        d.density = m.density
+        d.isAnchored = m.anchored
+        d.allowsRotation = m.allowsRotation
+        d.resistance = m.resistance
+        d.angularResistance = m.angularResistance
+        d.elasticity = m.elasticity
+        d.friction = m.friction
+        d.charge = m.charge
+        return d
+    }
+
+    /// The indices (creation order) of the targets' items; every item for empty targets.
+    public func indices(of targets: SceneTargets) -> [Int] {
+        if targets.items.isEmpty && targets.tags.isEmpty { return Array(itemIDs.indices) }
+        var chosen = Set<Int>()
+        for id in targets.items { if let i = index[id] { chosen.insert(i) } }
+        for tag in targets.tags { chosen.formUnion(tags[tag] ?? []) }
+        return chosen.sorted()
+    }
+
+    /// Applies the events due by now, then steps the world once.
+    public func step() throws(DynamicsError) {
+        let stepsPerSecond = world.configuration.stepsPerSecond
+        while nextEvent < pending.count, pending[nextEvent].time * stepsPerSecond <= Double(steps) + 1e-9 {
+            try apply(pending[nextEvent])
+            nextEvent += 1
+        }
+        try world.step(count: 1)
+        steps += 1
+    }
+}
