@@ -1,0 +1,261 @@
+import Dynamics
+import DynamicsScenes
+import Foundation
+import Testing
+
+/// Scene files (format dynamics-scene/1): reading with every problem reported, building the world, and the
+/// timeline, checked against the package's laws (free fall, impulses, resistance, generators' layouts).
+@Suite struct SceneFileTests {
+    /// A scene with one 100 × 100 pt square (mass 1) and the given extra top-level JSON.
+    static func squareScene(_ behaviors: String, timeline: String = "[]", extra: String = "") -> String {
+        """
+        {"format": "dynamics-scene/1", "configuration": {"workers": 1}, \(extra)
+         "items": [{"id": "square", "shape": {"type": "rectangle", "width": 100, "height": 100}, "center": [0, 0]}],
+         "behaviors": \(behaviors), "timeline": \(timeline)}
+        """
+    }
+
+    static func run(_ json: String, seconds: Double) throws -> SceneRun {
+        let run = try SceneRun(try SceneDocument.parse(Data(json.utf8)))
+        while run.time < seconds - 1e-9 { try run.step() }
+        return run
+    }
+
+    static func problems(_ json: String, yaml: Bool = false, limits: SceneLimits = .init()) -> [SceneProblem] {
+        SceneDocument.read(Data(json.utf8), yaml: yaml, limits: limits).1
+    }
+
+    @Test("a falling square comes to rest on the bounds' bottom edge, centre 50 pt above it")
+    func restsOnBounds() throws {
+        let scene = """
+            {"format": "dynamics-scene/1", "bounds": {"x": 0, "y": 0, "width": 400, "height": 600},
+             "configuration": {"workers": 1},
+             "items": [{"id": "square", "shape": {"type": "rectangle", "width": 100, "height": 100}, "center": [200, 100]}],
+             "behaviors": [{"type": "gravity"}, {"type": "collision", "boundsAsBoundary": true}]}
+            """
+        let run = try Self.run(scene, seconds: 3)
+        let y = run.world.pose(of: run.itemIDs[0]).center.y
+        #expect(abs(y - 550) < 0.5, "rests at y = \(y)")
+        #expect(run.world.awakeItemCount == 0)
+    }
+
+    @Test("free fall, then the timeline sets the gravity to zero, removes it, or adds one")
+    func timelineGravity() throws {
+        // 60 steps of 1000 pt/s² (semi-implicit Euler) give 1000 pt/s after 1 s; without gravity it stays.
+        let off = try Self.run(Self.squareScene(#"[{"type": "gravity", "id": "g"}]"#,
+                                                timeline: #"[{"time": 1, "set": {"behavior": "g", "property": "direction", "value": [0, 0]}}]"#),
+                               seconds: 2)
+        #expect(abs(off.world.velocity(of: off.itemIDs[0]).dy - 1000) < 0.01)
+        let removed = try Self.run(Self.squareScene(#"[{"type": "gravity", "id": "g"}]"#, timeline: #"[{"time": 1, "remove": "g"}]"#),
+                                   seconds: 2)
+        #expect(abs(removed.world.velocity(of: removed.itemIDs[0]).dy - 1000) < 0.01)
+        let added = try Self.run(Self.squareScene("[]", timeline: #"[{"time": 1, "add": {"type": "gravity", "magnitude": 0.5, "angle": 0}}]"#),
+                                 seconds: 2)
+        let v = added.world.velocity(of: added.itemIDs[0])
+        #expect(abs(v.dx - 500) < 0.01 && abs(v.dy) < 1e-6, "\(v)")
+    }
+
+    @Test("an instantaneous push set active by the timeline changes the velocity by 100 · p / m once")
+    func timelineFlick() throws {
+        let scene = Self.squareScene(#"[{"type": "push", "id": "flick", "mode": "instantaneous", "vector": [2, 0], "active": false}]"#,
+                                     timeline: #"[{"time": 0.5, "set": {"behavior": "flick", "property": "active", "value": true}}]"#)
+        let early = try Self.run(scene, seconds: 0.5)
+        #expect(early.world.velocity(of: early.itemIDs[0]).dx == 0)
+        let late = try Self.run(scene, seconds: 1)
+        #expect(abs(late.world.velocity(of: late.itemIDs[0]).dx - 200) < 1e-3)
+        #expect(abs(late.world.pose(of: late.itemIDs[0]).center.x - 100) < 1e-2, "moved 200 pt/s for 0.5 s")
+    }
+
+    @Test("an item behaviour's resistance damps as v / (1 + h·c) per substep")
+    func itemBehaviorResistance() throws {
+        let scene = """
+            {"format": "dynamics-scene/1", "configuration": {"workers": 1},
+             "items": [{"id": "a", "shape": {"type": "circle", "radius": 10}, "center": [0, 0], "velocity": [100, 0]}],
+             "behaviors": [{"type": "item", "items": ["a"], "resistance": 2}]}
+            """
+        let run = try Self.run(scene, seconds: 1)
+        let expected: Double = 100 / pow(1 + 2.0 / 240, 240.0)
+        #expect(abs(Double(run.world.velocity(of: run.itemIDs[0]).dx) - expected) < 1e-3 * expected)
+    }
+
+    @Test("a rod attachment to a fixed point keeps a swinging item at its length")
+    func rodPendulum() throws {
+        let scene = """
+            {"format": "dynamics-scene/1", "configuration": {"workers": 1},
+             "items": [{"id": "bob", "shape": {"type": "circle", "radius": 10}, "center": [200, 0]}],
+             "behaviors": [{"type": "gravity"}, {"type": "attachment", "item": "bob", "anchor": [0, 0], "itemAnchor": [200, 0]}]}
+            """
+        let run = try SceneRun(try SceneDocument.parse(Data(scene.utf8)))
+        var worst = 0.0
+        for _ in 0..<180 {
+            try run.step()
+            let c = run.world.pose(of: run.itemIDs[0]).center
+            worst = max(worst, abs(Double(hypot(c.x, c.y)) - 200))
+        }
+        #expect(worst < 2, "the rod stretched or shrank by \(worst) pt")
+    }
+
+    @Test("a grid generator names its items prefix-N and lays them out row by row")
+    func gridGenerator() throws {
+        let scene = """
+            {"format": "dynamics-scene/1",
+             "generators": [{"type": "grid", "id": "g", "count": 12, "columns": 4, "origin": [10, 20], "spacing": [50, 60],
+                             "shape": {"type": "rectangle", "width": 20, "height": 10}, "material": {"density": 2}}]}
+            """
+        let run = try SceneRun(try SceneDocument.parse(Data(scene.utf8)))
+        #expect(run.itemNames == (0..<12).map { "g-\($0)" })
+        #expect(run.world.pose(of: run.itemIDs[5]).center == CGPoint(x: 60, y: 80))
+        #expect(abs(run.world.mass(of: run.itemIDs[0]) - 2 * 20 * 10 / 10_000) < 1e-6)
+        #expect(run.indices(of: SceneTargets(tags: ["g"])).count == 12)
+    }
+
+    @Test("a random generator is reproducible from its seeds, stays in its rectangle and size range")
+    func randomGenerator() throws {
+        func scene(_ seed: Int) -> String {
+            """
+            {"format": "dynamics-scene/1", "configuration": {"seed": \(seed)},
+             "generators": [{"type": "random", "id": "r", "count": 200, "rect": {"x": 0, "y": 0, "width": 500, "height": 300},
+                             "minSize": [10, 10], "maxSize": [30, 20], "shape": {"type": "rectangle", "width": 1, "height": 1}}]}
+            """
+        }
+        let a = try SceneRun(try SceneDocument.parse(Data(scene(1).utf8)))
+        let b = try SceneRun(try SceneDocument.parse(Data(scene(1).utf8)))
+        let c = try SceneRun(try SceneDocument.parse(Data(scene(2).utf8)))
+        let pa = a.itemIDs.map { a.world.pose(of: $0).center }
+        #expect(pa == b.itemIDs.map { b.world.pose(of: $0).center })
+        #expect(pa != c.itemIDs.map { c.world.pose(of: $0).center })
+        #expect(pa.allSatisfy { (0...500).contains($0.x) && (0...300).contains($0.y) })
+        let masses = a.itemIDs.map { Double(a.world.mass(of: $0)) }
+        #expect(masses.allSatisfy { (0.01 - 1e-9...0.06 + 1e-9).contains($0) }, "areas 100…600 pt²")
+    }
+
+    @Test("JSON and YAML of one scene run to the same state, at 1 and 2 workers")
+    func formatsAndWorkers() throws {
+        let json = """
+            {"format": "dynamics-scene/1", "bounds": {"x": 0, "y": 0, "width": 600, "height": 600},
+             "generators": [{"type": "grid", "id": "box", "count": 60, "columns": 10, "origin": [50, 50], "spacing": [50, 45],
+                             "shape": {"type": "rectangle", "width": 40, "height": 40}, "material": {"friction": 0.4}}],
+             "behaviors": [{"type": "gravity"}, {"type": "collision", "boundsAsBoundary": true}]}
+            """
+        let yaml = """
+            format: dynamics-scene/1
+            bounds: {x: 0, y: 0, width: 600, height: 600}
+            generators:
+              - type: grid
+                id: box
+                count: 60
+                columns: 10
+                origin: [50, 50]
+                spacing: [50, 45]
+                shape: {type: rectangle, width: 40, height: 40}
+                material: {friction: 0.4}
+            behaviors:
+              - type: gravity
+              - {type: collision, boundsAsBoundary: true}
+            """
+        var hashes: [UInt64] = []
+        for (text, isYAML) in [(json, false), (yaml, true)] {
+            for workers in [1, 2] {
+                let document = try SceneDocument.parse(Data(text.utf8), yaml: isYAML)
+                var configuration = document.configuration.dynamics
+                configuration.workerCount = workers
+                let run = try SceneRun(document, configuration: configuration)
+                for _ in 0..<90 { try run.step() }
+                hashes.append(run.world.stateHash())
+            }
+        }
+        #expect(Set(hashes).count == 1, "\(hashes.map { String($0, radix: 16) })")
+    }
+
+    /// Malformed scenes: each with the path and a fragment of the message the reader must report.
+    static let malformed: [(String, String, String)] = [
+        (#"{"items": []}"#, "", "missing key 'format'"),
+        (#"{"format": "dynamics-scene/2", "items": []}"#, "/format", "must be 'dynamics-scene/1'"),
+        (#"{"format": "dynamics-scene/1"}"#, "", "no items"),
+        (#"{"format": "dynamics-scene/1", "itmes": []}"#, "/itmes", "did you mean 'items'"),
+        (#"{"format": "dynamics-scene/1", "items": {}}"#, "/items", "must be an array"),
+        (#"{"format": "dynamics-scene/1", "items": [{"shape": {"type": "circle", "radius": 5}, "center": [0, 0]}]}"#, "/items/0", "missing key 'id'"),
+        (#"{"format": "dynamics-scene/1", "items": [{"id": "a", "shape": {"type": "circle", "radius": -5}, "center": [0, 0]}]}"#,
+         "/items/0/shape/radius", "must be > 0, got -5"),
+        (#"{"format": "dynamics-scene/1", "items": [{"id": "a", "shape": {"type": "circle", "radius": "5"}, "center": [0, 0]}]}"#,
+         "/items/0/shape/radius", "must be a number, got a string"),
+        (#"{"format": "dynamics-scene/1", "items": [{"id": "a", "shape": {"type": "hexagon"}, "center": [0, 0]}]}"#,
+         "/items/0/shape/type", "must be one of"),
+        (#"{"format": "dynamics-scene/1", "items": [{"id": "a", "shape": {"type": "circle", "radius": 5}, "center": [0]}]}"#,
+         "/items/0/center", "got an array of 1"),
+        (#"{"format": "dynamics-scene/1", "items": [{"id": "a", "shape": {"type": "circle", "radius": 5}, "center": [0, 1e39]}]}"#,
+         "/items/0/center/1", "got 1e+39"),
+        (#"{"format": "dynamics-scene/1", "items": [{"id": "a", "shape": {"type": "polygon", "points": [[0,0],[10,0],[5,2],[10,10],[0,10]]}, "center": [0, 0]}]}"#,
+         "/items/0/shape/points", "concave"),
+        (#"{"format": "dynamics-scene/1", "items": [{"id": "a", "shape": {"type": "polygon", "points": [[0,0],[10,10],[10,0],[0,10]]}, "center": [0, 0]}]}"#,
+         "/items/0/shape/points", "concave"),
+        (#"{"format": "dynamics-scene/1", "items": [{"id": "a", "shape": {"type": "polygon", "points": [[0,0],[1,1],[2,2]]}, "center": [0, 0]}]}"#,
+         "/items/0/shape/points", "collinear"),
+        (#"{"format": "dynamics-scene/1", "items": [{"id": "a", "shape": {"type": "circle", "radius": 5}, "center": [0, 0]}, {"id": "a", "shape": {"type": "circle", "radius": 5}, "center": [0, 0]}]}"#,
+         "/items/1/id", "duplicate item id 'a'"),
+        (#"{"format": "dynamics-scene/1", "items": [{"id": "a", "shape": {"type": "circle", "radius": 5}, "center": [0, 0], "material": {"elasticity": 1.5}}]}"#,
+         "/items/0/material/elasticity", "must be in 0…1"),
+        (#"{"format": "dynamics-scene/1", "items": [{"id": "a", "shape": {"type": "circle", "radius": 5}, "center": [0, 0], "material": {"density": 0}}]}"#,
+         "/items/0/material/density", "must be >"),
+        (#"{"format": "dynamics-scene/1", "items": [{"id": "a", "shape": {"type": "circle", "radius": 5}, "center": [0, 0]}], "behaviors": [{"type": "snap", "item": "b", "point": [0, 0]}]}"#,
+         "/behaviors/0/item", "no item has the id 'b'"),
+        (#"{"format": "dynamics-scene/1", "items": [{"id": "a", "shape": {"type": "circle", "radius": 5}, "center": [0, 0]}], "behaviors": [{"type": "gravity", "tags": ["boxes"]}]}"#,
+         "/behaviors/0/tags/0", "no item or generator has the tag 'boxes'"),
+        (#"{"format": "dynamics-scene/1", "items": [{"id": "a", "shape": {"type": "circle", "radius": 5}, "center": [0, 0]}], "behaviors": [{"type": "attachment", "item": "a", "to": "a", "anchor": [0, 0]}]}"#,
+         "/behaviors/0/to", "attached to itself"),
+        (#"{"format": "dynamics-scene/1", "items": [{"id": "a", "shape": {"type": "circle", "radius": 5}, "center": [0, 0]}], "behaviors": [{"type": "attachment", "item": "a", "anchor": [0, 0], "kind": "slider"}]}"#,
+         "/behaviors/0", "missing key 'axis'"),
+        (#"{"format": "dynamics-scene/1", "items": [{"id": "a", "shape": {"type": "circle", "radius": 5}, "center": [0, 0]}], "behaviors": [{"type": "collision", "boundsAsBoundary": true}]}"#,
+         "/behaviors/0/boundsAsBoundary", "needs the scene's 'bounds'"),
+        (#"{"format": "dynamics-scene/1", "items": [{"id": "a", "shape": {"type": "circle", "radius": 5}, "center": [0, 0]}], "timeline": [{"time": 1, "remove": "nothing"}]}"#,
+         "/timeline/0/remove", "no behaviour has the id 'nothing'"),
+        (#"{"format": "dynamics-scene/1", "items": [{"id": "a", "shape": {"type": "circle", "radius": 5}, "center": [0, 0]}], "behaviors": [{"type": "push", "id": "p"}], "timeline": [{"time": 1, "set": {"behavior": "p", "property": "actve", "value": true}}]}"#,
+         "/timeline/0/set/property", "no settable property 'actve'"),
+        (#"{"format": "dynamics-scene/1", "items": [{"id": "a", "shape": {"type": "circle", "radius": 5}, "center": [0, 0]}], "behaviors": [{"type": "push", "id": "p"}], "timeline": [{"time": 1, "set": {"behavior": "p", "property": "active", "value": 1}}]}"#,
+         "/timeline/0/set/value", "must be true or false"),
+        (#"{"format": "dynamics-scene/1", "items": [{"id": "a", "shape": {"type": "circle", "radius": 5}, "center": [0, 0]}], "timeline": [{"time": -1, "velocity": {}}]}"#,
+         "/timeline/0/time", "must be in 0…1000000, got -1"),
+        (#"{"format": "dynamics-scene/1", "items": [{"id": "a", "shape": {"type": "circle", "radius": 5}, "center": [0, 0]}], "timeline": [{"time": 1, "add": {"type": "gravity"}, "remove": "g"}]}"#,
+         "/timeline/0", "one action per event"),
+        (#"{"format": "dynamics-scene/1", "configuration": {"substeps": 0}, "items": [{"id": "a", "shape": {"type": "circle", "radius": 5}, "center": [0, 0]}]}"#,
+         "/configuration/substeps", "must be in 1…64"),
+        (#"{"format": "dynamics-scene/1", "configuration": {"seed": 1.5}, "items": [{"id": "a", "shape": {"type": "circle", "radius": 5}, "center": [0, 0]}]}"#,
+         "/configuration/seed", "whole number"),
+        (#"{"format": "dynamics-scene/1", "generators": [{"type": "grid", "id": "g", "count": 0, "spacing": [1, 1], "shape": {"type": "circle", "radius": 5}}]}"#,
+         "/generators/0/count", "must be in 1…"),
+        (#"{"format": "dynamics-scene/1", "items": [{"id": "g-1", "shape": {"type": "circle", "radius": 5}, "center": [0, 0]}], "generators": [{"type": "grid", "id": "g", "count": 3, "spacing": [1, 1], "shape": {"type": "circle", "radius": 5}}]}"#,
+         "/generators/0/id", "makes the id 'g-1'"),
+        ("{\"format\": \"dynamics-scene/1\",\n \"items\": [x]}", "", "not valid JSON: Invalid value at line 2, column 12"),
+    ]
+
+    @Test("every malformed scene reports its problem at its path", arguments: malformed.indices)
+    func malformedScene(k: Int) {
+        let (text, path, fragment) = Self.malformed[k]
+        let problems = Self.problems(text)
+        #expect(problems.contains { $0.path == path && $0.message.contains(fragment) && $0.severity == .error },
+                "expected \(path): …\(fragment)…, got \(problems)")
+        #expect(SceneDocument.read(Data(text.utf8), yaml: false).0 == nil)
+    }
+
+    @Test("a file with several problems reports them all")
+    func everyProblem() {
+        let text = #"{"format": "dynamics-scene/1", "items": [{"id": "a", "shape": {"type": "circle", "radius": -1}, "center": [0, 0], "material": {"frction": 1}}, {"id": "b", "shape": {"type": "circle", "radius": 1}, "center": "here"}]}"#
+        let paths = Set(Self.problems(text).map(\.path))
+        #expect(paths == ["/items/0/shape/radius", "/items/0/material/frction", "/items/1/center"])
+    }
+
+    @Test("limits refuse oversized, overpopulated and deeply nested files before building anything")
+    func limits() {
+        var small = SceneLimits()
+        small.bytes = 100
+        #expect(Self.problems(Self.squareScene("[]"), limits: small).first?.message.contains("larger than the limit") == true)
+        var few = SceneLimits()
+        few.items = 1000
+        let crowd = #"{"format": "dynamics-scene/1", "generators": [{"type": "grid", "id": "g", "count": 5000, "spacing": [1, 1], "shape": {"type": "circle", "radius": 1}}]}"#
+        #expect(Self.problems(crowd, limits: few).contains { $0.message.contains("more than the limit of 1000") })
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        #expect(Self.problems(deep).first?.message.contains("nesting deeper") == true)
+        let deepYAML = (0..<200).map { String(repeating: "  ", count: $0) + "a\($0):" }.joined(separator: "\n")
+        #expect(Self.problems(deepYAML, yaml: true).first?.message.contains("nesting deeper") == true)
+    }
+}
