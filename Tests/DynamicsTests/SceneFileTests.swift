@@ -259,3 +259,30 @@ import Testing
         #expect(Self.problems(deepYAML, yaml: true).first?.message.contains("nesting deeper") == true)
     }
 }
+
+/// Every built-in scene is a scene file: its export reads back to the same document and runs to the same
+/// state as the built-in.
+@Suite struct BuiltInExportTests {
+    @Test("each built-in's export reads back to its document and runs to the built-in's state hash",
+          arguments: Scene.builtIn.map(\.name))
+    func export(name: String) throws {
+        let scene = try #require(Scene.named(name))
+        let items = min(scene.defaultItems, name.contains("pyramid") ? 220 : 150)
+        let document = scene.document(items: items)
+        let text = document.json
+        let parsed = try SceneDocument.parse(Data(text.utf8))
+        #expect(parsed == document)
+        var configuration = DynamicsConfiguration()
+        configuration.workerCount = 1
+        let world = try scene.makeWorld(items: items, configuration: configuration)
+        var fromFile = parsed.configuration.dynamics
+        fromFile.workerCount = 1
+        let run = try SceneRun(parsed, configuration: fromFile)
+        for _ in 0..<30 {
+            try world.step(count: 1)
+            try run.step()
+        }
+        #expect(run.world.stateHash() == world.stateHash())
+        #expect(run.world.itemCount == world.itemCount)
+    }
+}

@@ -27,12 +27,15 @@ public struct SceneBehavior: Hashable, Sendable {
         case collision(SceneCollision)
         /// An attachment between an item and another item or a fixed point.
         case attachment(SceneAttachment)
-        /// A snap spring of `item` to `point` (pt) with `damping` (ratio) at `frequency` Hz.
-        case snap(item: String, point: CGPoint, damping: CGFloat, frequency: CGFloat)
+        /// A snap spring of `item` to `point` (pt) with damping ratio ζ `dampingRatio` at `frequency` Hz (a file's
+        /// UIKit `damping` d gives ζ = 0.05 + 0.95·d, as ``SnapBehavior`` does).
+        case snap(item: String, point: CGPoint, dampingRatio: CGFloat, frequency: CGFloat)
         /// A push: a force (N) or, instantaneous, an impulse (N·s), at an offset from the centre.
         case push(ScenePush)
         /// Material of the targets, overriding their own (a later item behaviour wins).
         case item(SceneItemBehavior)
+        /// A field.
+        case field(SceneField)
     }
 
     /// The name the timeline uses, unique; optional.

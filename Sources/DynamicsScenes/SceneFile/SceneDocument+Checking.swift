@@ -7,10 +7,12 @@ extension SceneDocument {
         "gravity": ["direction": .pair, "angle": .number, "magnitude": .number],
         "push": ["active": .bool, "vector": .pair, "angle": .number, "magnitude": .number, "offset": .pair],
         "attachment": ["anchor": .pair, "length": .nonNegative, "frequency": .nonNegative, "damping": .nonNegative],
-        "snap": ["point": .pair, "damping": .nonNegative],
+        "snap": ["point": .pair, "damping": .nonNegative, "dampingRatio": .nonNegative],
         "item": ["density": .positive, "elasticity": .unit, "friction": .nonNegative, "resistance": .nonNegative,
                  "angularResistance": .nonNegative, "charge": .number, "anchored": .bool, "allowsRotation": .bool],
         "collision": [:],
+        "field": ["strength": .number, "position": .pair, "falloff": .nonNegative, "minimumRadius": .positive,
+                  "direction": .pair, "smoothness": .unit, "animationSpeed": .nonNegative],
     ]
 
     enum SettableKind { case number, nonNegative, positive, unit, bool, pair }
@@ -24,6 +26,7 @@ extension SceneDocument {
         case .snap: "snap"
         case .push: "push"
         case .item: "item"
+        case .field: "field"
         }
     }
 
@@ -83,6 +86,7 @@ extension SceneDocument {
             case .gravity(_, let t): checkTargets(t, at: path)
             case .push(let p): checkTargets(p.targets, at: path)
             case .item(let i): checkTargets(i.targets, at: path)
+            case .field(let f): checkTargets(f.targets, at: path)
             case .snap(let item, _, _, _): checkItem(item, at: "\(path)/item")
             case .attachment(let a):
                 checkItem(a.item, at: "\(path)/item")

@@ -8,7 +8,7 @@ extension SceneDocument {
                                     "duration", "rest", "simd"]
     static let materialKeys = ["density", "elasticity", "friction", "resistance", "angularResistance", "charge", "anchored",
                                "allowsRotation"]
-    static let behaviorKinds = ["gravity", "collision", "attachment", "snap", "push", "item"]
+    static let behaviorKinds = ["gravity", "collision", "attachment", "snap", "push", "item", "field"]
 
     /// Reads a document from its value tree. Returns the document when there is no error, and every
     /// problem found (warnings too).
@@ -220,8 +220,10 @@ extension SceneDocument {
         case "collision": targets + ["mode", "boundsAsBoundary", "insets", "boundaries"]
         case "attachment": ["item", "to", "anchor", "itemAnchor", "kind", "length", "frequency", "damping", "range",
                             "frictionTorque", "axis"]
-        case "snap": ["item", "point", "damping", "frequency"]
+        case "snap": ["item", "point", "damping", "dampingRatio", "frequency"]
         case "push": targets + ["mode", "vector", "angle", "magnitude", "offset", "active"]
+        case "field": targets + ["kind", "position", "region", "strength", "falloff", "minimumRadius", "direction", "smoothness",
+                                 "animationSpeed"]
         default: targets + materialKeys
         }
         guard let o = reader.object(value, at: path, keys: ["type", "id"] + keys) else { return nil }
@@ -238,9 +240,11 @@ extension SceneDocument {
             kind = readAttachment(o).map { .attachment($0) }
         case "snap":
             let item = o.string("item", required: true), point = o.point("point", required: true)
-            let damping = o.number("damping", minimum: 0, maximum: 1e3) ?? 0.5
+            if o.has("damping") && o.has("dampingRatio") { reader.error(o.at("dampingRatio"), "give either 'damping' or 'dampingRatio'") }
+            let ratio = o.number("dampingRatio", minimum: 0, maximum: 1e3)
+                ?? o.number("damping", minimum: 0, maximum: 1e3).map { 0.05 + 0.95 * $0 } ?? 0.525
             let frequency = o.number("frequency", maximum: 1e4, above: 0) ?? 2.5
-            kind = item.flatMap { item in point.map { .snap(item: item, point: $0, damping: damping, frequency: frequency) } }
+            kind = item.flatMap { item in point.map { .snap(item: item, point: $0, dampingRatio: ratio, frequency: frequency) } }
         case "push":
             var push = ScenePush()
             push.targets = readTargets(o)
@@ -249,6 +253,8 @@ extension SceneDocument {
             if let p = o.pair("offset") { push.offset = Offset(horizontal: p.0, vertical: p.1) }
             if let x = o.bool("active") { push.active = x }
             kind = .push(push)
+        case "field":
+            kind = readField(o).map { .field($0) }
         default:
             var b = SceneItemBehavior()
             b.targets = readTargets(o)
@@ -265,6 +271,54 @@ extension SceneDocument {
             kind = .item(b)
         }
         return kind.map { SceneBehavior(id: id, $0) }
+    }
+
+    static func readField(_ o: SceneObject) -> SceneField? {
+        guard let name = o.choice("kind", SceneField.kinds.keys.sorted(), required: true), let kind = SceneField.kinds[name] else {
+            return nil
+        }
+        var f = SceneField(kind: kind)
+        f.targets = readTargets(o)
+        if let x = o.point("position") { f.description.position = x }
+        if let x = o.number("strength") { f.description.strength = x }
+        if let x = o.number("falloff", minimum: 0, maximum: 100) { f.description.falloff = x }
+        if let x = o.number("minimumRadius", above: 0) { f.description.minimumRadius = x }
+        if let x = o.vector("direction") { f.description.direction = x }
+        if let x = o.number("smoothness", minimum: 0, maximum: 1) { f.description.smoothness = x }
+        if let x = o.number("animationSpeed", minimum: 0, maximum: 1e6) { f.description.animationSpeed = x }
+        if let value = o.value("region") {
+            guard let region = readRegion(value, at: o.at("region"), reader: o.reader) else { return nil }
+            f.region = region
+        }
+        return f
+    }
+
+    /// A region: "infinite", {"radius": r}, {"size": [w, h]}, {"inverse": R}, or {"union" | "intersection" |
+    /// "difference": [R, R]}.
+    static func readRegion(_ value: SceneValue, at path: String, reader: SceneReader) -> SceneRegion? {
+        if case .string("infinite") = value { return .infinite }
+        guard case .object(let fields) = value, fields.count == 1, let key = fields.keys.first else {
+            reader.error(path, "must be \"infinite\" or an object with one of radius, size, inverse, union, intersection, difference")
+            return nil
+        }
+        guard let o = reader.object(value, at: path, keys: ["radius", "size", "inverse", "union", "intersection", "difference"]) else {
+            return nil
+        }
+        switch key {
+        case "radius": return o.number("radius", maximum: 1e7, above: 0).map { .disc(radius: $0) }
+        case "size": return o.pair("size", minimum: 0).map { .rectangle(width: $0.0, height: $0.1) }
+        case "inverse": return readRegion(fields[key]!, at: o.at(key), reader: reader).map { .inverse($0) }
+        case "union", "intersection", "difference":
+            guard case .array(let parts) = fields[key]!, parts.count == 2 else {
+                reader.error(o.at(key), "must be an array of two regions")
+                return nil
+            }
+            let a = readRegion(parts[0], at: SceneReader.path(o.at(key), 0), reader: reader)
+            let b = readRegion(parts[1], at: SceneReader.path(o.at(key), 1), reader: reader)
+            guard let a, let b else { return nil }
+            return key == "union" ? .union(a, b) : key == "intersection" ? .intersection(a, b) : .difference(a, b)
+        default: return nil
+        }
     }
 
     static func readCollision(_ o: SceneObject) -> SceneCollision? {

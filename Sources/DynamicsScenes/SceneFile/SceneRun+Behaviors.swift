@@ -81,8 +81,10 @@ extension SceneRun {
             entry.length = hypot(itemAnchor.x - a.anchor.x, itemAnchor.y - a.anchor.y)
             if case .rod(let length?, _, _) = a.kind { entry.length = length }
             if case .rope(let length?) = a.kind { entry.length = length }
-        case .snap(let item, let point, let damping, let frequency):
-            try world.setSnap(to: point, frequency: frequency, dampingRatio: 0.05 + 0.95 * damping, for: [itemIDs[index[item]!]])
+        case .snap(let item, let point, let ratio, let frequency):
+            try world.setSnap(to: point, frequency: frequency, dampingRatio: ratio, for: [itemIDs[index[item]!]])
+        case .field(let f):
+            entry.field = try world.addField(f.resolved, for: indices(of: f.targets).map { itemIDs[$0] })
         case .push(var p) where p.instantaneous && p.active:
             try world.applyImpulse(p.vector, at: p.offset, for: indices(of: p.targets).map { itemIDs[$0] })
             p.active = false
@@ -97,6 +99,7 @@ extension SceneRun {
     func remove(at k: Int) throws(DynamicsError) {
         let entry = live.remove(at: k)
         if let id = entry.attachment { try world.removeAttachments([id]) }
+        if let id = entry.field { try world.removeField(id) }
         if case .snap(let item, let point, _, _) = entry.behavior.kind {
             try world.setSnap(to: point, frequency: 0, dampingRatio: 0, for: [itemIDs[index[item]!]])
         }

@@ -50,10 +50,14 @@ extension SceneRun {
                 p.active = false
             }
             entry.behavior.kind = .push(p)
-        case .snap(let item, var target, var damping, let frequency):
-            if property == "point" { target = point } else { damping = number }
-            try world.setSnap(to: target, frequency: frequency, dampingRatio: 0.05 + 0.95 * damping, for: [itemIDs[index[item]!]])
-            entry.behavior.kind = .snap(item: item, point: target, damping: damping, frequency: frequency)
+        case .snap(let item, var target, var ratio, let frequency):
+            switch property {
+            case "point": target = point
+            case "damping": ratio = 0.05 + 0.95 * number
+            default: ratio = number
+            }
+            try world.setSnap(to: target, frequency: frequency, dampingRatio: ratio, for: [itemIDs[index[item]!]])
+            entry.behavior.kind = .snap(item: item, point: target, dampingRatio: ratio, frequency: frequency)
         case .attachment(var a):
             guard let id = entry.attachment else { break }
             if property == "anchor" {
@@ -77,6 +81,18 @@ extension SceneRun {
             default: b.allowsRotation = flag
             }
             entry.behavior.kind = .item(b)
+        case .field(var f):
+            switch property {
+            case "strength": f.description.strength = number
+            case "position": f.description.position = point
+            case "falloff": f.description.falloff = number
+            case "minimumRadius": f.description.minimumRadius = number
+            case "direction": f.description.direction = pair
+            case "smoothness": f.description.smoothness = number
+            default: f.description.animationSpeed = number
+            }
+            if let id = entry.field { try world.updateField(id, f.resolved) }
+            entry.behavior.kind = .field(f)
         case .collision:
             break
         }

@@ -39,6 +39,7 @@ public final class SceneRun {
     struct LiveBehavior {
         var behavior: SceneBehavior
         var attachment: AttachmentID?
+        var field: FieldID?
         var length: CGFloat = 0
     }
 
