@@ -15,10 +15,10 @@ struct Bench: ParsableCommand {
     @Option(help: "A built-in scene name (see `dynamics scenes`).")
     var scene: String = "default"
 
-    @Option(help: "Number of items (default: the scene's).")
+    @Option(parsing: .unconditional, help: "Number of items (default: the scene's).")
     var items: Int?
 
-    @Option(help: "Timed steps.")
+    @Option(parsing: .unconditional, help: "Timed steps.")
     var steps: Int = 600
 
     @Option(help: ArgumentHelp(
@@ -32,7 +32,9 @@ struct Bench: ParsableCommand {
     var json = false
 
     func run() throws {
-        guard steps >= 1 else { throw ValidationError("--steps must be ≥ 1, got \(steps)") }
+        guard (1...10_000_000).contains(steps) else { throw ValidationError("--steps must be 1…10000000, got \(steps)") }
+        if let items, !(1...1_000_000_000).contains(items) { throw ValidationError("--items must be 1…1000000000, got \(items)") }
+        try MemoryEstimate.check(items: items ?? DynamicsCLI.scene(named: scene).defaultItems)
         let recipe = try DynamicsCLI.scene(named: scene)
         let configuration = try engine.configuration()
         if let untilRest {

@@ -20,7 +20,7 @@ struct DynamicsCommand: ParsableCommand {
 
 /// Options shared by `simulate` and `bench`. Given ones override a scene file's configuration.
 struct EngineOptions: ParsableArguments {
-    @Option(help: "Worker threads, 1…64 (default: active processors). Results do not depend on it.")
+    @Option(parsing: .unconditional, help: "Worker threads, 1…64 (default: active processors). Results do not depend on it.")
     var workers: Int?
 
     @Option(help: "Highest SIMD path: automatic, scalar, sse2, neon, avx2, avx512 (default: $DYNAMICS_SIMD or automatic).")
@@ -29,13 +29,13 @@ struct EngineOptions: ParsableArguments {
     @Option(help: "Integrator: fused, blas or scalar.")
     var integrator: String = "fused"
 
-    @Option(help: "Solver substeps per step, 1…64 (default 4).")
+    @Option(parsing: .unconditional, help: "Solver substeps per step, 1…64 (default 4).")
     var substeps: Int?
 
-    @Option(help: "Contact stiffness in Hz (default 30; at most a quarter of the substep rate is used).")
+    @Option(parsing: .unconditional, help: "Contact stiffness in Hz (default 30; at most a quarter of the substep rate is used).")
     var contactFrequency: Double?
 
-    @Option(help: "Solver passes per substep, 1…8 (default 1).")
+    @Option(parsing: .unconditional, help: "Solver passes per substep, 1…8 (default 1).")
     var solverIterations: Int?
 
     @Flag(help: "Turn rest detection off (every item is stepped every step).")

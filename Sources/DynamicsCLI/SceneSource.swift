@@ -49,13 +49,13 @@ extension SceneFileError.Kind {
 
 /// Limits on scene files, from the command line.
 struct LimitOptions: ParsableArguments {
-    @Option(help: "Largest scene file, bytes (default 268435456).")
+    @Option(parsing: .unconditional, help: "Largest scene file, bytes (default 268435456).")
     var maxBytes: Int?
 
-    @Option(help: "Most items a scene file may make (default 10000000).")
+    @Option(parsing: .unconditional, help: "Most items a scene file may make (default 10000000).")
     var maxItems: Int?
 
-    @Option(help: "Deepest nesting in a scene file (default 64).")
+    @Option(parsing: .unconditional, help: "Deepest nesting in a scene file (default 64).")
     var maxDepth: Int?
 
     var limits: SceneLimits {

@@ -14,7 +14,7 @@ struct Scenes: ParsableCommand {
     @Option(help: "Print this built-in scene as a scene file.")
     var export: String?
 
-    @Option(help: "Items of the exported scene (default: the scene's).")
+    @Option(parsing: .unconditional, help: "Items of the exported scene (default: the scene's).")
     var items: Int?
 
     func validate() throws {

@@ -19,16 +19,16 @@ struct Simulate: ParsableCommand {
     @Argument(help: "A scene file or a built-in scene name.")
     var scene: String = "default"
 
-    @Option(help: "Number of items of a built-in scene (default: the scene's).")
+    @Option(parsing: .unconditional, help: "Number of items of a built-in scene (default: the scene's).")
     var items: Int?
 
-    @Option(help: "Simulated seconds (default: the file's duration or the built-in's).")
+    @Option(parsing: .unconditional, help: "Simulated seconds (default: the file's duration or the built-in's).")
     var seconds: Double?
 
-    @Option(help: "Steps per simulated second (default: the file's, or 60).")
+    @Option(parsing: .unconditional, help: "Steps per simulated second (default: the file's, or 60).")
     var stepsPerSecond: Double?
 
-    @Option(help: "Seed of the scene's random generators and the world (default: the file's, or 0).")
+    @Option(parsing: .unconditional, help: "Seed of the scene's random generators and the world (default: the file's, or 0).")
     var seed: Int?
 
     @OptionGroup var engine: EngineOptions
@@ -38,7 +38,7 @@ struct Simulate: ParsableCommand {
     @Option(name: .long, help: "A trajectory file to write: .csv or .jsonl (repeatable).")
     var output: [String] = []
 
-    @Option(help: "Write trajectories every K steps (default 1; the first and last steps are always written).")
+    @Option(parsing: .unconditional, help: "Write trajectories every K steps (default 1; the first and last steps are always written).")
     var every: Int = 1
 
     @Option(help: "Only these items in trajectories: comma-separated ids or tags (default: every item).")
@@ -57,7 +57,7 @@ struct Simulate: ParsableCommand {
     var quiet = false
 
     func validate() throws {
-        if let items, !(1...100_000_000).contains(items) { throw ValidationError("--items must be 1…100000000, got \(items)") }
+        if let items, !(1...1_000_000_000).contains(items) { throw ValidationError("--items must be 1…1000000000, got \(items)") }
         if let seconds, !(seconds.isFinite && seconds > 0 && seconds <= 1e6) {
             throw ValidationError("--seconds must be > 0 and ≤ 1000000, got \(seconds)")
         }
@@ -80,6 +80,10 @@ struct Simulate: ParsableCommand {
 
     private func simulate() throws {
         let source = try SceneSource.resolve(scene, limits: limits.limits)
+        switch source {
+        case .builtIn(let recipe): try MemoryEstimate.check(items: items ?? recipe.defaultItems)
+        case .file(let document, _): try MemoryEstimate.check(items: document.items.count + document.generators.reduce(0) { $0 + $1.count })
+        }
         // The world, its stepping, and the items' names.
         let world: DynamicWorld, names: [String], ids: [ItemID], duration: Double
         var run: SceneRun?

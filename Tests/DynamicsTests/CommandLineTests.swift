@@ -1,0 +1,176 @@
+import Dynamics
+import DynamicsScenes
+import Foundation
+import Testing
+
+/// The `dynamics` executable, run as a user runs it: exit statuses (sysexits), outputs parsed back, and no
+/// output file left behind by a failed or interrupted run.
+@Suite struct CommandLineTests {
+    /// The built executable beside the test bundle (`swift test` builds every product).
+    static let executable: URL? = {
+        let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let candidate = directory.appendingPathComponent("dynamics")
+        return FileManager.default.isExecutableFile(atPath: candidate.path) ? candidate : nil
+    }()
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs `dynamics` with `arguments`; `interruptAfter` sends SIGINT after that many seconds.
+    static func dynamics(_ arguments: [String], interruptAfter: Double? = nil) throws -> Result {
+        let url = try #require(executable, "the dynamics executable is not beside the tests (build it with swift build)")
+        let process = Process()
+        process.executableURL = url
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        if let interruptAfter {
+            Thread.sleep(forTimeInterval: interruptAfter)
+            kill(process.processIdentifier, SIGINT)
+        }
+        let stdout = out.fileHandleForReading.readDataToEndOfFile(), stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                      stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    /// A fresh folder for one test's files.
+    static func folder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("dynamics-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    static let square = """
+        {"format": "dynamics-scene/1", "name": "square", "bounds": {"x": 0, "y": 0, "width": 400, "height": 600},
+         "configuration": {"duration": 1},
+         "items": [{"id": "square", "shape": {"type": "rectangle", "width": 100, "height": 100}, "center": [200, 100]},
+                   {"id": "ball", "shape": {"type": "circle", "radius": 20}, "center": [100, 300], "tags": ["round"]}],
+         "behaviors": [{"type": "gravity"}, {"type": "collision", "boundsAsBoundary": true}]}
+        """
+
+    @Test("simulate writes CSV, JSON Lines, events and a summary that parse back and agree with the library")
+    func outputs() throws {
+        let dir = try Self.folder()
+        let scene = dir.appendingPathComponent("square.json")
+        try Self.square.write(to: scene, atomically: true, encoding: .utf8)
+        let (csv, jsonl, events, summary) = (dir.appendingPathComponent("t.csv"), dir.appendingPathComponent("t.jsonl"),
+                                             dir.appendingPathComponent("e.jsonl"), dir.appendingPathComponent("s.json"))
+        let r = try Self.dynamics(["simulate", scene.path, "--workers", "1", "--every", "6", "--output", csv.path, "--output", jsonl.path,
+                                   "--events", events.path, "--summary", summary.path, "--quiet"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.isEmpty)
+        // 60 steps written every 6: frames 0, 6, …, 60 (11), two items each.
+        let rows = try String(contentsOf: csv, encoding: .utf8).split(separator: "\n")
+        #expect(rows.first == "step,time,id,x,y,angle,vx,vy,omega")
+        #expect(rows.count == 1 + 11 * 2)
+        let lines = try String(contentsOf: jsonl, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 11 * 2)
+        for (row, line) in zip(rows.dropFirst(), lines) {
+            let fields = row.split(separator: ",")
+            let object = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect(object["id"] as? String == String(fields[2]))
+            #expect((object["x"] as? Double).map { Float($0) } == Float(fields[3]))
+            #expect((object["vy"] as? Double).map { Float($0) } == Float(fields[7]))
+        }
+        // The last frame and the summary's hash against the same scene run in-process.
+        let run = try SceneRun(try SceneDocument.parse(Data(Self.square.utf8)), configuration: {
+            var c = DynamicsConfiguration()
+            c.workerCount = 1
+            return c
+        }())
+        for _ in 0..<60 { try run.step() }
+        let last = rows[rows.count - 2].split(separator: ",")
+        #expect(last[0] == "60" && last[2] == "square")
+        #expect(Float(last[4]) == Float(run.world.pose(of: run.itemIDs[0]).center.y))
+        let s = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: summary)) as? [String: Any])
+        #expect(s["state_hash"] as? String == String(format: "%016llx", run.world.stateHash()))
+        // The square falls 200 pt (its bottom from 150 to 600) and lands: a contact with the unnamed bounds.
+        let first = try #require(String(contentsOf: events, encoding: .utf8).split(separator: "\n").first)
+        let event = try #require(JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any])
+        #expect(event["began"] as? Bool == true)
+        #expect((event["b"] as? [String: Any])?.keys.contains("boundary") == true)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".partial") }
+        #expect(leftovers.isEmpty)
+    }
+
+    @Test("--track keeps only the named items and tags")
+    func track() throws {
+        let dir = try Self.folder()
+        let scene = dir.appendingPathComponent("square.json"), csv = dir.appendingPathComponent("t.csv")
+        try Self.square.write(to: scene, atomically: true, encoding: .utf8)
+        let r = try Self.dynamics(["simulate", scene.path, "--seconds", "0.1", "--track", "round", "--output", csv.path, "--quiet"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let ids = Set(try String(contentsOf: csv, encoding: .utf8).split(separator: "\n").dropFirst().map { $0.split(separator: ",")[2] })
+        #expect(ids == ["ball"])
+        let bad = try Self.dynamics(["simulate", scene.path, "--track", "nobody", "--output", csv.path])
+        #expect(bad.status == 64 && bad.stderr.contains("nobody"))
+    }
+
+    @Test("an invalid scene exits 65 with its first problem on one line and leaves no output; validate lists all")
+    func invalidScene() throws {
+        let dir = try Self.folder()
+        let scene = dir.appendingPathComponent("bad.json"), csv = dir.appendingPathComponent("t.csv")
+        try #"{"format": "dynamics-scene/1", "items": [{"id": "a", "shape": {"type": "circle", "radius": -1}, "center": [0, 0], "material": {"frction": 1}}]}"#
+            .write(to: scene, atomically: true, encoding: .utf8)
+        let r = try Self.dynamics(["simulate", scene.path, "--output", csv.path])
+        #expect(r.status == 65)
+        #expect(r.stderr.split(separator: "\n").count == 1)
+        #expect(r.stderr.contains("/items/0/shape/radius: must be > 0, got -1"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["bad.json"])
+        let v = try Self.dynamics(["validate", scene.path])
+        #expect(v.status == 65)
+        #expect(v.stdout.contains("/items/0/shape/radius") && v.stdout.contains("did you mean 'friction'"))
+        let missing = try Self.dynamics(["simulate", dir.appendingPathComponent("none.json").path])
+        #expect(missing.status == 66)
+        let valid = dir.appendingPathComponent("ok.json")
+        try Self.square.write(to: valid, atomically: true, encoding: .utf8)
+        #expect(try Self.dynamics(["validate", valid.path]).status == 0)
+    }
+
+    @Test("bad arguments exit 64 naming the flag and its range", arguments: [
+        (["simulate", "default", "--seconds", "1e300"], "--seconds"), (["simulate", "chain", "--seconds", "1e17"], "--seconds"),
+        (["bench", "--steps", "99999999999999999"], "--steps"), (["simulate", "integration", "--items", "3000000000"], "--items"),
+        (["simulate", "default", "--seconds", "1e-9"], "--seconds"), (["simulate", "default", "--items", "-5"], "--items"),
+        (["simulate", "default", "--workers", "-1"], "--workers"), (["simulate", "default", "--items", "0"], "--items"),
+        (["bench", "--scene", "integration", "--items", "100000000"], "GiB"), (["simulate", "default", "--output", "x.png"], "--output"),
+    ])
+    func badArguments(arguments: [String], flag: String) throws {
+        let r = try Self.dynamics(arguments)
+        #expect(r.status == 64, "\(arguments): \(r.stderr)")
+        #expect(r.stderr.split(separator: "\n").first?.contains(flag) == true, "\(r.stderr)")
+    }
+
+    @Test("an exported built-in simulates to the built-in's state hash")
+    func exportRoundTrip() throws {
+        let dir = try Self.folder()
+        for name in ["default", "bridge"] {
+            let export = try Self.dynamics(["scenes", "--export", name, "--items", "50"])
+            #expect(export.status == 0)
+            let file = dir.appendingPathComponent("\(name).json")
+            try export.stdout.write(to: file, atomically: true, encoding: .utf8)
+            func hash(_ scene: String, _ extra: [String]) throws -> String? {
+                let r = try Self.dynamics(["simulate", scene, "--seconds", "0.5", "--workers", "2", "--json"] + extra)
+                return (try? JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])?["state_hash"] as? String
+            }
+            let fromFile = try hash(file.path, []), builtIn = try hash(name, ["--items", "50"])
+            #expect(fromFile != nil && fromFile == builtIn, "\(name)")
+        }
+    }
+
+    @Test("SIGINT stops a run with status 130 and leaves no output file")
+    func interrupt() throws {
+        let dir = try Self.folder()
+        let csv = dir.appendingPathComponent("t.csv")
+        let r = try Self.dynamics(["simulate", "default", "--items", "2000", "--seconds", "600", "--output", csv.path, "--quiet"],
+                                  interruptAfter: 1.5)
+        #expect(r.status == 130, "\(r.stderr)")
+        #expect(r.stderr.contains("interrupted"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+    }
+}
