@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
-.PHONY: deps arm64-deps build run test test-arm64 bench clean
+.PHONY: deps arm64-deps browser-deps build run test test-arm64 test-browser bench clean
 
 # Debian's reference BLAS (cblas symbols live in libblas.so.3); installed only when missing.
 deps:
@@ -45,6 +45,25 @@ test-arm64: deps arm64-deps
 	$(KERNEL_LEVELS) --target=aarch64-linux-gnu -o $(ARM64_DIR)/kernel-levels
 	$(ARM64_DIR)/kernel-levels-native --write-states $(ARM64_DIR)/native-states.txt
 	qemu-aarch64 $(ARM64_DIR)/kernel-levels --compare-states $(ARM64_DIR)/native-states.txt
+
+# The HTML playback in a real browser: Debian's chromium (installed when missing) opens a page that
+# `dynamics simulate` wrote and Tests/Browser/check_playback.py checks that it loads without console
+# errors, draws frames and is not blank.
+BROWSER_DIR := .build/browser
+
+browser-deps:
+	@if ! command -v chromium >/dev/null; then \
+		echo "Installing chromium"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium >/dev/null; \
+	fi
+
+test-browser: deps browser-deps
+	$(SWIFT) build --product dynamics
+	@mkdir -p $(BROWSER_DIR)
+	"$$($(SWIFT) build --show-bin-path)/dynamics" simulate bridge --seconds 4 --output $(BROWSER_DIR)/bridge.html --quiet
+	"$$($(SWIFT) build --show-bin-path)/dynamics" simulate Sources/DynamicsScenes/Resources/examples/falling-square.json --output $(BROWSER_DIR)/square.html --quiet
+	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/bridge.html
+	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/square.html
 
 bench: deps
 	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark

@@ -26,7 +26,8 @@ let package = Package(
         .target(name: "Dynamics", dependencies: ["DynamicsKernel"]),
         .target(
             name: "DynamicsScenes",
-            dependencies: ["Dynamics", .product(name: "Yams", package: "Yams")]
+            dependencies: ["Dynamics", .product(name: "Yams", package: "Yams")],
+            resources: [.copy("Resources/scene.schema.json"), .copy("Resources/examples")]
         ),
         .executableTarget(
             name: "DynamicsCLI",

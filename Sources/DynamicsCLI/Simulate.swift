@@ -35,7 +35,7 @@ struct Simulate: ParsableCommand {
 
     @OptionGroup var limits: LimitOptions
 
-    @Option(name: .long, help: "A trajectory file to write: .csv or .jsonl (repeatable).")
+    @Option(name: .long, help: "An output file, by extension: .csv or .jsonl trajectories, .html playback page (repeatable).")
     var output: [String] = []
 
     @Option(parsing: .unconditional, help: "Write trajectories every K steps (default 1; the first and last steps are always written).")
@@ -68,8 +68,8 @@ struct Simulate: ParsableCommand {
         guard every >= 1 else { throw ValidationError("--every must be ≥ 1, got \(every)") }
         for path in output {
             let ext = URL(fileURLWithPath: path).pathExtension.lowercased()
-            guard ["csv", "jsonl"].contains(ext) else {
-                throw ValidationError("--output \(path): unsupported extension '.\(ext)' (csv, jsonl)")
+            guard ["csv", "jsonl", "html"].contains(ext) else {
+                throw ValidationError("--output \(path): unsupported extension '.\(ext)' (csv, jsonl, html)")
             }
         }
     }
@@ -84,31 +84,27 @@ struct Simulate: ParsableCommand {
         case .builtIn(let recipe): try MemoryEstimate.check(items: items ?? recipe.defaultItems)
         case .file(let document, _): try MemoryEstimate.check(items: document.items.count + document.generators.reduce(0) { $0 + $1.count })
         }
-        // The world, its stepping, and the items' names.
-        let world: DynamicWorld, names: [String], ids: [ItemID], duration: Double
-        var run: SceneRun?
+        // The document (a built-in's for the chosen item count) and the configuration the flags leave.
+        var document: SceneDocument
+        var base: DynamicsConfiguration
         switch source {
         case .builtIn(let recipe):
-            var base = DynamicsConfiguration()
-            if let stepsPerSecond { base.stepsPerSecond = stepsPerSecond }
-            if let seed { base.seed = UInt64(seed) }
-            let configuration = try engine.configuration(base: base)
-            world = try recipe.makeWorld(items: items, configuration: configuration)
-            ids = world.itemIDs()
-            names = ids.indices.map { "item-\($0)" }
-            duration = seconds ?? recipe.defaultSeconds
-        case .file(var document, _):
+            document = recipe.document(items: items)
+            base = DynamicsConfiguration()
+            if !recipe.restDetection { base.restDetection = false }
+        case .file(let file, _):
             if items != nil { throw CLIError(.usage, "--items applies to built-in scenes; a scene file lists its items") }
-            if let stepsPerSecond { document.configuration.stepsPerSecond = stepsPerSecond }
-            if let seed { document.configuration.seed = UInt64(seed) }
-            let configuration = try engine.configuration(base: document.configuration.dynamics)
-            let built = try SceneRun(document, configuration: configuration)
-            run = built
-            world = built.world
-            ids = built.itemIDs
-            names = built.itemNames
-            duration = seconds ?? document.configuration.duration
+            document = file
+            base = file.configuration.dynamics
         }
+        if let stepsPerSecond { base.stepsPerSecond = stepsPerSecond }
+        if let seed {
+            base.seed = UInt64(seed)
+            document.configuration.seed = UInt64(seed)
+        }
+        let run = try SceneRun(document, configuration: try engine.configuration(base: base))
+        let world = run.world, ids = run.itemIDs, names = run.itemNames
+        let duration = seconds ?? document.configuration.duration
         let steps = Int((duration * world.configuration.stepsPerSecond).rounded())
         guard steps >= 1 else {
             throw CLIError(.usage, "--seconds \(duration) is shorter than one step (1/\(world.configuration.stepsPerSecond) s)")
@@ -117,27 +113,24 @@ struct Simulate: ParsableCommand {
         var tracked = Array(ids.indices)
         if let track {
             let wanted = track.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
-            if let run {
-                tracked = run.indices(of: SceneTargets(items: wanted.filter { run.itemNames.contains($0) },
-                                                       tags: wanted.filter { !run.itemNames.contains($0) }))
-                let known = Set(run.itemNames)
-                for name in wanted where !known.contains(name) && run.indices(of: SceneTargets(tags: [name])).isEmpty {
-                    throw CLIError(.usage, "--track: no item or tag '\(name)'")
-                }
-            } else {
-                let index = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) })
-                tracked = try wanted.map { name in
-                    guard let i = index[name] else { throw CLIError(.usage, "--track: no item '\(name)' (built-in items are item-N)") }
-                    return i
-                }
+            let known = Set(names)
+            for name in wanted where !known.contains(name) && run.indices(of: SceneTargets(tags: [name])).isEmpty {
+                throw CLIError(.usage, "--track: no item or tag '\(name)'")
             }
+            tracked = run.indices(of: SceneTargets(items: wanted.filter { known.contains($0) }, tags: wanted.filter { !known.contains($0) }))
         }
-        let writers = try output.map { path in
-            try TrajectoryWriter(path: path, format: path.lowercased().hasSuffix(".csv") ? .csv : .jsonl)
+        let frames = steps / every + 1 + (steps % every == 0 ? 0 : 1)
+        let frameSource = FrameSource(run: run, tracked: tracked, frames: frames, stepsPerSecond: world.configuration.stepsPerSecond,
+                                      every: every)
+        let writers: [any FrameSink] = try output.map { path in
+            switch URL(fileURLWithPath: path).pathExtension.lowercased() {
+            case "csv": try TrajectoryWriter(path: path, format: .csv, source: frameSource)
+            case "jsonl": try TrajectoryWriter(path: path, format: .jsonl, source: frameSource)
+            default: try PlaybackWriter(path: path, source: frameSource)
+            }
         }
         let eventFile = try events.map { try AtomicFile($0) }
         let summaryFile = try summary.map { try AtomicFile($0) }
-        let trackedIDs = tracked.map { ids[$0] }, trackedNames = tracked.map { names[$0] }
         let itemName = Dictionary(uniqueKeysWithValues: zip(ids, names))
         let stepsPerSecond = world.configuration.stepsPerSecond
 
@@ -146,9 +139,7 @@ struct Simulate: ParsableCommand {
         var timer = StepTimer(capacity: steps)
         let progress = Progress(total: steps, stepsPerSecond: stepsPerSecond, enabled: !quiet)
         func writeFrame(_ step: Int) throws {
-            for writer in writers {
-                try writer.write(step: step, time: Double(step) / stepsPerSecond, world: world, ids: trackedIDs, names: trackedNames)
-            }
+            for writer in writers { try writer.frame(step: step, time: Double(step) / stepsPerSecond) }
         }
         try writeFrame(0)
         for k in 1...steps {
@@ -157,18 +148,18 @@ struct Simulate: ParsableCommand {
                 progress.finish()
                 throw CLIError(.interrupted, "interrupted after \(k - 1) of \(steps) steps; no output written")
             }
-            try timer.measure { if let run { try run.step() } else { try world.step(count: 1) } }
+            try timer.measure { try run.step() }
             if let eventFile {
                 let time = String(format: "%.6f", Double(k) / stepsPerSecond)
                 for event in world.contactEvents {
-                    try eventFile.write(Self.eventLine(event, step: k, time: time, items: itemName, boundaries: run?.boundaryNames ?? [:]))
+                    try eventFile.write(Self.eventLine(event, step: k, time: time, items: itemName, boundaries: run.boundaryNames))
                 }
             }
             if k % every == 0 || k == steps { try writeFrame(k) }
             progress.update(k)
         }
         progress.finish()
-        for writer in writers { try writer.file.commit() }
+        for writer in writers { try writer.finish() }
         try eventFile?.commit()
         let result = SimulationSummary(
             scene: source.name, items: world.itemCount, awakeItems: world.awakeItemCount, steps: steps,

@@ -3,20 +3,28 @@ import Foundation
 
 /// Writes frames of item states to a trajectory file: CSV or JSON Lines, one row per item and frame with
 /// step, time (s), item id, x, y (pt), angle (rad), vx, vy (pt/s) and ω (rad/s).
-final class TrajectoryWriter {
+final class TrajectoryWriter: FrameSink {
     enum Format { case csv, jsonl }
 
     let file: AtomicFile
     let format: Format
+    let source: FrameSource
+    let ids: [ItemID], names: [String]
 
-    init(path: String, format: Format) throws {
+    init(path: String, format: Format, source: FrameSource) throws {
         file = try AtomicFile(path)
         self.format = format
+        self.source = source
+        ids = source.ids
+        names = source.names
         if format == .csv { try file.write("step,time,id,x,y,angle,vx,vy,omega\n") }
     }
 
-    /// One frame: the state of `ids` (named `names`) at `step` and `time`.
-    func write(step: Int, time: Double, world: DynamicWorld, ids: [ItemID], names: [String]) throws {
+    func finish() throws { try file.commit() }
+
+    /// One frame: the state of the tracked items at `step` and `time`.
+    func frame(step: Int, time: Double) throws {
+        let world = source.world
         var text = ""
         text.reserveCapacity(ids.count * 96)
         let t = String(format: "%.6f", time)

@@ -27,8 +27,8 @@ public final class SceneRun {
     let index: [String: Int]
     let tags: [String: [Int]]
     let base: [SceneMaterial]
-    /// Each item's shape, in creation order.
-    let shapes: [SceneShape]
+    /// Each item's shape, in creation order (as ``itemNames``).
+    public let shapes: [SceneShape]
     var gravitySet = false, forcesSet = false
     var applied: [SceneMaterial]
     var live: [LiveBehavior] = []

@@ -1,0 +1,117 @@
+/// The HTML and script of the `--output FILE.html` playback page (PlaybackWriter writes the run's data
+/// between `head` and `tail`). The page exposes the frame shown in `#frame` and the number of frames drawn
+/// in `document.body.dataset.framesDrawn`, for tests.
+enum PlaybackPage {
+    static func head(title: String) -> String {
+        let safe = title.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+        return """
+            <!DOCTYPE html>
+            <html lang="en"><head><meta charset="utf-8"><title>\(safe) · dynamics</title>
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <style>
+            html, body { margin: 0; height: 100%; font: 13px system-ui, sans-serif; background: #fafafa; color: #222; }
+            body { display: flex; flex-direction: column; }
+            #bar { display: flex; gap: 10px; align-items: center; padding: 6px 10px; border-bottom: 1px solid #ddd; background: #fff; }
+            #bar input[type=range] { flex: 1; }
+            #stage { flex: 1; position: relative; }
+            canvas { position: absolute; inset: 0; width: 100%; height: 100%; }
+            #status { font-variant-numeric: tabular-nums; min-width: 16em; }
+            </style></head>
+            <body data-frames-drawn="0">
+            <div id="bar"><button id="play">Pause</button>
+            <input id="time" type="range" min="0" value="0" step="1" aria-label="frame">
+            <label>speed <select id="speed"><option>0.25</option><option>0.5</option><option selected>1</option><option>2</option><option>4</option></select></label>
+            <span id="status">frame <span id="frame">0</span> · <span id="clock">0.00</span> s</span></div>
+            <div id="stage"><canvas id="canvas"></canvas></div>
+
+            """
+    }
+
+    static let tail = """
+        <script>
+        "use strict";
+        (function () {
+          const meta = JSON.parse(document.getElementById("meta").textContent);
+          const text = document.getElementById("frames").textContent.replace(/\\s+/g, "");
+          const raw = atob(text), bytes = new Uint8Array(raw.length);
+          for (let i = 0; i < raw.length; i++) bytes[i] = raw.charCodeAt(i);
+          const data = new Int16Array(bytes.buffer, 0, bytes.length >> 1);
+          const n = meta.items, frames = Math.min(meta.frames, Math.floor(data.length / (3 * Math.max(n, 1))) || 1);
+          const canvas = document.getElementById("canvas"), ctx = canvas.getContext("2d");
+          const slider = document.getElementById("time"), play = document.getElementById("play");
+          const speed = document.getElementById("speed"), frameLabel = document.getElementById("frame");
+          const clock = document.getElementById("clock");
+          slider.max = String(frames - 1);
+          let current = 0, playing = true, last = null, position = 0, drawn = 0;
+          const secondsPerFrame = meta.every / meta.stepsPerSecond;
+
+          function fit() {
+            const r = canvas.getBoundingClientRect(), dpr = window.devicePixelRatio || 1;
+            canvas.width = Math.max(1, Math.round(r.width * dpr));
+            canvas.height = Math.max(1, Math.round(r.height * dpr));
+            draw();
+          }
+
+          function draw() {
+            const [vx, vy, vw, vh] = meta.view;
+            const s = Math.min(canvas.width / vw, canvas.height / vh) * 0.95;
+            ctx.setTransform(1, 0, 0, 1, 0, 0);
+            ctx.fillStyle = "#fafafa";
+            ctx.fillRect(0, 0, canvas.width, canvas.height);
+            ctx.setTransform(s, 0, 0, s, canvas.width / 2 - s * (vx + vw / 2), canvas.height / 2 - s * (vy + vh / 2));
+            ctx.lineWidth = 1.5 / s;
+            ctx.strokeStyle = "#555";
+            for (const o of meta.outlines) {
+              ctx.beginPath();
+              ctx.moveTo(o[0], o[1]);
+              for (let i = 2; i < o.length; i += 2) ctx.lineTo(o[i], o[i + 1]);
+              ctx.stroke();
+            }
+            const base = current * 3 * n, [ox, oy] = meta.origin, u = meta.unit;
+            ctx.lineWidth = 1 / s;
+            for (let k = 0; k < n; k++) {
+              const x = ox + data[base + 3 * k] * u, y = oy + data[base + 3 * k + 1] * u;
+              const a = data[base + 3 * k + 2] * (2 * Math.PI / 65536), shape = meta.shapes[k];
+              ctx.save();
+              ctx.translate(x, y);
+              ctx.rotate(a);
+              ctx.beginPath();
+              if (shape[0] === "r") ctx.rect(-shape[1] / 2, -shape[2] / 2, shape[1], shape[2]);
+              else if (shape[0] === "e") ctx.ellipse(0, 0, shape[1] / 2, shape[2] / 2, 0, 0, 2 * Math.PI);
+              else { ctx.moveTo(shape[1], shape[2]); for (let i = 3; i < shape.length; i += 2) ctx.lineTo(shape[i], shape[i + 1]); ctx.closePath(); }
+              ctx.fillStyle = "hsl(" + ((k * 47) % 360) + ", 55%, 62%)";
+              ctx.fill();
+              ctx.strokeStyle = "#333";
+              ctx.stroke();
+              if (shape[0] === "e") { ctx.beginPath(); ctx.moveTo(0, 0); ctx.lineTo(shape[1] / 2, 0); ctx.stroke(); }
+              ctx.restore();
+            }
+            frameLabel.textContent = String(current);
+            clock.textContent = (current * secondsPerFrame).toFixed(2);
+            slider.value = String(current);
+            drawn += 1;
+            document.body.dataset.framesDrawn = String(drawn);
+          }
+
+          function tick(now) {
+            if (playing && frames > 1) {
+              if (last !== null) position += (now - last) / 1000 * Number(speed.value) / secondsPerFrame;
+              if (position >= frames) position = 0;
+              const next = Math.floor(position);
+              if (next !== current) { current = next; draw(); }
+            }
+            last = now;
+            requestAnimationFrame(tick);
+          }
+
+          play.addEventListener("click", () => { playing = !playing; play.textContent = playing ? "Pause" : "Play"; last = null; });
+          slider.addEventListener("input", () => { current = Number(slider.value); position = current; draw(); });
+          window.addEventListener("resize", fit);
+          fit();
+          requestAnimationFrame(tick);
+        })();
+        </script>
+        </body></html>
+
+        """
+}
