@@ -7,8 +7,14 @@ import Foundation
 protocol FrameSink {
     /// One frame: the tracked items' state at `step`.
     func frame(step: Int, time: Double) throws
+    /// Called after every step (`step` counts from 1).
+    func afterStep(_ step: Int) throws
     /// Completes the file (renames it onto its target).
     func finish() throws
+}
+
+extension FrameSink {
+    func afterStep(_ step: Int) throws {}
 }
 
 /// What a sink needs of the run: the world, the tracked items, their names and shapes.

@@ -35,11 +35,14 @@ struct Simulate: ParsableCommand {
 
     @OptionGroup var limits: LimitOptions
 
-    @Option(name: .long, help: "An output file, by extension: .csv or .jsonl trajectories, .html playback page (repeatable).")
+    @Option(name: .long, help: "An output file, by extension: .csv or .jsonl trajectories, .html playback page, .svg picture (repeatable).")
     var output: [String] = []
 
     @Option(parsing: .unconditional, help: "Write trajectories every K steps (default 1; the first and last steps are always written).")
     var every: Int = 1
+
+    @Option(name: .customLong("frames"), help: "Times (s) of the panels of an .svg output, comma-separated (default: the last frame only).")
+    var pictureTimes: String?
 
     @Option(help: "Only these items in trajectories: comma-separated ids or tags (default: every item).")
     var track: String?
@@ -68,8 +71,14 @@ struct Simulate: ParsableCommand {
         guard every >= 1 else { throw ValidationError("--every must be ≥ 1, got \(every)") }
         for path in output {
             let ext = URL(fileURLWithPath: path).pathExtension.lowercased()
-            guard ["csv", "jsonl", "html"].contains(ext) else {
-                throw ValidationError("--output \(path): unsupported extension '.\(ext)' (csv, jsonl, html)")
+            guard ["csv", "jsonl", "html", "svg"].contains(ext) else {
+                throw ValidationError("--output \(path): unsupported extension '.\(ext)' (csv, jsonl, html, svg)")
+            }
+        }
+        if let pictureTimes {
+            let times = pictureTimes.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard !times.isEmpty, times.allSatisfy({ $0.map { $0.isFinite && $0 >= 0 && $0 <= 1e6 } ?? false }) else {
+                throw ValidationError("--frames must be times in seconds, 0…1000000, comma-separated, got '\(pictureTimes)'")
             }
         }
     }
@@ -126,6 +135,8 @@ struct Simulate: ParsableCommand {
             switch URL(fileURLWithPath: path).pathExtension.lowercased() {
             case "csv": try TrajectoryWriter(path: path, format: .csv, source: frameSource)
             case "jsonl": try TrajectoryWriter(path: path, format: .jsonl, source: frameSource)
+            case "svg": try PictureWriter(path: path, source: frameSource,
+                                          times: pictureTimes.map { $0.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) } })
             default: try PlaybackWriter(path: path, source: frameSource)
             }
         }
@@ -156,6 +167,7 @@ struct Simulate: ParsableCommand {
                 }
             }
             if k % every == 0 || k == steps { try writeFrame(k) }
+            for writer in writers { try writer.afterStep(k) }
             progress.update(k)
         }
         progress.finish()

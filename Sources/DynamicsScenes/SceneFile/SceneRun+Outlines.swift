@@ -34,3 +34,28 @@ extension SceneRun {
         return outlines
     }
 }
+
+extension SceneRun {
+    /// The attachments in force, as world ids (for drawing them with ``DynamicWorld/anchors(of:)``).
+    public var attachmentIDs: [AttachmentID] { live.compactMap(\.attachment) }
+
+    /// The fields in force, with their current properties.
+    public var fields: [SceneField] {
+        live.compactMap { entry in
+            if case .field(let f) = entry.behavior.kind { return f }
+            return nil
+        }
+    }
+}
+
+extension SceneRegion {
+    /// The discs and rectangles the region is made of (for outlining it), whatever combines them.
+    public var primitives: [SceneRegion] {
+        switch self {
+        case .infinite: []
+        case .disc, .rectangle: [self]
+        case .inverse(let a): a.primitives
+        case .union(let a, let b), .intersection(let a, let b), .difference(let a, let b): a.primitives + b.primitives
+        }
+    }
+}
