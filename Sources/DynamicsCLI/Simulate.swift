@@ -35,7 +35,7 @@ struct Simulate: ParsableCommand {
 
     @OptionGroup var limits: LimitOptions
 
-    @Option(name: .long, help: "An output file, by extension: .csv or .jsonl trajectories, .html playback page, .svg picture (repeatable).")
+    @Option(name: .long, help: "An output file, by extension: .csv or .jsonl trajectories, .html playback page, .svg picture, .npz NumPy arrays (repeatable).")
     var output: [String] = []
 
     @Option(parsing: .unconditional, help: "Write trajectories every K steps (default 1; the first and last steps are always written).")
@@ -71,8 +71,8 @@ struct Simulate: ParsableCommand {
         guard every >= 1 else { throw ValidationError("--every must be ≥ 1, got \(every)") }
         for path in output {
             let ext = URL(fileURLWithPath: path).pathExtension.lowercased()
-            guard ["csv", "jsonl", "html", "svg"].contains(ext) else {
-                throw ValidationError("--output \(path): unsupported extension '.\(ext)' (csv, jsonl, html, svg)")
+            guard ["csv", "jsonl", "html", "svg", "npz"].contains(ext) else {
+                throw ValidationError("--output \(path): unsupported extension '.\(ext)' (csv, jsonl, html, svg, npz)")
             }
         }
         if let pictureTimes {
@@ -137,6 +137,7 @@ struct Simulate: ParsableCommand {
             case "jsonl": try TrajectoryWriter(path: path, format: .jsonl, source: frameSource)
             case "svg": try PictureWriter(path: path, source: frameSource,
                                           times: pictureTimes.map { $0.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) } })
+            case "npz": try NumpyArchiveWriter(path: path, source: frameSource)
             default: try PlaybackWriter(path: path, source: frameSource)
             }
         }

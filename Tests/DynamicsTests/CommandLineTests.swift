@@ -1,6 +1,9 @@
 import Dynamics
 import DynamicsScenes
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import Testing
 
 /// The `dynamics` executable, run as a user runs it: exit statuses (sysexits), outputs parsed back, and no
@@ -172,5 +175,73 @@ import Testing
         #expect(r.status == 130, "\(r.stderr)")
         #expect(r.stderr.contains("interrupted"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+    }
+}
+
+/// The binary outputs: NumPy's .npz read back with a reader of its own (stored zip entries, .npy headers)
+/// against the CSV of the same run, and the SVG picture parsed as XML.
+@Suite struct PictureAndArrayOutputTests {
+    /// The arrays of a stored .npz: name → (header dictionary text, raw data).
+    static func readNPZ(_ data: Data) throws -> [String: (header: String, body: Data)] {
+        let bytes = [UInt8](data)
+        func u16(_ i: Int) -> Int { Int(bytes[i]) | Int(bytes[i + 1]) << 8 }
+        func u32(_ i: Int) -> Int { u16(i) | u16(i + 2) << 16 }
+        var out: [String: (String, Data)] = [:]
+        var p = 0
+        while p + 30 <= bytes.count, u32(p) == 0x0403_4B50 {
+            let size = u32(p + 22), nameLength = u16(p + 26), extra = u16(p + 28)
+            let name = String(decoding: bytes[(p + 30)..<(p + 30 + nameLength)], as: UTF8.self)
+            let start = p + 30 + nameLength + extra
+            let entry = Array(bytes[start..<(start + size)])
+            #expect(Array(entry[0..<6]) == [0x93] + Array("NUMPY".utf8))
+            let headerLength = Int(entry[8]) | Int(entry[9]) << 8
+            #expect((10 + headerLength) % 64 == 0)
+            out[name] = (String(decoding: entry[10..<(10 + headerLength)], as: UTF8.self), Data(entry[(10 + headerLength)...]))
+            p = start + size
+        }
+        return out
+    }
+
+    @Test(".npz arrays hold the CSV's values, frames × items, float32")
+    func numpyArchive() throws {
+        let dir = try CommandLineTests.folder()
+        let scene = dir.appendingPathComponent("square.json")
+        try CommandLineTests.square.write(to: scene, atomically: true, encoding: .utf8)
+        let (npz, csv) = (dir.appendingPathComponent("t.npz"), dir.appendingPathComponent("t.csv"))
+        let r = try CommandLineTests.dynamics(["simulate", scene.path, "--every", "7", "--output", npz.path, "--output", csv.path, "--quiet"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let arrays = try Self.readNPZ(try Data(contentsOf: npz))
+        #expect(Set(arrays.keys) == ["step.npy", "time.npy", "id.npy", "x.npy", "y.npy", "angle.npy", "vx.npy", "vy.npy", "omega.npy"])
+        // 60 steps every 7: frames 0, 7, …, 56 and 60 (10), two items.
+        let x = try #require(arrays["x.npy"])
+        #expect(x.header.contains("'descr': '<f4'") && x.header.contains("'shape': (10, 2)"))
+        let rows = try String(contentsOf: csv, encoding: .utf8).split(separator: "\n").dropFirst().map { $0.split(separator: ",") }
+        #expect(rows.count == 20)
+        for column in ["x", "y", "angle", "vx", "vy", "omega"] {
+            let body = try #require(arrays["\(column).npy"]).body
+            let values = body.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+            let index = ["x": 3, "y": 4, "angle": 5, "vx": 6, "vy": 7, "omega": 8][column]!
+            #expect(values == rows.map { Float($0[index])! }, "\(column)")
+        }
+        let steps = try #require(arrays["step.npy"]).body.withUnsafeBytes { Array($0.bindMemory(to: Int64.self)) }
+        #expect(steps == [0, 7, 14, 21, 28, 35, 42, 49, 56, 60])
+        let ids = try #require(arrays["id.npy"])
+        #expect(ids.header.contains("'descr': '<U6'"))
+    }
+
+    @Test(".svg pictures are well-formed XML with a panel per --frames time")
+    func picture() throws {
+        let dir = try CommandLineTests.folder()
+        let svg = dir.appendingPathComponent("bridge.svg")
+        let r = try CommandLineTests.dynamics(["simulate", "bridge", "--items", "20", "--seconds", "1", "--frames", "0,0.5,1",
+                                               "--output", svg.path, "--quiet"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let text = try String(contentsOf: svg, encoding: .utf8)
+        let parser = XMLParser(data: Data(text.utf8))
+        #expect(parser.parse(), "\(parser.parserError.map { "\($0)" } ?? "")")
+        #expect(text.components(separatedBy: "<text ").count - 1 == 3)
+        // 20 planks, 2 boxes and 2 posts per panel, and 21 pins drawn as lines.
+        #expect(text.components(separatedBy: "<rect transform").count - 1 == 3 * 24)
+        #expect(text.components(separatedBy: "<line ").count - 1 == 3 * 21)
     }
 }
