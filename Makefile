@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
-.PHONY: deps arm64-deps browser-deps build run test test-arm64 test-browser bench clean
+.PHONY: deps arm64-deps browser-deps schema-deps build run test test-schema test-arm64 test-browser bench clean
 
 # Debian's reference BLAS (cblas symbols live in libblas.so.3); installed only when missing.
 deps:
@@ -18,8 +18,25 @@ build: deps
 run: build
 	"$$($(SWIFT) build -c release --show-bin-path)/dynamics" simulate
 
-test: deps
+test: deps schema-deps
 	$(SWIFT) test --disable-xctest
+	$(MAKE) test-schema
+
+# Python's jsonschema and PyYAML for the scene-file schema check (from PyPI when missing).
+schema-deps:
+	@python3 -c "import jsonschema, yaml" 2>/dev/null || python3 -m pip install --quiet jsonschema pyyaml
+
+# Every built-in scene's export and every example scene file against the JSON Schema that
+# `dynamics schema` prints (Tests/SceneSchema/check.py also checks that it rejects broken scenes).
+SCHEMA_DIR := .build/schema
+
+test-schema: schema-deps
+	$(SWIFT) build --product dynamics
+	@mkdir -p $(SCHEMA_DIR)
+	@bin="$$($(SWIFT) build --show-bin-path)/dynamics"; \
+	for name in $$("$$bin" scenes | cut -d' ' -f1); do "$$bin" scenes --export $$name --items 40 > $(SCHEMA_DIR)/$$name.json || exit 1; done; \
+	"$$bin" schema > .build/scene.schema.json
+	python3 Tests/SceneSchema/check.py .build/scene.schema.json $(SCHEMA_DIR)/*.json Sources/DynamicsScenes/Resources/examples/*
 
 # The C kernel on arm64 (Tests/KernelOnArm64): the program is built natively and for arm64; the arm64
 # build runs under qemu-aarch64 and checks the NEON kernels against the scalar ones, the laws, and that

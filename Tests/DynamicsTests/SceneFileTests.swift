@@ -286,3 +286,27 @@ import Testing
         #expect(run.world.itemCount == world.itemCount)
     }
 }
+
+/// The example scene files that ship with the package read without problems and run.
+@Suite struct ExampleSceneTests {
+    @Test("every example scene file is valid and runs its duration to a finite state")
+    func examples() throws {
+        let files = SceneDocument.exampleFiles
+        #expect(files.count >= 2)
+        for url in files {
+            var warnings: [SceneProblem] = []
+            let document = try SceneDocument.load(contentsOf: url) { warnings.append($0) }
+            #expect(warnings.isEmpty, "\(url.lastPathComponent): \(warnings)")
+            let run = try SceneRun(document)
+            while run.time < document.configuration.duration - 1e-9 { try run.step() }
+            #expect(run.world.kineticEnergy.isFinite, "\(url.lastPathComponent)")
+        }
+    }
+
+    @Test("the schema that ships is JSON and names the format")
+    func schema() throws {
+        let object = try JSONSerialization.jsonObject(with: Data(SceneDocument.schema.utf8)) as? [String: Any]
+        #expect(object?["$schema"] as? String == "https://json-schema.org/draft/2020-12/schema")
+        #expect(SceneDocument.schema.contains(SceneDocument.format))
+    }
+}

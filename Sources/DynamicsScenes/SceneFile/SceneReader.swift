@@ -119,7 +119,8 @@ struct SceneObject {
             return nil
         }
         guard x >= minimum, x <= maximum else {
-            let range = maximum == largest ? "≥ \(format(minimum))" : minimum == -largest ? "≤ \(format(maximum))"
+            let range = minimum == -largest && maximum == largest ? "within ±1e30 (the kernel computes in Float)"
+                : maximum == largest ? "≥ \(format(minimum))" : minimum == -largest ? "≤ \(format(maximum))"
                 : "in \(format(minimum))…\(format(maximum))"
             reader.error(path, "must be \(range), got \(format(x))")
             return nil
