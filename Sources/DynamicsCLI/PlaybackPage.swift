@@ -1,5 +1,5 @@
 /// The HTML and script of the `--output FILE.html` playback page (PlaybackWriter writes the run's data
-/// between `head` and `tail`). The page exposes the frame shown in `#frame` and the number of frames drawn
+/// between `head` and `tail`). Opened as `page.html#t=2.5`, it starts paused at 2.5 s. The page exposes the frame shown in `#frame` and the number of frames drawn
 /// in `document.body.dataset.framesDrawn`, for tests.
 enum PlaybackPage {
     static func head(title: String) -> String {
@@ -44,6 +44,14 @@ enum PlaybackPage {
           slider.max = String(frames - 1);
           let current = 0, playing = true, last = null, position = 0, drawn = 0;
           const secondsPerFrame = meta.every / meta.stepsPerSecond;
+          // A link to a moment: #t=2.5 starts there, paused.
+          const start = /t=([0-9.]+)/.exec(location.hash);
+          if (start) {
+            current = Math.min(frames - 1, Math.round(Number(start[1]) / secondsPerFrame));
+            position = current;
+            playing = false;
+            play.textContent = "Play";
+          }
 
           function fit() {
             const r = canvas.getBoundingClientRect(), dpr = window.devicePixelRatio || 1;

@@ -8,7 +8,8 @@ enum SceneSource {
     case builtIn(Scene)
     case file(SceneDocument, URL)
 
-    /// A scene file when `argument` names a file or ends in .json, .yaml or .yml; else a built-in name.
+    /// A scene file when `argument` names a file or ends in .json, .yaml or .yml; else a built-in scene's
+    /// name, or an example scene file's (`dynamics scenes` lists both).
     static func resolve(_ argument: String, limits: SceneLimits) throws -> SceneSource {
         let ext = URL(fileURLWithPath: argument).pathExtension.lowercased()
         if ["json", "yaml", "yml"].contains(ext) || FileManager.default.fileExists(atPath: argument) {
@@ -22,12 +23,18 @@ enum SceneSource {
                 throw CLIError(error.kind.status, "\(argument): \(error.description)")
             }
         }
-        guard let scene = Scene.named(argument) else {
-            let names = Scene.builtIn.map(\.name).joined(separator: ", ")
-            throw CLIError(.usage, "'\(argument)' is neither a scene file nor a built-in scene (\(names))")
-        }
-        return .builtIn(scene)
+        if let scene = Scene.named(argument) { return .builtIn(scene) }
+        if let example = Self.example(named: argument) { return try resolve(example.path, limits: limits) }
+        let names = (Scene.builtIn.map(\.name) + SceneDocument.exampleFiles.map(Self.exampleName)).joined(separator: ", ")
+        throw CLIError(.usage, "'\(argument)' is neither a scene file nor a built-in or example scene (\(names))")
     }
+
+    /// An example scene file that ships with the package, by its name without extension.
+    static func example(named name: String) -> URL? {
+        SceneDocument.exampleFiles.first { exampleName($0) == name }
+    }
+
+    static func exampleName(_ url: URL) -> String { url.deletingPathExtension().lastPathComponent }
 
     var name: String {
         switch self {

@@ -245,3 +245,20 @@ import Testing
         #expect(text.components(separatedBy: "<line ").count - 1 == 3 * 21)
     }
 }
+
+/// The malformed scenes of SceneFileTests, each as a file given to the executable: exit status 65, the
+/// expected problem on stderr's one line, and no output file.
+@Suite struct MalformedFileTests {
+    @Test("each malformed scene file exits 65 with its problem and writes nothing", arguments: SceneFileTests.malformed.indices)
+    func malformedFile(k: Int) throws {
+        let (text, path, fragment) = SceneFileTests.malformed[k]
+        let dir = try CommandLineTests.folder()
+        let scene = dir.appendingPathComponent("scene-\(k).json"), csv = dir.appendingPathComponent("out.csv")
+        try text.write(to: scene, atomically: true, encoding: .utf8)
+        let r = try CommandLineTests.dynamics(["simulate", scene.path, "--output", csv.path, "--summary", dir.appendingPathComponent("s.json").path])
+        #expect(r.status == 65, "\(r.stderr)")
+        let line = r.stderr.split(separator: "\n")
+        #expect(line.count == 1 && line[0].contains(fragment), "expected …\(fragment)… (at \(path)), got \(r.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["scene-\(k).json"])
+    }
+}

@@ -22,7 +22,8 @@ extension SceneGenerator {
             return (0..<count).map { _ in
                 let x = rect.minX + rect.width * next(), y = rect.minY + rect.height * next()
                 let w = minSize.width + (maxSize.width - minSize.width) * next()
-                let h = minSize.height + (maxSize.height - minSize.height) * next()
+                var h = minSize.height + (maxSize.height - minSize.height) * next()
+                if case .ellipse(let a, let b) = shape, a == b { h = w }  // circles stay circles
                 return (CGPoint(x: x, y: y), Self.resized(shape, width: w, height: h))
             }
         }

@@ -68,7 +68,7 @@ public struct SceneGenerator: Hashable, Sendable {
         /// `count` items row by row from `origin`, `columns` per row, `spacing` apart (pt).
         case grid(origin: CGPoint, columns: Int, spacing: CGVector)
         /// `count` items at uniformly random centres in `rect` (pt), sized uniformly between `minSize`
-        /// and `maxSize` (each side), from the scene's seed and `seed`.
+        /// and `maxSize` (each side; a circle takes its diameter from the widths), from the scene's seed and `seed`.
         case random(rect: CGRect, minSize: CGSize, maxSize: CGSize, seed: UInt64)
     }
 
