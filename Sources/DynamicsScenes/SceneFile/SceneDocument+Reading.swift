@@ -56,6 +56,7 @@ extension SceneDocument {
             }
         }
         document.check(reader: reader, limits: limits)
+        if !reader.hasErrors { document.warnOverlaps(reader: reader) }
         return (reader.hasErrors ? nil : document, reader.problems)
     }
 

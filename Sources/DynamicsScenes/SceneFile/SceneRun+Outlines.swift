@@ -6,29 +6,37 @@ extension SceneRun {
     /// drawing: the reference bounds less their insets, segments, paths, and arcs flattened to 5° steps.
     /// A closed outline repeats its first point at the end.
     public var boundaryOutlines: [[CGPoint]] {
+        document.behaviors.flatMap { behavior -> [[CGPoint]] in
+            guard case .collision(let c) = behavior.kind else { return [] }
+            return c.outlines(bounds: document.bounds)
+        }
+    }
+}
+
+extension SceneCollision {
+    /// This behaviour's boundaries as polylines (pt): the bounds less the insets (when it turns them into
+    /// a boundary), segments, paths, and arcs flattened to 5° steps. A closed outline repeats its first point.
+    public func outlines(bounds: CGRect?) -> [[CGPoint]] {
         var outlines: [[CGPoint]] = []
-        for behavior in document.behaviors {
-            guard case .collision(let c) = behavior.kind else { continue }
-            if c.boundsAsBoundary, let b = document.bounds {
-                let r = CGRect(x: b.minX + c.insets.left, y: b.minY + c.insets.top,
-                               width: b.width - c.insets.left - c.insets.right, height: b.height - c.insets.top - c.insets.bottom)
-                outlines.append([CGPoint(x: r.minX, y: r.minY), CGPoint(x: r.maxX, y: r.minY), CGPoint(x: r.maxX, y: r.maxY),
-                                 CGPoint(x: r.minX, y: r.maxY), CGPoint(x: r.minX, y: r.minY)])
-            }
-            for boundary in c.boundaries {
-                switch boundary.shape {
-                case .segment(let from, let to): outlines.append([from, to])
-                case .path(let points, let closed): outlines.append(closed ? points + [points[0]] : points)
-                case .arc(let center, let radius, let start, let end, let clockwise):
-                    // UIKit's convention: clockwise on screen (y down) is increasing angle.
-                    var sweep = end - start
-                    if clockwise { while sweep < 0 { sweep += 2 * .pi } } else { while sweep > 0 { sweep -= 2 * .pi } }
-                    let steps = max(2, Int((abs(sweep) / (.pi / 36)).rounded(.up)))
-                    outlines.append((0...steps).map { k in
-                        let a = start + sweep * CGFloat(k) / CGFloat(steps)
-                        return CGPoint(x: center.x + radius * cos(a), y: center.y + radius * sin(a))
-                    })
-                }
+        if boundsAsBoundary, let b = bounds {
+            let r = CGRect(x: b.minX + insets.left, y: b.minY + insets.top,
+                           width: b.width - insets.left - insets.right, height: b.height - insets.top - insets.bottom)
+            outlines.append([CGPoint(x: r.minX, y: r.minY), CGPoint(x: r.maxX, y: r.minY), CGPoint(x: r.maxX, y: r.maxY),
+                             CGPoint(x: r.minX, y: r.maxY), CGPoint(x: r.minX, y: r.minY)])
+        }
+        for boundary in boundaries {
+            switch boundary.shape {
+            case .segment(let from, let to): outlines.append([from, to])
+            case .path(let points, let closed): outlines.append(closed ? points + [points[0]] : points)
+            case .arc(let center, let radius, let start, let end, let clockwise):
+                // UIKit's convention: clockwise on screen (y down) is increasing angle.
+                var sweep = end - start
+                if clockwise { while sweep < 0 { sweep += 2 * .pi } } else { while sweep > 0 { sweep -= 2 * .pi } }
+                let steps = max(2, Int((abs(sweep) / (.pi / 36)).rounded(.up)))
+                outlines.append((0...steps).map { k in
+                    let a = start + sweep * CGFloat(k) / CGFloat(steps)
+                    return CGPoint(x: center.x + radius * cos(a), y: center.y + radius * sin(a))
+                })
             }
         }
         return outlines
