@@ -53,6 +53,9 @@ struct Simulate: ParsableCommand {
     @Option(help: "Write the summary as JSON to this file.")
     var summary: String?
 
+    @Flag(help: "Add every tracked item's final state to the summary (id, x, y, angle, vx, vy, omega).")
+    var finalStates = false
+
     @Flag(help: "Print the summary as one JSON object.")
     var json = false
 
@@ -180,7 +183,12 @@ struct Simulate: ParsableCommand {
             stepsPerSecond: 1000 / max(timer.meanMilliseconds, 1e-9), kineticEnergy: world.kineticEnergy,
             simd: world.simdPath, integrator: world.configuration.integrator.rawValue, workers: world.configuration.workerCount,
             blas: DynamicWorld.blasLibrary, stateHash: String(format: "%016llx", world.stateHash()),
-            topItemSink: top.sink(in: world))
+            topItemSink: top.sink(in: world),
+            finalItems: finalStates ? tracked.map { i in
+                let id = ids[i], (c, a) = world.pose(of: id), v = world.velocity(of: id)
+                return ItemState(id: names[i], x: Double(c.x), y: Double(c.y), angle: Double(a), vx: Double(v.dx), vy: Double(v.dy),
+                                 omega: Double(world.angularVelocity(of: id)))
+            } : nil)
         if let summaryFile {
             try summaryFile.write(result.json + "\n")
             try summaryFile.commit()
@@ -222,6 +230,12 @@ enum Interrupt {
     }
 }
 
+/// An item's state at the end of a run: pt, rad, pt/s, rad/s.
+struct ItemState: Encodable {
+    let id: String
+    let x, y, angle, vx, vy, omega: Double
+}
+
 /// What `dynamics simulate` reports.
 struct SimulationSummary: Encodable {
     let scene: String
@@ -232,6 +246,8 @@ struct SimulationSummary: Encodable {
     let blas, stateHash: String
     /// How far the item that started highest sank by the end, pt (the top of a stack).
     let topItemSink: Double
+    /// With --final-states: each tracked item's state at the end.
+    let finalItems: [ItemState]?
 
     var text: String {
         """

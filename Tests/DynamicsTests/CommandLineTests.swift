@@ -65,7 +65,7 @@ import Testing
         let (csv, jsonl, events, summary) = (dir.appendingPathComponent("t.csv"), dir.appendingPathComponent("t.jsonl"),
                                              dir.appendingPathComponent("e.jsonl"), dir.appendingPathComponent("s.json"))
         let r = try Self.dynamics(["simulate", scene.path, "--workers", "1", "--every", "6", "--output", csv.path, "--output", jsonl.path,
-                                   "--events", events.path, "--summary", summary.path, "--quiet"])
+                                   "--events", events.path, "--summary", summary.path, "--final-states", "--quiet"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.isEmpty)
         // 60 steps written every 6: frames 0, 6, …, 60 (11), two items each.
@@ -93,6 +93,9 @@ import Testing
         #expect(Float(last[4]) == Float(run.world.pose(of: run.itemIDs[0]).center.y))
         let s = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: summary)) as? [String: Any])
         #expect(s["state_hash"] as? String == String(format: "%016llx", run.world.stateHash()))
+        let finals = try #require(s["final_items"] as? [[String: Any]])
+        #expect(finals.map { $0["id"] as? String } == ["square", "ball"])
+        #expect((finals[0]["y"] as? Double).map { Float($0) } == Float(last[4]))
         // The square falls 200 pt (its bottom from 150 to 600) and lands: a contact with the unnamed bounds.
         let first = try #require(String(contentsOf: events, encoding: .utf8).split(separator: "\n").first)
         let event = try #require(JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any])
