@@ -73,13 +73,18 @@ final class PictureWriter: FrameSink {
             let (c, angle) = world.pose(of: run.itemIDs[i])
             let fill = "hsl(\((k * 47) % 360),55%,62%)"
             let transform = "translate(\(n(c.x)),\(n(c.y))) rotate(\(n(angle * 180 / .pi)))"
-            switch run.shapes[i] {
-            case .rectangle(let w, let h):
-                out += "<rect transform=\"\(transform)\" x=\"\(n(-w / 2))\" y=\"\(n(-h / 2))\" width=\"\(n(w))\" height=\"\(n(h))\" fill=\"\(fill)\"/>\n"
-            case .ellipse(let w, let h):
-                out += "<ellipse transform=\"\(transform)\" rx=\"\(n(w / 2))\" ry=\"\(n(h / 2))\" fill=\"\(fill)\"/>\n"
-            case .polygon(let points):
-                out += "<polygon transform=\"\(transform)\" fill=\"\(fill)\" points=\"" + points.map { "\(n($0.x)),\(n($0.y))" }.joined(separator: " ") + "\"/>\n"
+            let shape = run.shapes[i], com = shape.centerOfMass
+            for part in shape.parts {
+                let place = transform + " translate(\(n(part.offset.x - com.x)),\(n(part.offset.y - com.y))) rotate(\(n(part.angle * 180 / .pi)))"
+                switch part.shape {
+                case .rectangle(let w, let h):
+                    out += "<rect transform=\"\(place)\" x=\"\(n(-w / 2))\" y=\"\(n(-h / 2))\" width=\"\(n(w))\" height=\"\(n(h))\" fill=\"\(fill)\"/>\n"
+                case .ellipse(let w, let h):
+                    out += "<ellipse transform=\"\(place)\" rx=\"\(n(w / 2))\" ry=\"\(n(h / 2))\" fill=\"\(fill)\"/>\n"
+                case .polygon(let points):
+                    out += "<polygon transform=\"\(place)\" fill=\"\(fill)\" points=\"" + points.map { "\(n($0.x)),\(n($0.y))" }.joined(separator: " ") + "\"/>\n"
+                case .group: break
+                }
             }
         }
         for id in run.attachmentIDs {

@@ -79,19 +79,25 @@ enum PlaybackPage {
             ctx.lineWidth = 1 / s;
             for (let k = 0; k < n; k++) {
               const x = ox + data[base + 3 * k] * u, y = oy + data[base + 3 * k + 1] * u;
-              const a = data[base + 3 * k + 2] * (2 * Math.PI / 65536), shape = meta.shapes[k];
+              const a = data[base + 3 * k + 2] * (2 * Math.PI / 65536);
               ctx.save();
               ctx.translate(x, y);
               ctx.rotate(a);
-              ctx.beginPath();
-              if (shape[0] === "r") ctx.rect(-shape[1] / 2, -shape[2] / 2, shape[1], shape[2]);
-              else if (shape[0] === "e") ctx.ellipse(0, 0, shape[1] / 2, shape[2] / 2, 0, 0, 2 * Math.PI);
-              else { ctx.moveTo(shape[1], shape[2]); for (let i = 3; i < shape.length; i += 2) ctx.lineTo(shape[i], shape[i + 1]); ctx.closePath(); }
               ctx.fillStyle = "hsl(" + ((k * 47) % 360) + ", 55%, 62%)";
-              ctx.fill();
               ctx.strokeStyle = "#333";
-              ctx.stroke();
-              if (shape[0] === "e") { ctx.beginPath(); ctx.moveTo(0, 0); ctx.lineTo(shape[1] / 2, 0); ctx.stroke(); }
+              for (const part of meta.shapes[k]) {  // [kind, x, y, angle, sizes or vertices…]
+                ctx.save();
+                ctx.translate(part[1], part[2]);
+                ctx.rotate(part[3]);
+                ctx.beginPath();
+                if (part[0] === "r") ctx.rect(-part[4] / 2, -part[5] / 2, part[4], part[5]);
+                else if (part[0] === "e") ctx.ellipse(0, 0, part[4] / 2, part[5] / 2, 0, 0, 2 * Math.PI);
+                else if (part.length > 5) { ctx.moveTo(part[4], part[5]); for (let i = 6; i < part.length; i += 2) ctx.lineTo(part[i], part[i + 1]); ctx.closePath(); }
+                ctx.fill();
+                ctx.stroke();
+                if (part[0] === "e") { ctx.beginPath(); ctx.moveTo(0, 0); ctx.lineTo(part[4] / 2, 0); ctx.stroke(); }
+                ctx.restore();
+              }
               ctx.restore();
             }
             frameLabel.textContent = String(current);

@@ -29,12 +29,19 @@ final class PlaybackWriter: FrameSink {
     /// The page's description of the run: view, quantisation, shapes and boundaries.
     func meta(view: CGRect) -> String {
         func n(_ x: CGFloat) -> String { TrajectoryWriter.number(Float(x)) }
+        // Each item: its parts, each [kind, x, y, angle, sizes or vertices…] around the item's centre of mass.
         let shapes = source.tracked.map { i -> String in
-            switch source.run.shapes[i] {
-            case .rectangle(let w, let h): "[\"r\",\(n(w)),\(n(h))]"
-            case .ellipse(let w, let h): "[\"e\",\(n(w)),\(n(h))]"
-            case .polygon(let points): "[\"p\"," + points.map { "\(n($0.x)),\(n($0.y))" }.joined(separator: ",") + "]"
+            let shape = source.run.shapes[i], com = shape.centerOfMass
+            let parts = shape.parts.map { part -> String in
+                let place = "\(n(part.offset.x - com.x)),\(n(part.offset.y - com.y)),\(n(part.angle))"
+                switch part.shape {
+                case .rectangle(let w, let h): return "[\"r\",\(place),\(n(w)),\(n(h))]"
+                case .ellipse(let w, let h): return "[\"e\",\(place),\(n(w)),\(n(h))]"
+                case .polygon(let points): return "[\"p\",\(place)," + points.map { "\(n($0.x)),\(n($0.y))" }.joined(separator: ",") + "]"
+                case .group: return "[\"p\",\(place)]"
+                }
             }
+            return "[" + parts.joined(separator: ",") + "]"
         }
         let outlines = source.run.boundaryOutlines.map { "[" + $0.map { "\(n($0.x)),\(n($0.y))" }.joined(separator: ",") + "]" }
         let names = source.names.map(TrajectoryWriter.jsonString)

@@ -95,6 +95,35 @@ import Testing
         #expect(worst < 2, "the rod stretched or shrank by \(worst) pt")
     }
 
+    @Test("a group of shapes moves as one body: mass, inertia by parallel axes, placed by its centre of mass")
+    func groupShape() throws {
+        // A dumbbell: circles of radius 20 at (−50, 0) and (50, 0) and a 60 × 10 bar between them, from x = −20.
+        let scene = """
+            {"format": "dynamics-scene/1", "bounds": {"x": -200, "y": -200, "width": 400, "height": 400},
+             "configuration": {"workers": 1},
+             "items": [{"id": "bell", "center": [0, 0], "shape": {"type": "group", "parts": [
+                 {"shape": {"type": "circle", "radius": 20}, "offset": [-50, 0]},
+                 {"shape": {"type": "circle", "radius": 20}, "offset": [50, 0]},
+                 {"shape": {"type": "rectangle", "width": 60, "height": 10}, "offset": [10, 0], "angle": 0}]}}],
+             "behaviors": [{"type": "gravity"}, {"type": "collision", "boundsAsBoundary": true}]}
+            """
+        let document = try SceneDocument.parse(Data(scene.utf8))
+        #expect(try SceneDocument.parse(Data(document.json.utf8)) == document)
+        let run = try SceneRun(document)
+        let disc = Double.pi * 40 * 40 / 4 / 10_000, bar = 60.0 * 10 / 10_000
+        let mass = 2 * disc + bar, cx = bar * 10 / mass
+        let inertia = 2 * disc * 3200 / 16 + disc * (50 + cx) * (50 + cx) + disc * (50 - cx) * (50 - cx)
+            + bar * (3600 + 100) / 12 + bar * (10 - cx) * (10 - cx)
+        let id = run.itemIDs[0]
+        #expect(abs(Double(run.world.mass(of: id)) - mass) < 1e-6 * mass)
+        #expect(abs(Double(run.world.inertia(of: id)) - inertia) < 1e-4 * inertia)
+        #expect(abs(Double(run.world.pose(of: id).center.x) - cx) < 1e-4)
+        while run.time < 3 { try run.step() }
+        // It lands on both circles: its centre of mass 20 pt above the floor (y = 200).
+        let pose = run.world.pose(of: id)
+        #expect(abs(Double(pose.center.y) - 180) < 0.5 && abs(Double(pose.angle)) < 0.01, "\(pose)")
+    }
+
     @Test("a grid generator names its items prefix-N and lays them out row by row")
     func gridGenerator() throws {
         let scene = """
@@ -226,6 +255,10 @@ import Testing
         (#"{"format": "dynamics-scene/1", "items": [{"id": "g-1", "shape": {"type": "circle", "radius": 5}, "center": [0, 0]}], "generators": [{"type": "grid", "id": "g", "count": 3, "spacing": [1, 1], "shape": {"type": "circle", "radius": 5}}]}"#,
          "/generators/0/id", "makes the id 'g-1'"),
         ("{\"format\": \"dynamics-scene/1\",\n \"items\": [x]}", "", "not valid JSON: Invalid value at line 2, column 12"),
+        (#"{"format": "dynamics-scene/1", "items": [{"id": "a", "center": [0, 0], "shape": {"type": "group", "parts": [{"shape": {"type": "group", "parts": []}}]}}]}"#,
+         "/items/0/shape/parts/0/shape/type", "must be one of rectangle, ellipse, circle, polygon, got 'group'"),
+        (#"{"format": "dynamics-scene/1", "items": [{"id": "a", "center": [0, 0], "shape": {"type": "group", "parts": []}}]}"#,
+         "/items/0/shape/parts", "1 to 16 parts"),
     ]
 
     @Test("every malformed scene reports its problem at its path", arguments: malformed.indices)

@@ -46,6 +46,12 @@ extension SceneShape {
         case .ellipse(let w, let h) where w == h: .object(["type": .string("circle"), "radius": .number(w / 2)])
         case .ellipse(let w, let h): .object(["type": .string("ellipse"), "width": .number(w), "height": .number(h)])
         case .polygon(let points): .object(["type": .string("polygon"), "points": .array(points.map { .pair($0.x, $0.y) })])
+        case .group(let parts):
+            .object(["type": .string("group"), "parts": .array(parts.map { part in
+                var o: [String: SceneValue] = ["shape": part.shape.value, "offset": .pair(part.offset.x, part.offset.y)]
+                if part.angle != 0 { o["angle"] = .number(part.angle) }
+                return .object(o)
+            })])
         }
     }
 }

@@ -30,8 +30,8 @@ extension SceneDocument {
             let targets: [Int] = c.targets.items.isEmpty && c.targets.tags.isEmpty ? Array(names.indices)
                 : Array(Set(c.targets.items.compactMap { index[$0] } + c.targets.tags.flatMap { tagged[$0] ?? [] })).sorted()
             for i in targets {
-                let polygon = Self.polygon(outlines[i].shape, at: outlines[i].center, angle: outlines[i].angle)
-                for (w, wall) in walls.enumerated() where Self.overlaps(polygon, wall) {
+                let polygons = Self.polygons(outlines[i].shape, at: outlines[i].center, angle: outlines[i].angle)
+                for (w, wall) in walls.enumerated() where polygons.contains(where: { Self.overlaps($0, wall) }) {
                     found += 1
                     if found <= limit {
                         reader.warning(paths[i], "item '\(names[i])' overlaps \(labels[w]) at the start")
@@ -42,21 +42,10 @@ extension SceneDocument {
         if found > limit { reader.warning("", "\(found - limit) more items overlap a boundary at the start") }
     }
 
-    /// A shape's outline at a pose (an ellipse as 16 points on it).
-    static func polygon(_ shape: SceneShape, at c: CGPoint, angle: CGFloat) -> [CGPoint] {
-        let local: [CGPoint]
-        switch shape {
-        case .rectangle(let w, let h):
-            local = [CGPoint(x: -w / 2, y: -h / 2), CGPoint(x: w / 2, y: -h / 2), CGPoint(x: w / 2, y: h / 2), CGPoint(x: -w / 2, y: h / 2)]
-        case .ellipse(let w, let h):
-            local = (0..<16).map { k in
-                let a = CGFloat(k) * .pi / 8
-                return CGPoint(x: w / 2 * cos(a), y: h / 2 * sin(a))
-            }
-        case .polygon(let points): local = points
-        }
+    /// A shape's outlines (one per part) with the item's `center` at `c`, turned by `angle`.
+    static func polygons(_ shape: SceneShape, at c: CGPoint, angle: CGFloat) -> [[CGPoint]] {
         let (s, co) = (sin(angle), cos(angle))
-        return local.map { CGPoint(x: c.x + co * $0.x - s * $0.y, y: c.y + s * $0.x + co * $0.y) }
+        return shape.outlines.map { $0.map { CGPoint(x: c.x + co * $0.x - s * $0.y, y: c.y + s * $0.x + co * $0.y) } }
     }
 
     /// Whether a polyline crosses or enters a convex polygon (touching counts; a boundary just along an edge

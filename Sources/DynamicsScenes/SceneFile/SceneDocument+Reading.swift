@@ -74,13 +74,13 @@ extension SceneDocument {
         return out
     }
 
-    static func readShape(_ value: SceneValue, at path: String, reader: SceneReader) -> SceneShape? {
+    static func readShape(_ value: SceneValue, at path: String, reader: SceneReader, inGroup: Bool = false) -> SceneShape? {
         guard case .object(let fields) = value else {
-            reader.error(path, "must be an object with a 'type' (rectangle, ellipse, circle, polygon), got \(value.kindName)")
+            reader.error(path, "must be an object with a 'type' (rectangle, ellipse, circle, polygon, group), got \(value.kindName)")
             return nil
         }
         let type = SceneObject(fields: fields, path: path, reader: reader)
-            .choice("type", ["rectangle", "ellipse", "circle", "polygon"], required: true)
+            .choice("type", ["rectangle", "ellipse", "circle", "polygon"] + (inGroup ? [] : ["group"]), required: true)
         switch type {
         case "rectangle", "ellipse":
             guard let o = reader.object(value, at: path, keys: ["type", "width", "height"]) else { return nil }
@@ -102,6 +102,23 @@ extension SceneDocument {
                 return nil
             }
             return .polygon(points)
+        case "group":
+            guard let o = reader.object(value, at: path, keys: ["type", "parts"]),
+                  let list = o.value("parts", required: true), let values = reader.array(list, at: o.at("parts"))
+            else { return nil }
+            guard (1...16).contains(values.count) else {
+                reader.error(o.at("parts"), "a group needs 1 to 16 parts, got \(values.count)")
+                return nil
+            }
+            var parts: [SceneShapePart] = []
+            for (k, v) in values.enumerated() {
+                let at = SceneReader.path(o.at("parts"), k)
+                guard let p = reader.object(v, at: at, keys: ["shape", "offset", "angle"]) else { continue }
+                let shape = p.value("shape", required: true).flatMap { readShape($0, at: p.at("shape"), reader: reader, inGroup: true) }
+                let offset = p.point("offset") ?? .zero, angle = p.number("angle") ?? 0
+                if let shape { parts.append(SceneShapePart(shape: shape, offset: offset, angle: angle)) }
+            }
+            return parts.count == values.count ? .group(parts) : nil
         default:
             return nil
         }

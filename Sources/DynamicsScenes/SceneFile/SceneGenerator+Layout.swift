@@ -34,6 +34,7 @@ extension SceneGenerator {
         switch shape {
         case .rectangle: return .rectangle(width: width, height: height)
         case .ellipse: return .ellipse(width: width, height: height)
+        case .group: return shape  // a group keeps its size
         case .polygon(let points):
             let xs = points.map(\.x), ys = points.map(\.y)
             let sx = width / max((xs.max() ?? 1) - (xs.min() ?? 0), 1e-9), sy = height / max((ys.max() ?? 1) - (ys.min() ?? 0), 1e-9)

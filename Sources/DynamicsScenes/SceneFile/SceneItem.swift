@@ -29,13 +29,34 @@ public struct SceneItem: Hashable, Sendable {
 }
 
 /// An item's outline in its own frame, pt.
-public enum SceneShape: Hashable, Sendable {
+public indirect enum SceneShape: Hashable, Sendable {
     /// A width × height rectangle.
     case rectangle(width: CGFloat, height: CGFloat)
     /// The ellipse inscribed in width × height (a circle when equal).
     case ellipse(width: CGFloat, height: CGFloat)
     /// A convex polygon of 3…16 vertices around the item's centre (UIKit's `.path` collision bounds).
     case polygon([CGPoint])
+    /// Several shapes joined rigidly (UIKit's `DynamicItemGroup`), placed around the item's `center`. The
+    /// item moves as one body whose centre of mass is the parts' (each part's mass at its offset); the world,
+    /// trajectories and pictures place the item by that centre of mass.
+    case group([SceneShapePart])
+}
+
+/// One shape of a group, at an offset (pt) from the item's `center` and turned by an angle (rad).
+public struct SceneShapePart: Hashable, Sendable {
+    /// The part's outline (not itself a group).
+    public var shape: SceneShape
+    /// Its centre relative to the item's `center`, pt.
+    public var offset: CGPoint
+    /// Its angle in the item's frame, rad.
+    public var angle: CGFloat
+
+    /// A part.
+    public init(shape: SceneShape, offset: CGPoint, angle: CGFloat = 0) {
+        self.shape = shape
+        self.offset = offset
+        self.angle = angle
+    }
 }
 
 /// An item's material, as ``DynamicItemBehavior``'s properties.

@@ -32,7 +32,12 @@ extension SceneRun {
             {
                 end += 1
             }
-            try world.addCollisionShape(Self.collisionShape(shapes[i]), filter: filter, to: held[start..<end].map { itemIDs[$0] })
+            let com = shapes[i].centerOfMass
+            for part in shapes[i].parts {
+                try world.addCollisionShape(Self.collisionShape(part.shape),
+                                            offset: CGPoint(x: part.offset.x - com.x, y: part.offset.y - com.y), angle: part.angle,
+                                            filter: filter, to: held[start..<end].map { itemIDs[$0] })
+            }
             start = end
         }
         for (k, c) in collisions.enumerated() {
@@ -64,6 +69,7 @@ extension SceneRun {
         case .rectangle(let w, let h): .rectangle(width: w, height: h)
         case .ellipse(let w, let h): .ellipse(width: w, height: h)
         case .polygon(let points): .polygon(points)
+        case .group: preconditionFailure("a group's parts are added one by one")
         }
     }
 

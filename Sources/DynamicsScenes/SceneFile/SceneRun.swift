@@ -65,7 +65,10 @@ public final class SceneRun {
             let description = Self.description(shape, material)
             if run?.description != description { try flush() }
             if run == nil { run = (description, [], []) }
-            run!.positions.append(center)
+            // A group's item sits at its centre of mass.
+            let com = shape.centerOfMass
+            run!.positions.append(CGPoint(x: center.x + cos(angle) * com.x - sin(angle) * com.y,
+                                          y: center.y + sin(angle) * com.x + cos(angle) * com.y))
             run!.angles.append(angle)
             for tag in itemTags { tags[tag, default: []].append(names.count) }
             names.append(name)
@@ -110,6 +113,9 @@ public final class SceneRun {
         case .rectangle(let w, let h): d.shape = .rectangle(width: w, height: h)
         case .ellipse(let w, let h): d.shape = .ellipse(width: w, height: h)
         case .polygon(let points): d.shape = .polygon(points, density: m.density)
+        case .group:
+            let g = shape.compound(density: m.density), size = shape.extent
+            d.shape = .compound(mass: g.mass, inertia: g.inertia, width: size.width, height: size.height)
         }
         d.density = m.density
         d.isAnchored = m.anchored
