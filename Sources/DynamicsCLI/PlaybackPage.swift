@@ -107,7 +107,10 @@ enum PlaybackPage {
             document.body.dataset.framesDrawn = String(drawn);
           }
 
-          function tick(now) {
+          // Timer-driven (about 60 times a second) rather than requestAnimationFrame, which headless
+          // browsers and background tabs throttle; the position follows the clock either way.
+          function tick() {
+            const now = performance.now();
             if (playing && frames > 1) {
               if (last !== null) position += (now - last) / 1000 * Number(speed.value) / secondsPerFrame;
               if (position >= frames) position = 0;
@@ -115,14 +118,14 @@ enum PlaybackPage {
               if (next !== current) { current = next; draw(); }
             }
             last = now;
-            requestAnimationFrame(tick);
+            setTimeout(tick, 16);
           }
 
           play.addEventListener("click", () => { playing = !playing; play.textContent = playing ? "Pause" : "Play"; last = null; });
           slider.addEventListener("input", () => { current = Number(slider.value); position = current; draw(); });
           window.addEventListener("resize", fit);
           fit();
-          requestAnimationFrame(tick);
+          tick();
         })();
         </script>
         </body></html>

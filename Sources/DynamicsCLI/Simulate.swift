@@ -91,6 +91,7 @@ struct Simulate: ParsableCommand {
     }
 
     private func simulate() throws {
+        Interrupt.install()  // before anything is built, so that an early Ctrl-C still removes partial outputs
         let source = try SceneSource.resolve(scene, limits: limits.limits)
         switch source {
         case .builtIn(let recipe): try MemoryEstimate.check(items: items ?? recipe.defaultItems)
@@ -149,7 +150,6 @@ struct Simulate: ParsableCommand {
         let itemName = Dictionary(uniqueKeysWithValues: zip(ids, names))
         let stepsPerSecond = world.configuration.stepsPerSecond
 
-        Interrupt.install()
         let top = TopItem(in: world)
         var timer = StepTimer(capacity: steps)
         let progress = Progress(total: steps, stepsPerSecond: stepsPerSecond, enabled: !quiet)
