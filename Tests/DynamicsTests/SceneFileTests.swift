@@ -308,6 +308,11 @@ import Testing
         #expect(Self.problems(deep).first?.message.contains("nesting deeper") == true)
         let deepYAML = (0..<200).map { String(repeating: "  ", count: $0) + "a\($0):" }.joined(separator: "\n")
         #expect(Self.problems(deepYAML, yaml: true).first?.message.contains("nesting deeper") == true)
+        // "Billion laughs": nine levels of ten aliases stand for 10⁹ values in 300 bytes.
+        let laughs = (["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"] + (1..<9).map { i in
+            "a\(i): &a\(i) [" + Array(repeating: "*a\(i - 1)", count: 10).joined(separator: ", ") + "]"
+        } + ["format: dynamics-scene/1", "items: *a8"]).joined(separator: "\n")
+        #expect(Self.problems(laughs, yaml: true).first?.message.contains("expands to more values") == true)
     }
 }
 

@@ -42,13 +42,18 @@ extension SceneDocument {
         let depth = nestingBound(data)
         if depth > limits.depth { return fail("nesting deeper than the limit of \(limits.depth) levels") }
         let value: SceneValue
+        let budget = SceneValueBudget(max(data.count, 64))
         do {
             if yaml {
                 guard let text = String(data: data, encoding: .utf8) else { return fail("the file is not UTF-8 text") }
-                value = try YAMLDecoder().decode(SceneValue.self, from: text)
+                value = try YAMLDecoder().decode(SceneValue.self, from: text, userInfo: [SceneValueBudget.key: budget])
             } else {
-                value = try JSONDecoder().decode(SceneValue.self, from: data)
+                let decoder = JSONDecoder()
+                decoder.userInfo[SceneValueBudget.key] = budget
+                value = try decoder.decode(SceneValue.self, from: data)
             }
+        } catch where budget.isSpent {
+            return fail("the document expands to more values than the file has bytes (YAML aliases?)")
         } catch {
             return fail("not valid \(yaml ? "YAML" : "JSON"): \(yaml ? syntaxReason(error) : jsonSyntaxReason(data))")
         }

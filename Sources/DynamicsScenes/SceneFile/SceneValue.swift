@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A scene file's content before it is read: JSON's kinds of value. A YAML scene file reads into the same
 /// values, so both formats go through one reader.
@@ -38,8 +39,30 @@ public indirect enum SceneValue: Hashable, Sendable {
     }
 }
 
+/// How many values a document may still decode into. YAML aliases let a small file stand for an
+/// exponentially large tree ("billion laughs"); a document is refused once it decodes into more values than
+/// its file has bytes, which no file without aliases can reach.
+final class SceneValueBudget: Sendable {
+    static let key = CodingUserInfoKey(rawValue: "dynamics.sceneValueBudget")!
+    private let left: Atomic<Int>
+
+    init(_ values: Int) { left = Atomic(values) }
+
+    /// Whether the document ran past the budget (the decoding error that follows may be another's).
+    var isSpent: Bool { left.load(ordering: .relaxed) < 0 }
+
+    /// Counts one value; throws when the budget is spent.
+    func spend(_ codingPath: [any CodingKey]) throws {
+        if left.subtract(1, ordering: .relaxed).newValue < 0 {
+            throw DecodingError.dataCorrupted(.init(codingPath: codingPath,
+                                                    debugDescription: "the document expands to more values than the file has bytes (YAML aliases?)"))
+        }
+    }
+}
+
 extension SceneValue: Codable {
     public init(from decoder: any Decoder) throws {
+        try (decoder.userInfo[SceneValueBudget.key] as? SceneValueBudget)?.spend(decoder.codingPath)
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
