@@ -43,7 +43,7 @@ import Testing
     func timelineGravity() throws {
         // 60 steps of 1000 pt/s² (semi-implicit Euler) give 1000 pt/s after 1 s; without gravity it stays.
         let off = try Self.run(Self.squareScene(#"[{"type": "gravity", "id": "g"}]"#,
-                                                timeline: #"[{"time": 1, "set": {"behavior": "g", "property": "direction", "value": [0, 0]}}]"#),
+                                                timeline: #"[{"time": 1, "set": {"behavior": "g", "property": "gravityDirection", "value": [0, 0]}}]"#),
                                seconds: 2)
         #expect(abs(off.world.velocity(of: off.itemIDs[0]).dy - 1000) < 0.01)
         let removed = try Self.run(Self.squareScene(#"[{"type": "gravity", "id": "g"}]"#, timeline: #"[{"time": 1, "remove": "g"}]"#),

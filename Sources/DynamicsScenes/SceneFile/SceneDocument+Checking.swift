@@ -2,12 +2,14 @@ import Dynamics
 import Foundation
 
 extension SceneDocument {
-    /// The properties the timeline may set on each kind of behaviour, and how each is checked.
+    /// The properties the timeline may set on each kind of behaviour, and how each is checked (UIKit's
+    /// names gravityDirection, pushDirection, anchorPoint and snapPoint too).
     static let settable: [String: [String: SettableKind]] = [
-        "gravity": ["direction": .pair, "angle": .number, "magnitude": .number],
-        "push": ["active": .bool, "vector": .pair, "angle": .number, "magnitude": .number, "offset": .pair],
-        "attachment": ["anchor": .pair, "length": .nonNegative, "frequency": .nonNegative, "damping": .nonNegative],
-        "snap": ["point": .pair, "damping": .nonNegative, "dampingRatio": .nonNegative],
+        "gravity": ["direction": .pair, "gravityDirection": .pair, "angle": .number, "magnitude": .number],
+        "push": ["active": .bool, "vector": .pair, "pushDirection": .pair, "angle": .number, "magnitude": .number, "offset": .pair],
+        "attachment": ["anchor": .pair, "anchorPoint": .pair, "length": .nonNegative, "frequency": .nonNegative,
+                       "damping": .nonNegative],
+        "snap": ["point": .pair, "snapPoint": .pair, "damping": .nonNegative, "dampingRatio": .nonNegative],
         "item": ["density": .positive, "elasticity": .unit, "friction": .nonNegative, "resistance": .nonNegative,
                  "angularResistance": .nonNegative, "charge": .number, "anchored": .bool, "allowsRotation": .bool],
         "collision": [:],

@@ -25,7 +25,9 @@ extension SceneRun {
     }
 
     /// Sets a property of live behaviour k (the reader checked the property and the value's type).
-    func set(_ property: String, to value: SceneValue, of k: Int) throws(DynamicsError) {
+    func set(_ name: String, to value: SceneValue, of k: Int) throws(DynamicsError) {
+        let uikit = ["gravityDirection": "direction", "pushDirection": "vector", "anchorPoint": "anchor", "snapPoint": "point"]
+        let property = uikit[name] ?? name
         var number: CGFloat = 0, pair = CGVector(dx: 0, dy: 0), flag = false
         switch value {
         case .number(let x): number = x
