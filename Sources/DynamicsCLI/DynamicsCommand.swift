@@ -61,9 +61,22 @@ struct EngineOptions: ParsableArguments {
             throw ValidationError("unknown integrator '\(integrator)' (fused, blas, scalar)")
         }
         c.integrator = integrator
-        if let substeps { c.substeps = substeps }
-        if let contactFrequency { c.contactFrequency = contactFrequency }
-        if let solverIterations { c.solverIterations = solverIterations }
+        if let substeps {
+            guard (1...64).contains(substeps) else { throw ValidationError("--substeps must be 1…64, got \(substeps)") }
+            c.substeps = substeps
+        }
+        if let contactFrequency {
+            guard contactFrequency.isFinite, contactFrequency > 0, contactFrequency <= 1e6 else {
+                throw ValidationError("--contact-frequency must be > 0 and ≤ 1000000 Hz, got \(contactFrequency)")
+            }
+            c.contactFrequency = contactFrequency
+        }
+        if let solverIterations {
+            guard (1...8).contains(solverIterations) else {
+                throw ValidationError("--solver-iterations must be 1…8, got \(solverIterations)")
+            }
+            c.solverIterations = solverIterations
+        }
         if noRest { c.restDetection = false }
         do {
             try c.validate()

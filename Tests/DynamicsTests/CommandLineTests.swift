@@ -145,6 +145,10 @@ import Testing
         (["simulate", "default", "--seconds", "1e-9"], "--seconds"), (["simulate", "default", "--items", "-5"], "--items"),
         (["simulate", "default", "--workers", "-1"], "--workers"), (["simulate", "default", "--items", "0"], "--items"),
         (["bench", "--scene", "integration", "--items", "100000000"], "GiB"), (["simulate", "default", "--output", "x.png"], "--output"),
+        (["simulate", "default", "--substeps", "1000"], "--substeps must be 1…64"),
+        (["simulate", "default", "--contact-frequency", "nan"], "--contact-frequency"),
+        (["simulate", "default", "--solver-iterations", "0"], "--solver-iterations must be 1…8"),
+        (["simulate", "default", "--every", "0"], "--every"), (["simulate", "default", "--frames", "abc", "--output", "x.svg"], "--frames"),
     ])
     func badArguments(arguments: [String], flag: String) throws {
         let r = try Self.dynamics(arguments)
