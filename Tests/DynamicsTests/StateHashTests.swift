@@ -1,0 +1,47 @@
+import Dynamics
+import DynamicsScenes
+import Foundation
+import Testing
+
+/// Pinned results (as Box2D's determinism test pins its): every built-in scene, run for a fixed number of
+/// steps at 1 and 2 workers (and on the scalar path), ends in the state hash recorded here. A change that alters a result must
+/// change this table and say why in its commit.
+@Suite struct StateHashTests {
+    /// Scene, items, steps, hash (x86_64 and arm64 alike: the kernel's arithmetic is the same).
+    static let pinned: [(String, Int, Int, UInt64)] = [
+        ("default", 300, 120, 0xa474be19baec3824),
+        ("integration", 300, 120, 0xd2c4a417f4747a4a),
+        ("pile", 300, 120, 0x010a4b37cecd8634),
+        ("pile-circles", 300, 120, 0xe359dc78b1901c59),
+        ("pyramid", 220, 120, 0xfb81ee6cd2129e76),
+        ("many_pyramids", 220, 120, 0x263b5fd1de4f2a1b),
+        ("smash", 300, 120, 0x5259fbdd45acd62e),
+        ("scatter", 300, 120, 0x937ab0898461996f),
+        ("scatter-giants", 300, 120, 0x5b7940d00efe8f79),
+        ("joint_grid", 300, 120, 0x1fa744f239980e83),
+        ("chain", 300, 120, 0x8a1c47d7c7914f91),
+        ("bridge", 300, 120, 0xb4d6516c9cc30261),
+        ("fields", 300, 120, 0x4cfd7b3e64db38cb),
+        ("sticky_corners", 2, 120, 0x1009d3ea855ade4e),
+    ]
+
+    @Test("every built-in scene reaches its pinned state hash at 1 and 2 workers", arguments: pinned.indices)
+    func pinnedHash(k: Int) throws {
+        let (name, items, steps, hash) = Self.pinned[k]
+        let scene = try #require(Scene.named(name))
+        for (workers, simd) in [(1, SIMDLevel.automatic), (2, .automatic), (2, .scalar)] {
+            var configuration = DynamicsConfiguration()
+            configuration.workerCount = workers
+            configuration.simd = simd
+            let world = try scene.makeWorld(items: items, configuration: configuration)
+            try world.step(count: steps)
+            let got = String(format: "0x%016llx", world.stateHash())
+            #expect(world.stateHash() == hash, "\(name), \(items) items, \(steps) steps, \(workers) workers, SIMD \(simd): \(got)")
+        }
+    }
+
+    @Test("the table covers every built-in scene")
+    func coverage() {
+        #expect(Set(Self.pinned.map(\.0)) == Set(Scene.builtIn.map(\.name)))
+    }
+}
