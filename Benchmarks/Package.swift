@@ -3,7 +3,11 @@
 // Benchmarks for Dynamics, in their own package so that library users never resolve the harness.
 // Run from the repository root with `make bench`, or here with
 //   swift package --allow-writing-to-package-directory benchmark
+import Foundation
 import PackageDescription
+
+// A path dependency's package identity is its folder's name: the checkout's, whatever it is called.
+let dynamics = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent().lastPathComponent.lowercased()
 
 let package = Package(
     name: "DynamicsBenchmarks",
@@ -18,8 +22,8 @@ let package = Package(
         .executableTarget(
             name: "Integration",
             dependencies: [
-                .product(name: "Dynamics", package: "main"),
-                .product(name: "DynamicsScenes", package: "main"),
+                .product(name: "Dynamics", package: dynamics),
+                .product(name: "DynamicsScenes", package: dynamics),
                 .product(name: "Benchmark", package: "benchmark"),
                 "TriadSupport",
             ],
@@ -29,7 +33,7 @@ let package = Package(
         .executableTarget(
             name: "Fields",
             dependencies: [
-                .product(name: "Dynamics", package: "main"),
+                .product(name: "Dynamics", package: dynamics),
                 .product(name: "Benchmark", package: "benchmark"),
                 "TriadSupport",
             ],
