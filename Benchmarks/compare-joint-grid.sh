@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs BENCH-SCENES joint_grid (100 × 100 pinned circles, 500 steps) on Dynamics and on Box2D 3.1 (pyb2d3,
+# Runs the joint_grid benchmark scene (100 × 100 pinned circles, 500 steps; see
+# Sources/DynamicsScenes/DynamicsScenes.docc/BenchmarkScenes.md) on Dynamics and on Box2D 3.1 (pyb2d3,
 # Benchmarks/joint_grid_box2d.py in the peers' Python) back to back, alternating engines, at 1 and 2
 # workers, three rounds; prints one JSON line per run.
 #   Benchmarks/compare-joint-grid.sh > Benchmarks/results/<machine>/joint-grid-<date>.jsonl

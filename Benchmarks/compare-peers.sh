@@ -1,21 +1,20 @@
 #!/usr/bin/env bash
-# Runs the reference scenes of BENCH-SCENES.md on Dynamics and on its peers (Box2D 3.1 through pyb2d3,
-# and pymunk, from ../shared/peers/run) back to back, alternating engines, at 1 and 2 workers, and prints
-# one JSON line per run (fields of BENCH-SCENES.md).
+# Runs the pile and pyramid benchmark scenes (Sources/DynamicsScenes/DynamicsScenes.docc/BenchmarkScenes.md)
+# on Dynamics and on its peers (Box2D 3.1 through pyb2d3, and pymunk, from Benchmarks/peers.py in the peers'
+# Python) back to back, alternating engines, at 1 and 2 workers, and prints one JSON line per run (the fields
+# of `dynamics bench --json` that the benchmark scenes article lists).
 #   Benchmarks/compare-peers.sh > Benchmarks/results/<machine>/peers-<date>.jsonl
 # The 100 000-item pile runs 60 steps instead of 600 to bound the run time (the pile is still falling).
 set -euo pipefail
-cd "$(dirname "$0")/.."
-swift build -c release --product dynamics >&2
-bin="$(swift build -c release --show-bin-path)/dynamics"
-peers=../shared/peers/run
+source "$(dirname "$0")/peer-env.sh"
+peers() { "$python" Benchmarks/peers.py "$@"; }
 
 run() { # scene items steps
 	for w in 1 2; do
 		"$bin" bench --scene "$1" --items "$2" --steps "$3" --workers "$w" --json
-		"$peers" --engine box2d --scene "$1" --items "$2" --steps "$3" --workers "$w"
+		peers --engine box2d --scene "$1" --items "$2" --steps "$3" --workers "$w"
 	done
-	"$peers" --engine pymunk --scene "$1" --items "$2" --steps "$3" --workers 1
+	peers --engine pymunk --scene "$1" --items "$2" --steps "$3" --workers 1
 }
 
 run pile 1000 600

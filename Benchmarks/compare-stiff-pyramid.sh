@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# BENCH-SCENES's pyramid at the scene's settings (4 substeps, 30 Hz contacts) and stiff enough for its top to
-# stay within 5 pt: Dynamics with 8 substeps, 120 Hz contacts and 2 solver iterations, Box2D 3.1 (pyb2d3,
+# The pyramid benchmark scene (Sources/DynamicsScenes/DynamicsScenes.docc/BenchmarkScenes.md) at the scene's
+# settings (4 substeps, 30 Hz contacts) and stiff enough for its top to stay within 5 pt: Dynamics with
+# 8 substeps, 120 Hz contacts and 2 solver iterations, Box2D 3.1 (pyb2d3,
 # Benchmarks/stiff_pyramid_box2d.py in the peers' Python) with 16 substeps and 120 Hz (its cap is lower
 # than ours, so it needs more substeps for the same stiffness). Back to back, alternating engines, at 1 and
 # 2 workers, three rounds; one JSON line per run, with `top_item_sink` (Dynamics) and `top_sink_pt` (Box2D).

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""Box2D v3's joint_grid benchmark (BENCH-SCENES.md) on Box2D 3.1 through pyb2d3, for side-by-side timing
-with `dynamics bench --scene joint_grid`. Run it with the peers' Python (Benchmarks/peer-env.sh creates it):
+"""Box2D v3's joint_grid benchmark (one of the benchmark scenes described in
+Sources/DynamicsScenes/DynamicsScenes.docc/BenchmarkScenes.md) on Box2D 3.1 through pyb2d3, for side-by-side
+timing with `dynamics bench --scene joint_grid`. Run it with the peers' Python
+(`python3 Benchmarks/peers.py --print-python` creates it and prints its path):
 
-  ~/.cache/dynamics-peers/bin/python Benchmarks/joint_grid_box2d.py [--workers 1] [--steps 500]
+  .build/peers-venv/bin/python Benchmarks/joint_grid_box2d.py [--workers 1] [--steps 500]
 
 The scene: 100 × 100 circles of radius 0.4 m at 1 m pitch, each joined by a revolute joint to its
 neighbour above and to its left halfway between them, the 7 middle bodies of the top row static,

@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Box2D v3's many_pyramids benchmark (20 × 20 pyramids of base 10, 22 000 unit boxes on 20 ground segments,
 sleeping off) on Box2D 3.1 through pyb2d3, for side-by-side timing with
-`dynamics bench --scene many_pyramids --steps 200`. Run it with the peers' Python (Benchmarks/peer-env.sh creates it):
+`dynamics bench --scene many_pyramids --steps 200`. Run it with the peers' Python
+(`python3 Benchmarks/peers.py --print-python` creates it and prints its path):
 
-  ~/.cache/dynamics-peers/bin/python Benchmarks/many_pyramids_box2d.py --workers 1
+  .build/peers-venv/bin/python Benchmarks/many_pyramids_box2d.py --workers 1
 
 The layout follows CreateManyPyramids in Box2D's shared/benchmarks.c; step 1/60 s with 4 substeps, gravity
-10 m/s², friction 0.6 and density 1 (Box2D's defaults), as in peers.py. Timing as in peers.py (one untimed step,
-then the median of the timed steps). Prints one JSON line with the fields of `dynamics bench --json`.
+10 m/s², friction 0.6 and density 1 (Box2D's defaults), as in Benchmarks/peers.py. Timing as in peers.py (one
+untimed step, then the median of the timed steps). Prints one JSON line with the fields of `dynamics bench --json`.
 """
 import argparse
 import json

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Every collision scene of issue 3 at 1 and 2 workers (BENCH-SCENES step counts), then the broadphase alone
+# Every collision scene of issue 3 at 1 and 2 workers (the step counts of the benchmark scenes,
+# Sources/DynamicsScenes/DynamicsScenes.docc/BenchmarkScenes.md), then the broadphase alone
 # (`scatter`: drifting boxes of mixed sizes, every pair found again each step) for 10²…10⁶ items at 1 and
 # 2 workers. Three rounds, alternating the worker counts; one `dynamics bench --json` line per run.
 #   Benchmarks/scene-table.sh > Benchmarks/results/<machine>/scenes-<date>.jsonl

@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
-"""BENCH-SCENES's pyramid (5 050 unit boxes, Box2D's large_pyramid) on Box2D 3.1 through pyb2d3 with a
-chosen substep count and contact stiffness, for side-by-side timing with
-`dynamics bench --scene pyramid --substeps … --contact-frequency … --solver-iterations …`.
-Run it with the peers' Python (Benchmarks/peer-env.sh creates it):
+"""The pyramid benchmark scene (Sources/DynamicsScenes/DynamicsScenes.docc/BenchmarkScenes.md: 5 050 unit
+boxes, Box2D's large_pyramid) on Box2D 3.1 through pyb2d3 with a chosen substep count and contact stiffness, for
+side-by-side timing with `dynamics bench --scene pyramid --substeps … --contact-frequency … --solver-iterations …`.
+Run it with the peers' Python (`python3 Benchmarks/peers.py --print-python` creates it and prints its path):
 
-  ~/.cache/dynamics-peers/bin/python Benchmarks/stiff_pyramid_box2d.py --substeps 16 --hertz 120
+  .build/peers-venv/bin/python Benchmarks/stiff_pyramid_box2d.py --substeps 16 --hertz 120
 
 Box2D caps the contact stiffness it uses by the substep rate, so 120 Hz takes effect only with enough
-substeps. Timing as in peers.py (one untimed step, then the median of the timed steps). Prints one JSON line
-with the fields of `dynamics bench --json` plus `substeps`, `contact_frequency` and `top_sink_pt`: how far the
+substeps. Timing as in Benchmarks/peers.py (one untimed step, then the median of the timed steps). Prints one JSON
+line with the fields of `dynamics bench --json` plus `substeps`, `contact_frequency` and `top_sink_pt`: how far the
 top box sank from its start by the end of the run, in points (100 pt per metre).
 """
 import argparse

@@ -5,10 +5,12 @@ import Foundation
 
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Time a built-in scene and print the fields of BENCH-SCENES.md.",
+        abstract: "Time a built-in scene and print the fields of the benchmark scenes.",
         discussion: """
             One untimed step, then --steps timed steps. Reports the median and mean wall time per step, CPU time \
-            per step, the kernel's per-stage medians and the state hash (identical for every worker count).
+            per step, the kernel's per-stage medians and the state hash (identical for every worker count). The \
+            benchmark scenes and these fields are described in \
+            Sources/DynamicsScenes/DynamicsScenes.docc/BenchmarkScenes.md.
             """
     )
 
@@ -84,7 +86,8 @@ struct Bench: ParsableCommand {
     }
 }
 
-/// One line of `dynamics bench --json` (field names of BENCH-SCENES.md).
+/// One line of `dynamics bench --json` (the field names of the benchmark scenes,
+/// Sources/DynamicsScenes/DynamicsScenes.docc/BenchmarkScenes.md).
 struct BenchResult: Encodable {
     let engine = "dynamics"
     let scene, shape: String

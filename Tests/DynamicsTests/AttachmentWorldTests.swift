@@ -312,7 +312,7 @@ import Testing
         #expect(lowest < 2000, "the planks fell to \(lowest) pt")
     }
 
-    @Test("joint_grid builds as BENCH-SCENES describes: 10 000 circles, 19 800 pins, 7 anchored")
+    @Test("joint_grid builds as the benchmark scenes article describes: 10 000 circles, 19 800 pins, 7 anchored")
     func jointGrid() throws {
         let world = try Scene.jointGrid.makeWorld()
         #expect(world.itemIDs().count == 10_000 && world.attachmentCount == 19_800)

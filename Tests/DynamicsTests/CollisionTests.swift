@@ -115,7 +115,7 @@ final class ContactLog: CollisionBehaviorDelegate {
         #expect(untouched.stateHash() != created.stateHash())
     }
 
-    @Test("the 5 050-box pyramid of BENCH-SCENES stands for 10 s")
+    @Test("the 5 050-box pyramid of the benchmark scenes stands for 10 s")
     func pyramid() throws {
         let world = try Scene.pyramid.makeWorld()
         let ids = world.itemIDs()

@@ -3,8 +3,9 @@ import DynamicsScenes
 import Foundation
 import Testing
 
-/// The reference scenes against the layouts they copy. The oracles are the formulas of BENCH-SCENES.md and of
-/// Box2D v3's `benchmarks.c`, written here in Box2D's metres with y up and converted (100 pt per metre, y down).
+/// The reference scenes against the layouts they copy. The oracles are the formulas of the benchmark scenes
+/// (Sources/DynamicsScenes/DynamicsScenes.docc/BenchmarkScenes.md) and of Box2D v3's `benchmarks.c`, written here
+/// in Box2D's metres with y up and converted (100 pt per metre, y down).
 @Suite struct ReferenceSceneTests {
     /// The centres of `world`'s items, in creation order.
     func centres(_ world: DynamicWorld) -> [CGPoint] { world.itemIDs().map { world.pose(of: $0).center } }

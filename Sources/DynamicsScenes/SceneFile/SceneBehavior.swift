@@ -28,7 +28,7 @@ public struct SceneBehavior: Hashable, Sendable {
         /// An attachment between an item and another item or a fixed point.
         case attachment(SceneAttachment)
         /// A snap spring of `item` to `point` (pt) with damping ratio ζ `dampingRatio` at `frequency` Hz (a file's
-        /// UIKit `damping` d gives ζ = 0.05 + 0.95·d, as ``SnapBehavior`` does).
+        /// UIKit `damping` d gives ζ = 0.05 + 0.95·d, as `SnapBehavior` does).
         case snap(item: String, point: CGPoint, dampingRatio: CGFloat, frequency: CGFloat)
         /// A push: a force (N) or, instantaneous, an impulse (N·s), at an offset from the centre.
         case push(ScenePush)

@@ -2,7 +2,7 @@ import Dynamics
 import Foundation
 
 /// A scene file (format `dynamics-scene/1`): everything needed to build and run a world without writing
-/// Swift. JSON or YAML; ``SceneDocument/load(contentsOf:limits:)`` reads one and reports every problem.
+/// Swift. JSON or YAML; ``SceneDocument/load(contentsOf:limits:warnings:)`` reads one and reports every problem.
 ///
 /// Units are the package's: points, seconds, radians; masses from density · area / 10 000; gravity
 /// direction 1 = 1000 pt/s² as in UIKit.

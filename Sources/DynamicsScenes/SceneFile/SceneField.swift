@@ -1,7 +1,7 @@
 import Dynamics
 import Foundation
 
-/// A field behaviour of a scene file: one of the built-in laws (``FieldKind``) over a region.
+/// A field behaviour of a scene file: one of the built-in laws (`FieldKind`) over a region.
 public struct SceneField: Hashable, Sendable {
     /// The items it acts on.
     public var targets = SceneTargets.all
@@ -13,14 +13,14 @@ public struct SceneField: Hashable, Sendable {
     /// A field of `kind` with the default properties over every item.
     public init(kind: FieldKind) { description = FieldDescription(kind: kind) }
 
-    /// The description with the region applied, as ``DynamicWorld/addField(_:for:)`` takes it.
+    /// The description with the region applied, as `DynamicWorld/addField(_:for:)` takes it.
     var resolved: FieldDescription {
         var d = description
         d.region = region.region
         return d
     }
 
-    /// The kinds by the names scene files use (the ``FieldKind`` case names).
+    /// The kinds by the names scene files use (the `FieldKind` case names).
     static let kinds: [String: FieldKind] = Dictionary(uniqueKeysWithValues: FieldKind.allCases.map { (String(describing: $0), $0) })
 }
 
@@ -42,7 +42,7 @@ public indirect enum SceneRegion: Hashable, Sendable {
     /// The first region less the second.
     case difference(SceneRegion, SceneRegion)
 
-    /// The ``Region`` it describes.
+    /// The `Region` it describes.
     public var region: Region {
         switch self {
         case .infinite: .infinite

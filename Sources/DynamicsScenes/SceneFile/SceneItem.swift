@@ -59,7 +59,7 @@ public struct SceneShapePart: Hashable, Sendable {
     }
 }
 
-/// An item's material, as ``DynamicItemBehavior``'s properties.
+/// An item's material, as `DynamicItemBehavior`'s properties.
 public struct SceneMaterial: Hashable, Sendable {
     /// Mass per 10 000 pt², > 0 (default 1).
     public var density: CGFloat = 1

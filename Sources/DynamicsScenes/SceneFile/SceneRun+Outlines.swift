@@ -44,7 +44,7 @@ extension SceneCollision {
 }
 
 extension SceneRun {
-    /// The attachments in force, as world ids (for drawing them with ``DynamicWorld/anchors(of:)``).
+    /// The attachments in force, as world ids (for drawing them with `DynamicWorld/anchors(of:)`).
     public var attachmentIDs: [AttachmentID] { live.compactMap(\.attachment) }
 
     /// The fields in force, with their current properties.
