@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
-.PHONY: deps arm64-deps browser-deps schema-deps build run test test-schema test-arm64 test-browser bench clean
+.PHONY: deps arm64-deps browser-deps schema-deps build run test test-schema test-arm64 test-browser test-asan test-tsan fuzz bench clean
 
 # Debian's reference BLAS (cblas symbols live in libblas.so.3); installed only when missing.
 deps:
@@ -20,6 +20,7 @@ run: build
 
 test: deps schema-deps
 	$(SWIFT) test --disable-xctest
+	"$$($(SWIFT) build --show-bin-path)/SceneFuzzer" Tests/Fuzz/corpus/*
 	$(MAKE) test-schema
 
 # Python's jsonschema and PyYAML for the scene-file schema check (from PyPI when missing).
@@ -81,6 +82,36 @@ test-browser: deps browser-deps
 	"$$($(SWIFT) build --show-bin-path)/dynamics" simulate Sources/DynamicsScenes/Resources/examples/falling-square.json --output $(BROWSER_DIR)/square.html --quiet
 	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/bridge.html
 	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/square.html
+
+# The test suite under AddressSanitizer, with UBSan on the C kernel (Swift has no UBSan on Linux); any
+# report fails the run. Separate build folders keep the sanitized builds apart from the plain one.
+test-asan: deps schema-deps
+	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+		$(SWIFT) test --disable-xctest --sanitize=address -Xcc -fsanitize=undefined -Xcc -fno-sanitize-recover=undefined \
+		--scratch-path .build-asan
+
+# The test suite under ThreadSanitizer, then the command line's scenes at 2, 4 and 8 workers.
+TSAN_SCENES := default pile pyramid joint_grid chain bridge fields smash
+
+test-tsan: deps schema-deps
+	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --disable-xctest --sanitize=thread --scratch-path .build-tsan
+	@bin="$$($(SWIFT) build --sanitize=thread --scratch-path .build-tsan --show-bin-path)/dynamics"; \
+	for workers in 2 4 8; do for scene in $(TSAN_SCENES); do \
+		echo "tsan: $$scene at $$workers workers"; \
+		TSAN_OPTIONS=halt_on_error=1 "$$bin" simulate $$scene --items 400 --seconds 0.5 --workers $$workers --quiet || exit 1; \
+	done; done
+
+# libFuzzer on the scene reader and the worlds it builds (Tests/Fuzz), for FUZZ_SECONDS (default 600),
+# starting from the committed corpus (copied, so that new inputs stay in the build folder). A crash leaves
+# its input in .build-fuzz/ and fails the target.
+FUZZ_SECONDS ?= 600
+
+fuzz: deps
+	$(SWIFT) build --product SceneFuzzer -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -parse-as-library \
+		--scratch-path .build-fuzz
+	@mkdir -p .build-fuzz/corpus && cp Tests/Fuzz/corpus/* .build-fuzz/corpus/
+	"$$($(SWIFT) build --scratch-path .build-fuzz --show-bin-path)/SceneFuzzer" .build-fuzz/corpus -artifact_prefix=.build-fuzz/ \
+		-max_total_time=$(FUZZ_SECONDS) -max_len=4096 -rss_limit_mb=2048 -print_final_stats=1
 
 bench: deps
 	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark

@@ -15,6 +15,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
     ],
     targets: [
         .target(
@@ -36,8 +37,13 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "DynamicsTests", dependencies: ["Dynamics", "DynamicsScenes"]),
+        .testTarget(
+            name: "DynamicsTests",
+            dependencies: ["Dynamics", "DynamicsScenes", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
         .testTarget(name: "DynamicsKernelTests", dependencies: ["DynamicsKernel"]),
+        // The scene reader's fuzz target (`make fuzz`); built plainly, it replays the corpus it is given.
+        .executableTarget(name: "SceneFuzzer", dependencies: ["Dynamics", "DynamicsScenes"], path: "Tests/Fuzz", exclude: ["corpus"]),
     ],
     swiftLanguageModes: [.v6],
     cLanguageStandard: .c11
