@@ -128,8 +128,10 @@ typedef struct dkFillTask {
 #define DK_FILL_CHUNK 512
 
 // One contact's row: anchors from the item centres, effective masses, the relative normal velocity for
-// restitution, and friction and elasticity mixed per SEMANTICS.md §2 (geometric mean and maximum for two
-// items; a boundary takes the item's). A missing second point is zero. Returns whether it is elastic.
+// restitution, and friction and elasticity mixed by the pair rules of the Units and semantics article
+// (Sources/Dynamics/Dynamics.docc/UnitsAndSemantics.md, §Items and materials): the geometric mean and
+// the maximum for two items; a boundary takes the item's. A missing second point is zero. Returns whether
+// it is elastic.
 static bool fillContact(const dkFillTask* t, int32_t i)
 {
 	const dkWorld* world = t->world;

@@ -133,7 +133,8 @@ float* dkAllocColumn(int32_t capacity);
 float* dkAllocUnsetColumn(int32_t capacity);
 void dkFreeColumn(void* column);
 
-// Shapes (shape.c): mass and rotational inertia for a definition, SEMANTICS.md §1.
+// Shapes (shape.c): mass and rotational inertia for a definition, as the Units and semantics article
+// (Sources/Dynamics/Dynamics.docc/UnitsAndSemantics.md, §Units and frames) gives them.
 void dkShapeMass(const dkItemDef* def, float* mass, float* inertia);
 
 // Item store (item_store.c).

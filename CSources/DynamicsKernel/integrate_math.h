@@ -1,4 +1,5 @@
-// Internal: the per-item laws of integration (SEMANTICS.md §1–3), written once for scalar and wide code.
+// Internal: the per-item laws of integration (the Units and semantics article,
+// Sources/Dynamics/Dynamics.docc/UnitsAndSemantics.md), written once for scalar and wide code.
 // Both call these in the same order, so every path rounds identically.
 #ifndef DK_INTEGRATE_MATH_H
 #define DK_INTEGRATE_MATH_H
@@ -9,7 +10,7 @@
 
 #include <math.h>
 
-// 1 N on mass 1 gives 100 pt/s² (SEMANTICS.md §1).
+// 1 N on mass 1 gives 100 pt/s² (Units and semantics, §Units and frames).
 #define DK_FORCE_SCALE 100.0f
 
 // Angular acceleration of a push torque. The torque coefficients are sums over pushes of

@@ -1,4 +1,5 @@
-// Stage: integration, scalar reference. Per substep h, for each awake row (SEMANTICS.md §1–3):
+// Stage: integration, scalar reference. Per substep h, for each awake row (the laws of the Units and
+// semantics article, Sources/Dynamics/Dynamics.docc/UnitsAndSemantics.md):
 //   forces:   a = g (dynamic rows only) + 100 F / m,  α = 100 τ(θ) / I
 //   velocity: v ← (v + h a) / (1 + h c_lin),  ω ← (ω + h α) / (1 + h c_ang)
 //   snap:     v ← keep v − pull (q − target) + lift h a   (the oscillator's exact frequency and decay,

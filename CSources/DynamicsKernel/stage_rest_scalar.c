@@ -1,5 +1,6 @@
 // Stage: rest detection, scalar reference. A row's rest timer grows by dt while its speed is below
-// restSpeed and its angular speed below restAngularSpeed, and drops to 0 otherwise (SEMANTICS.md §5).
+// restSpeed and its angular speed below restAngularSpeed, and drops to 0 otherwise (the Units and
+// semantics article, Sources/Dynamics/Dynamics.docc/UnitsAndSemantics.md, §Rest).
 #include "kernels.h"
 #include <math.h>
 

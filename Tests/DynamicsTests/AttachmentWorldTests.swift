@@ -3,7 +3,8 @@ import DynamicsScenes
 import Foundation
 import Testing
 
-/// Attachments in the batch world, against closed forms (SEMANTICS.md §3).
+/// Attachments in the batch world, against closed forms (Units and semantics, §Attachments:
+/// Sources/Dynamics/Dynamics.docc/UnitsAndSemantics.md).
 @Suite struct AttachmentWorldTests {
     func world(workers: Int = 1, simd: SIMDLevel = .automatic) throws -> DynamicWorld {
         var c = DynamicsConfiguration()

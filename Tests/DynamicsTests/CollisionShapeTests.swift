@@ -3,7 +3,8 @@ import Foundation
 import Testing
 
 /// Item shapes: polygons from `collisionBoundingPath`, ellipses and groups, against closed forms
-/// (SEMANTICS.md §1: m = density · area / 10 000; inertia exact about the centroid).
+/// (the Units and semantics article, Sources/Dynamics/Dynamics.docc/UnitsAndSemantics.md:
+/// m = density · area / 10 000; inertia exact about the centroid).
 @Suite struct CollisionShapeTests {
     /// A path through `points`, closed.
     static func path(_ points: [CGPoint]) -> BezierPath {
@@ -27,7 +28,7 @@ import Testing
     }
 
     /// An item's mass and inertia as an instantaneous push measures them: P = 2 at 30 pt from the centre, square
-    /// to the offset, gives Δv = 100·P/m and Δω = 100·(30·P)/I (SEMANTICS.md).
+    /// to the offset, gives Δv = 100·P/m and Δω = 100·(30·P)/I (Units and semantics).
     static func measured(_ item: any DynamicItem) -> (mass: Double, inertia: Double) {
         let animator = makeAnimator()
         let push = PushBehavior(items: [item], mode: .instantaneous)

@@ -2,8 +2,9 @@ import Dynamics
 import Foundation
 import Testing
 
-/// Friction and elasticity at a contact, against Coulomb's law and the pair rules of SEMANTICS.md: a pair's
-/// friction is √(f₁·f₂) and its elasticity max(e₁, e₂); against a boundary an item uses its own values.
+/// Friction and elasticity at a contact, against Coulomb's law and the pair rules of the Units and semantics
+/// article (Sources/Dynamics/Dynamics.docc/UnitsAndSemantics.md): a pair's friction is √(f₁·f₂) and its
+/// elasticity max(e₁, e₂); against a boundary an item uses its own values.
 /// (Issue 3's incline test: a box stays when friction ≥ tan(angle) and slides otherwise.)
 @Suite struct ContactMaterialTests {
     static let angle: CGFloat = 20 * .pi / 180  // tan 20° = 0.364

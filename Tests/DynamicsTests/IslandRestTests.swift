@@ -4,8 +4,9 @@ import Foundation
 import Testing
 
 /// Islands: items joined by touching contacts or attachments rest together, and wake together. The rest
-/// rule (SEMANTICS of the configuration): an item is still while its speed is below 5 pt/s and its angular
-/// speed below 2°/s; an island rests once every member has been still for 0.5 s.
+/// rule (the configuration's defaults; the Units and semantics article,
+/// Sources/Dynamics/Dynamics.docc/UnitsAndSemantics.md, §Rest): an item is still while its speed is below
+/// 5 pt/s and its angular speed below 2°/s; an island rests once every member has been still for 0.5 s.
 @Suite struct IslandRestTests {
     static let bounds = CGRect(x: 0, y: 0, width: 1000, height: 1000)
 

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 @Suite struct ItemBehaviorTests {
-    @Test("defaults per SEMANTICS §2")
+    @Test("defaults per Units and semantics")
     func defaults() {
         let b = DynamicItemBehavior()
         #expect(b.elasticity == 0 && b.friction == 0 && b.density == 1 && b.resistance == 0)

@@ -70,7 +70,7 @@ import Testing
         let hammer = ids[9_600]
         #expect(world.pose(of: hammer).center == CGPoint(x: -2000, y: 0))
         #expect(world.velocity(of: hammer) == CGVector(dx: 4000, dy: 0))
-        #expect(abs(world.mass(of: hammer) - 8 * 800 * 800 / 10_000) < 1e-3, "mass \(world.mass(of: hammer))")  // SEMANTICS §1
+        #expect(abs(world.mass(of: hammer) - 8 * 800 * 800 / 10_000) < 1e-3, "mass \(world.mass(of: hammer))")  // Units and semantics
     }
 
     @Test("smash: the box reaches the grid after (3 000 − 20 − (−2 000 + 400)) / 4 000 = 1.145 s, not before")

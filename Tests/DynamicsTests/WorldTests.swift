@@ -5,7 +5,7 @@ import Testing
 @Suite struct WorldTests {
     func grid(_ n: Int) -> [CGPoint] { (0..<n).map { CGPoint(x: Double($0 % 100) * 120, y: Double($0 / 100) * 120) } }
 
-    @Test("mass and inertia follow SEMANTICS §1")
+    @Test("mass and inertia follow Units and semantics")
     func massProperties() throws {
         let world = try DynamicWorld()
         let box = try world.createItems(ItemDescription(), at: [.zero])[0]

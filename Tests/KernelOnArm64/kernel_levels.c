@@ -23,7 +23,8 @@
 //     survive a 1 pt shift; a resting box keeps its points' ids from step to step, and their warm-started
 //     impulses carry its weight (m·g·h per substep);
 //   - free fall follows the semi-implicit Euler law, and a resting 10-box column sinks by the soft-contact
-//     law 115.625·g/ω² (SEMANTICS.md §3, as CollisionTests.contactLaw) within 1 %.
+//     law 115.625·g/ω² (Units and semantics, §Contacts: Sources/Dynamics/Dynamics.docc/UnitsAndSemantics.md; as
+//     CollisionTests.contactLaw) within 1 %.
 // Prints one line per check and exits non-zero when any fails.
 #include "DynamicsKernel.h"
 #include "collision.h" // internal: built with -ICSources/DynamicsKernel

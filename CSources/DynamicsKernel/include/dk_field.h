@@ -1,6 +1,7 @@
-// Dynamics kernel: fields (SEMANTICS.md §4). A field acts on its member items whose centre c satisfies
-// region.contains(c − position); the region is a postfix program of dkRegionInstr. At most
-// DK_MAX_FIELDS fields live in a world at once (membership is one bit per field per item).
+// Dynamics kernel: fields (the Units and semantics article,
+// Sources/Dynamics/Dynamics.docc/UnitsAndSemantics.md, §Fields). A field acts on its member items whose
+// centre c satisfies region.contains(c − position); the region is a postfix program of dkRegionInstr.
+// At most DK_MAX_FIELDS fields live in a world at once (membership is one bit per field per item).
 #ifndef DK_FIELD_H
 #define DK_FIELD_H
 
@@ -22,7 +23,8 @@ typedef struct dkFieldId {
 	uint32_t generation;
 } dkFieldId;
 
-/// Field laws (SEMANTICS.md §4). a is acceleration in pt/s², atten = max(r, minimumRadius)^(−falloff).
+/// Field laws (Units and semantics, §Fields). a is acceleration in pt/s²,
+/// atten = max(r, minimumRadius)^(−falloff).
 typedef enum dkFieldKind {
 	dkFieldLinearGravity = 0, ///< a = 1000 s · direction · atten
 	dkFieldRadialGravity = 1, ///< a = −1000 s · d̂ · atten
@@ -33,7 +35,7 @@ typedef enum dkFieldKind {
 	dkFieldTurbulence = 6,	  ///< a = s · |v| · N(c, t) · atten
 	dkFieldElectric = 7,	  ///< a = 100 q s · d̂ · atten / m
 	dkFieldMagnetic = 8,	  ///< a = q s · (v_y, −v_x) · atten / m, applied per substep as a rotation that keeps |v|
-	dkFieldVortex = 9,		  ///< a = 1000 s · (−d̂_y, d̂_x) · atten
+	dkFieldVortex = 9,		  ///< a = 1000 s · (d̂_y, −d̂_x) · atten (visually counter-clockwise for s > 0)
 	dkFieldKindCount
 } dkFieldKind;
 

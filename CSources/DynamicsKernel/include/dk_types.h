@@ -1,5 +1,6 @@
 // Dynamics kernel: ids, definitions, enums and result codes (everything Swift sees besides functions).
-// Units follow SEMANTICS.md: points, seconds, radians; forces in UIKit newtons (a = 100 F / m).
+// Units follow the Units and semantics article (Sources/Dynamics/Dynamics.docc/UnitsAndSemantics.md):
+// points, seconds, radians; forces in UIKit newtons (a = 100 F / m).
 #ifndef DK_TYPES_H
 #define DK_TYPES_H
 
@@ -34,7 +35,7 @@ typedef struct dkError {
 	double value;
 } dkError;
 
-/// Collision shape of an item. Mass and inertia follow SEMANTICS.md §1.
+/// Collision shape of an item. Mass and inertia follow Units and semantics, §Units and frames.
 typedef enum dkShapeKind {
 	dkShapeRectangle = 0, ///< width × height box
 	dkShapeEllipse = 1,	  ///< ellipse inscribed in width × height (a circle when equal)
@@ -110,7 +111,7 @@ typedef struct dkWorldDef {
 	int32_t workerCount;		///< ≥ 1
 	dkSimdLevel simdLimit;		///< highest SIMD level allowed; the best supported one ≤ this is used
 	dkIntegrator integrator;
-	bool restEnabled;			///< rest detection on (SEMANTICS.md §5)
+	bool restEnabled;			///< rest detection on (Units and semantics, §Rest)
 	float restSpeed;			///< pt/s (5)
 	float restAngularSpeed;		///< rad/s (2°/s)
 	float restTime;				///< s (0.5)

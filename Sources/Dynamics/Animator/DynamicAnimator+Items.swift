@@ -181,7 +181,7 @@ extension DynamicAnimator {
         }
     }
 
-    /// Mass properties and member placement of a group at `density` (SEMANTICS.md §1, parallel axes).
+    /// Mass properties and member placement of a group at `density` (<doc:UnitsAndSemantics>, parallel axes).
     static func compound(_ group: DynamicItemGroup, density: CGFloat)
         -> (shape: ItemDescription.Shape, center: CGPoint, members: [AnimatorEntry.Member])
     {

@@ -10,7 +10,7 @@ import Foundation
 /// (``fixedAttachment(with:attachedTo:attachmentAnchor:)``), a pin
 /// (``pinAttachment(with:attachedTo:attachmentAnchor:)``) and sliders
 /// (``slidingAttachment(with:attachedTo:attachmentAnchor:axisOfTranslation:)``). All are solved with the
-/// contacts (SEMANTICS.md §3); rigid rods, welds and pins that form an open chain (each item in at most
+/// contacts (see <doc:UnitsAndSemantics>); rigid rods, welds and pins that form an open chain (each item in at most
 /// two, no loop, the linked items not touching each other) are solved exactly, so a chain of 1 000 links
 /// stays within 1 % of its length.
 ///

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A force field over its items (UIKit's `UIFieldBehavior`), with the laws, units and defaults of
-/// SEMANTICS.md §4 (see ``FieldKind``).
+/// <doc:UnitsAndSemantics> (see ``FieldKind``).
 ///
 /// A field acts only on the items added to it, and only while an item's centre c satisfies
 /// `region.contains(c − position)`. Every property can change while the animator runs; the change

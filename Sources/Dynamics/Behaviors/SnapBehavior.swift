@@ -1,13 +1,13 @@
 import Foundation
 
-/// Pulls an item to a point and its rotation to 0 (UIKit's `UISnapBehavior`).
+/// Pulls an item to a point and its rotation to the nearest whole turn (UIKit's `UISnapBehavior`).
 ///
 /// A spring of 2.5 Hz with damping ratio ζ = 0.05 + 0.95 · `damping` acts on position and rotation,
 /// independent of mass. Its motion has the damped oscillator's frequency, decay rate and overshoot
 /// (e^{−ζπ/√(1−ζ²)} of the distance) at any substep count. Changing ``snapPoint`` puts the item in
 /// motion again.
 open class SnapBehavior: DynamicBehavior {
-    /// The spring frequency, Hz (SEMANTICS.md §3).
+    /// The spring frequency, Hz (<doc:UnitsAndSemantics>).
     public static let frequency: CGFloat = 2.5
     /// The item.
     public let item: any DynamicItem

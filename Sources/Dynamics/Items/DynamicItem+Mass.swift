@@ -2,9 +2,9 @@ import Foundation
 
 extension DynamicItem {
     /// The collision outline's area (pt²) and its polar second moment (pt⁴) about the item's centre of mass,
-    /// per SEMANTICS.md §1: a rectangle w·h and w·h·(w² + h²)/12, the inscribed ellipse π·w·h/4 and area·(w² + h²)/16,
-    /// a `.path` polygon by the shoelace formulas (about its centroid). Times density / 10 000 they are the
-    /// mass and the inertia. A path that encloses no area gives (0, 0).
+    /// per <doc:UnitsAndSemantics>: a rectangle w·h and w·h·(w² + h²)/12, the inscribed ellipse π·w·h/4 and
+    /// area·(w² + h²)/16, a `.path` polygon by the shoelace formulas (about its centroid). Times density / 10 000
+    /// they are the mass and the inertia. A path that encloses no area gives (0, 0).
     var areaMoments: (area: CGFloat, polar: CGFloat) {
         let (w, h) = (bounds.width, bounds.height)
         switch collisionBoundsType {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// What an attachment of a ``DynamicWorld`` holds (SEMANTICS.md §3). Lengths in points, angles in radians.
+/// What an attachment of a ``DynamicWorld`` holds (<doc:UnitsAndSemantics>). Lengths in points, angles in radians.
 ///
 /// Each kind links an item to another item or to a fixed point of the world, through an anchor on each
 /// side. ``AttachmentBehavior`` makes the same kinds for the UIKit-shaped API.

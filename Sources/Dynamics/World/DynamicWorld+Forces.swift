@@ -98,9 +98,9 @@ extension DynamicWorld {
                                  offsetY: Array(repeating: Float(offset.vertical), count: n))
     }
 
-    /// Pulls each item toward `point` (pt) and its rotation toward 0 with a snap spring of frequency
-    /// `frequency` Hz and damping ratio ζ (SEMANTICS: a ``SnapBehavior`` uses 2.5 Hz and
-    /// ζ = 0.05 + 0.95·damping). A frequency of 0 removes the spring.
+    /// Pulls each item toward `point` (pt) and its rotation toward the nearest whole turn with a snap spring
+    /// of frequency `frequency` Hz and damping ratio ζ (a ``SnapBehavior`` uses 2.5 Hz and ζ = 0.05 + 0.95·damping; see
+    /// <doc:UnitsAndSemantics>). A frequency of 0 removes the spring.
     public func setSnap(to point: CGPoint, frequency: CGFloat = 2.5, dampingRatio: CGFloat, for ids: [ItemID])
         throws(DynamicsError)
     {
@@ -171,7 +171,7 @@ extension DynamicWorld {
 }
 
 extension KernelColumn {
-    /// The kernel's range for a written value (SEMANTICS.md §2).
+    /// The kernel's range for a written value (<doc:UnitsAndSemantics>).
     func accepts(_ v: Float) -> Bool {
         guard v.isFinite else { return false }
         switch self {

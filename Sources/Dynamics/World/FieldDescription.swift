@@ -1,6 +1,6 @@
 import Foundation
 
-/// Every property of a built-in field (SEMANTICS.md §4), as a value: a ``FieldBehavior`` holds one, and
+/// Every property of a built-in field (<doc:UnitsAndSemantics>), as a value: a ``FieldBehavior`` holds one, and
 /// ``DynamicWorld/addField(_:for:)`` takes one.
 ///
 /// The field acts on its items whose centre c satisfies `region.contains(c − position)`.

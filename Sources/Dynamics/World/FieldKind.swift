@@ -1,4 +1,4 @@
-/// The built-in field laws (SEMANTICS.md §4). Accelerations are in pt/s²; `atten` is
+/// The built-in field laws (<doc:UnitsAndSemantics>). Accelerations are in pt/s²; `atten` is
 /// max(r, minimumRadius)^(−falloff) with r the distance from the field's position; m is the item's mass
 /// (100 × 100 pt at density 1 = 1), q its charge, v its velocity (pt/s).
 public enum FieldKind: Hashable, Sendable, CaseIterable {

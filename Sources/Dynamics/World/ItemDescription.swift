@@ -2,7 +2,8 @@ import Foundation
 
 /// What the items of one bulk ``DynamicWorld/createItems(_:at:angles:)`` call share: shape and material.
 ///
-/// Mass follows SEMANTICS: m = density · area / 10 000, so a 100 × 100 pt square of density 1 has mass 1.
+/// Mass follows <doc:UnitsAndSemantics>: m = density · area / 10 000, so a 100 × 100 pt square of density 1
+/// has mass 1.
 public struct ItemDescription: Hashable, Sendable {
     /// Collision shape of an item, sized in points.
     public enum Shape: Hashable, Sendable {
