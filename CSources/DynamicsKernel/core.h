@@ -23,6 +23,17 @@
 #define DK_MIN_PARALLEL_SHAPES 4096 // shape slots: the broadphase's box pass
 #define DK_MAX_SUBSTEPS 64 // dkWorld_Step accepts 1…64
 #define DK_MAX_SOLVER_ITERATIONS 8 // dkWorldDef.solverIterations accepts 1…8
+// The ranges items accept, so that no mass, inertia or state leaves Float range in a step (the Units and
+// semantics article, §Bad input): coordinates and snap points |x| ≤ DK_MAX_COORDINATE pt, speeds
+// ≤ DK_MAX_SPEED pt/s, turn rates ≤ DK_MAX_TURN_RATE rad/s, sizes DK_MIN_SIZE…DK_MAX_SIZE pt, densities
+// DK_MIN_DENSITY…DK_MAX_DENSITY.
+#define DK_MAX_COORDINATE 1.0e15f
+#define DK_MAX_SPEED 1.0e7f
+#define DK_MAX_TURN_RATE 1.0e6f
+#define DK_MIN_SIZE 1.0e-3f
+#define DK_MAX_SIZE 1.0e7f
+#define DK_MIN_DENSITY 1.0e-6f
+#define DK_MAX_DENSITY 1.0e6f
 
 // Scratch columns after the public ones: per-substep accelerations of the BLAS path.
 // Scratch columns: accelerations of the BLAS path, momentum for reductions, and the step-start pose the

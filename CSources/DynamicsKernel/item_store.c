@@ -170,9 +170,9 @@ static dkResult validateDef(const dkItemDef* def, dkError* error)
 		float v;
 		bool ok;
 	} checks[] = {
-		{"width", def->width, finite(def->width) && def->width > 0},
-		{"height", def->height, finite(def->height) && def->height > 0},
-		{"density", def->density, finite(def->density) && def->density > 0},
+		{"width", def->width, finite(def->width) && def->width >= DK_MIN_SIZE && def->width <= DK_MAX_SIZE},
+		{"height", def->height, finite(def->height) && def->height >= DK_MIN_SIZE && def->height <= DK_MAX_SIZE},
+		{"density", def->density, finite(def->density) && def->density >= DK_MIN_DENSITY && def->density <= DK_MAX_DENSITY},
 		{"resistance", def->linearDamping, finite(def->linearDamping) && def->linearDamping >= 0},
 		{"angularResistance", def->angularDamping, finite(def->angularDamping) && def->angularDamping >= 0},
 		{"elasticity", def->elasticity, finite(def->elasticity) && def->elasticity >= 0 && def->elasticity <= 1},
@@ -186,6 +186,18 @@ static dkResult validateDef(const dkItemDef* def, dkError* error)
 			dkSetError(error, dkResultInvalidValue, -1, checks[k].name, checks[k].v);
 			return dkResultInvalidValue;
 		}
+	}
+	// The mass and inertia they give (and their inverses) must be normal floats: a positive size and
+	// density can still give a mass of 0 or ∞, or an inertia whose inverse overflows, at Float precision.
+	float m, inertia;
+	dkShapeMass(def, &m, &inertia);
+	if (!isnormal(m) || !isfinite(1.0f / m)) {
+		dkSetError(error, dkResultInvalidValue, -1, "mass", m);
+		return dkResultInvalidValue;
+	}
+	if (!isnormal(inertia) || !isfinite(1.0f / inertia)) {
+		dkSetError(error, dkResultInvalidValue, -1, "inertia", inertia);
+		return dkResultInvalidValue;
 	}
 	return dkResultOK;
 }
@@ -224,8 +236,10 @@ dkResult dkWorld_CreateItems(dkWorld* world, const dkItemDef* def, const float* 
 	dkResult r = validateDef(def, error);
 	if (r != dkResultOK) return r;
 	for (int32_t i = 0; i < count; ++i) {
-		const char* bad = !finite(x[i]) ? "position.x" : !finite(y[i]) ? "position.y"
-				  : (angle && !finite(angle[i])) ? "angle" : NULL;
+		const char* bad = !(finite(x[i]) && fabsf(x[i]) <= DK_MAX_COORDINATE)	 ? "position.x"
+						  : !(finite(y[i]) && fabsf(y[i]) <= DK_MAX_COORDINATE) ? "position.y"
+						  : (angle && !finite(angle[i]))						 ? "angle"
+																				 : NULL;
 		if (bad) {
 			double v = bad[0] == 'a' ? angle[i] : bad[9] == 'x' ? x[i] : y[i];
 			dkSetError(error, dkResultInvalidValue, i, bad, v);
@@ -387,6 +401,13 @@ static bool columnAccepts(dkColumn column, float v, bool* writable)
 	*writable = column >= 0 && column < dkColumnMass;
 	if (!*writable || !isfinite(v)) return false;
 	switch (column) {
+	case dkColumnPositionX:
+	case dkColumnPositionY:
+	case dkColumnSnapX:
+	case dkColumnSnapY: return fabsf(v) <= DK_MAX_COORDINATE;
+	case dkColumnVelocityX:
+	case dkColumnVelocityY: return fabsf(v) <= DK_MAX_SPEED;
+	case dkColumnAngularVelocity: return fabsf(v) <= DK_MAX_TURN_RATE;
 	case dkColumnLinearDamping:
 	case dkColumnAngularDamping:
 	case dkColumnSnapOmega:
@@ -463,6 +484,15 @@ static dkResult checkFinite(const float* v, int32_t count, const char* field, dk
 	return dkResultOK;
 }
 
+// v + dv must be finite and within ±limit; else an error naming the field and the sum.
+static dkResult checkSum(float v, float dv, float limit, int32_t i, const char* field, dkError* error)
+{
+	float sum = v + dv;
+	if (isfinite(sum) && fabsf(sum) <= limit) return dkResultOK;
+	dkSetError(error, dkResultInvalidValue, i, field, sum);
+	return dkResultInvalidValue;
+}
+
 dkResult dkWorld_AddVelocities(dkWorld* world, const dkItemId* ids, const float* dvx, const float* dvy,
 							   const float* dw, int32_t count, dkError* error)
 {
@@ -474,6 +504,14 @@ dkResult dkWorld_AddVelocities(dkWorld* world, const dkItemId* ids, const float*
 	if ((r = withRows(world, ids, count, &rows, error)) != dkResultOK) return r;
 	free(rows);
 	float** c = world->col;
+	// The sums must stay in range too (3·10³⁸ added twice overflows): checked before anything is written.
+	for (int32_t i = 0; i < count; ++i) {
+		int32_t row = dkStore_Resolve(world, ids[i]);
+		if ((r = checkSum(c[dkColumnVelocityX][row], dvx ? dvx[i] : 0.0f, DK_MAX_SPEED, i, "velocity.x", error)) ||
+			(r = checkSum(c[dkColumnVelocityY][row], dvy ? dvy[i] : 0.0f, DK_MAX_SPEED, i, "velocity.y", error)) ||
+			(r = checkSum(c[dkColumnAngularVelocity][row], dw ? dw[i] : 0.0f, DK_MAX_TURN_RATE, i, "angularVelocity", error)))
+			return r;
+	}
 	for (int32_t i = 0; i < count; ++i) {
 		int32_t row = dkStore_Resolve(world, ids[i]);
 		if (dvx) writeRow(world, dkColumnVelocityX, row, c[dkColumnVelocityX][row] + dvx[i]);
@@ -501,17 +539,30 @@ dkResult dkWorld_ApplyImpulses(dkWorld* world, const dkItemId* ids, const float*
 	if ((r = withRows(world, ids, count, &rows, error)) != dkResultOK) return r;
 	free(rows);
 	float** c = world->col;
-	for (int32_t i = 0; i < count; ++i) {
-		dkIslands_WakeRow(world, dkStore_Resolve(world, ids[i]));
-		int32_t row = dkStore_Resolve(world, ids[i]);
-		float im = c[dkColumnInverseMass][row], ii = c[dkColumnInverseInertia][row];
-		float co, si;
-		dkSinCos(c[dkColumnAngle][row], &si, &co);
-		float ox = offsetX ? offsetX[i] : 0.0f, oy = offsetY ? offsetY[i] : 0.0f;
-		float rx = co * ox - si * oy, ry = si * ox + co * oy; // offset rotated into the world
-		c[dkColumnVelocityX][row] += 100.0f * im * px[i];
-		c[dkColumnVelocityY][row] += 100.0f * im * py[i];
-		c[dkColumnAngularVelocity][row] += 100.0f * ii * (rx * py[i] - ry * px[i]);
+	// Each item's change of velocity (Δv = 100·P/m, Δω = 100·(r × P)/I); the results must stay in range,
+	// checked for every item before any is written.
+	for (int pass = 0; pass < 2; ++pass) {
+		for (int32_t i = 0; i < count; ++i) {
+			int32_t row = dkStore_Resolve(world, ids[i]);
+			float im = c[dkColumnInverseMass][row], ii = c[dkColumnInverseInertia][row];
+			float co, si;
+			dkSinCos(c[dkColumnAngle][row], &si, &co);
+			float ox = offsetX ? offsetX[i] : 0.0f, oy = offsetY ? offsetY[i] : 0.0f;
+			float rx = co * ox - si * oy, ry = si * ox + co * oy; // offset rotated into the world
+			float dvx = 100.0f * im * px[i], dvy = 100.0f * im * py[i], dw = 100.0f * ii * (rx * py[i] - ry * px[i]);
+			if (pass == 0) {
+				if ((r = checkSum(c[dkColumnVelocityX][row], dvx, DK_MAX_SPEED, i, "velocity.x", error)) ||
+					(r = checkSum(c[dkColumnVelocityY][row], dvy, DK_MAX_SPEED, i, "velocity.y", error)) ||
+					(r = checkSum(c[dkColumnAngularVelocity][row], dw, DK_MAX_TURN_RATE, i, "angularVelocity", error)))
+					return r;
+				continue;
+			}
+			dkIslands_WakeRow(world, row);
+			row = dkStore_Resolve(world, ids[i]);
+			c[dkColumnVelocityX][row] += dvx;
+			c[dkColumnVelocityY][row] += dvy;
+			c[dkColumnAngularVelocity][row] += dw;
+		}
 	}
 	return dkResultOK;
 }

@@ -25,7 +25,7 @@ extension DynamicAnimator {
                 a.needsUpdate = false
             }
         } catch {
-            preconditionFailure("AttachmentBehavior: \(error)")
+            fatalError("AttachmentBehavior: \(error)")
         }
     }
 

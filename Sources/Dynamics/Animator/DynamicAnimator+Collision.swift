@@ -39,7 +39,7 @@ extension DynamicAnimator {
     /// their segments (kept while unchanged, so contacts and events carry over).
     func syncCollisions(_ order: [DynamicBehavior]) {
         let collisions = order.compactMap { $0 as? CollisionBehavior }
-        precondition(collisions.count <= 64, "an animator supports at most 64 CollisionBehaviors, got \(collisions.count)")
+        require(collisions.count <= 64, "an animator supports at most 64 CollisionBehaviors, got \(collisions.count)")
         var itemGroups: [ObjectIdentifier: UInt64] = [:], boundaryGroups: [ObjectIdentifier: UInt64] = [:]
         var members = Set<ObjectIdentifier>()
         for (k, behavior) in collisions.enumerated() {
@@ -72,7 +72,7 @@ extension DynamicAnimator {
             try world.kernel.setItemShapeGroups(items: ids, itemGroups: ig, boundaryGroups: bg)
             try syncBoundaries(collisions)
         } catch {
-            preconditionFailure("collision shapes: \(error)")
+            fatalError("collision shapes: \(error)")
         }
         // Contacts of items that left a behaviour (or of removed boundaries) no longer count as touching.
         let byID = Dictionary(uniqueKeysWithValues: collisions.map { (ObjectIdentifier($0), $0) })
@@ -100,7 +100,7 @@ extension DynamicAnimator {
                 geometry = try Self.collisionShape(of: part.item).kernelGeometry(offset: part.offset, angle: part.angle)
                 _ = try world.kernel.createShape(item: entry.id, geometry: geometry, itemGroups: 0, boundaryGroups: 0)
             } catch {
-                preconditionFailure("the collisionBoundingPath of \(part.item.messageName) is not a convex polygon of 3…16 "
+                fatalError("the collisionBoundingPath of \(part.item.messageName) is not a convex polygon of 3…16 "
                                     + "vertices: \(error)")
             }
         }
@@ -180,7 +180,8 @@ extension DynamicAnimator {
             // An item of this animator that was removed has no key any more: its contacts are gone with it.
             if (event.itemA != nil && keyA == nil) || (event.itemB != nil && keyB == nil) { continue }
             if let keyA, let keyB, let a = entries[keyA]?.item, let b = entries[keyB]?.item {
-                for behavior in collisions where behavior.collisionMode.contains(.items)
+                // A behaviour removed by an earlier callback of this step gets no more of them.
+                for behavior in collisions where behavior.dynamicAnimator === self && behavior.collisionMode.contains(.items)
                     && behavior.contains(keyA) && behavior.contains(keyB)
                 {
                     let key = ContactKey.items(min(keyA, keyB), max(keyA, keyB), behavior: ObjectIdentifier(behavior))
@@ -194,7 +195,8 @@ extension DynamicAnimator {
             } else if let itemKey = keyA ?? keyB, let item = entries[itemKey]?.item {
                 let tag = keyA != nil ? event.tagB : event.tagA
                 guard tag >= 0, Int(tag) < boundaryRecords.count, let record = boundaryRecords[Int(tag)],
-                      let behavior = record.behavior, transition(.boundary(itemKey, record: tag), began: event.began)
+                      let behavior = record.behavior, behavior.dynamicAnimator === self,
+                      transition(.boundary(itemKey, record: tag), began: event.began)
                 else { continue }
                 if event.began {
                     behavior.collisionDelegate?.collisionBehavior(behavior, beganContactFor: item,

@@ -33,7 +33,7 @@ extension DynamicAnimator {
                 fieldRecords[key] = nil
             }
         } catch {
-            preconditionFailure("DynamicAnimator could not apply its fields: \(error)")
+            fatalError("DynamicAnimator could not apply its fields: \(error)")
         }
     }
 
@@ -58,7 +58,8 @@ extension DynamicAnimator {
                     continue
                 }
                 let f = block(field, c, CGVector(dx: s.vx, dy: s.vy), s.mass, s.charge, dt)
-                precondition(f.dx.isFinite && f.dy.isFinite, "a custom field's block returned \(f)")
+                require(f.dx.isFinite && f.dy.isFinite && abs(f.dx) <= 1e12 && abs(f.dy) <= 1e12,
+                        "a custom field's evaluation block returned \(f); forces must be finite and within ±1e12 N")
                 if force[id] == nil { order.append(id) }
                 let old = force[id] ?? .zero
                 force[id] = CGVector(dx: old.dx + f.dx, dy: old.dy + f.dy)

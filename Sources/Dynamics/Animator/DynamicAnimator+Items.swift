@@ -13,9 +13,9 @@ extension DynamicAnimator {
     /// Re-reads `item`'s centre, rotation and size (a size change rebuilds its shape and mass) and resumes.
     /// Traps when the item is not in this animator.
     public func updateItem(usingCurrentState item: any DynamicItem) {
-        precondition(!inStep, "DynamicAnimator.updateItem called during a step")
+        require(!inStep, "DynamicAnimator.updateItem called during a step")
         guard let entry = entries[ObjectIdentifier(item)] else {
-            preconditionFailure("updateItem(usingCurrentState:): \(type(of: item)) is not in this animator")
+            fatalError("updateItem(usingCurrentState:): \(type(of: item)) is not in this animator")
         }
         Self.validate(item)
         do {
@@ -29,7 +29,7 @@ extension DynamicAnimator {
                 }
             }
         } catch {
-            preconditionFailure("updateItem(usingCurrentState:): \(error)")
+            fatalError("updateItem(usingCurrentState:): \(error)")
         }
         needsSync = true
         resume()
@@ -48,11 +48,11 @@ extension DynamicAnimator {
     /// Adds velocity to a registered item and resumes; false when the item is not registered yet.
     func addVelocity(_ velocity: CGPoint, angular: CGFloat, to item: any DynamicItem) -> Bool {
         guard let entry = entry(for: item) else { return false }
-        precondition(!inStep, "velocity added during a step")
+        require(!inStep, "velocity added during a step")
         do {
             try world.addVelocity(CGVector(dx: velocity.x, dy: velocity.y), angular: angular, for: [entry.id])
         } catch {
-            preconditionFailure("addVelocity: \(error)")
+            fatalError("addVelocity: \(error)")
         }
         resume()
         return true
@@ -69,12 +69,12 @@ extension DynamicAnimator {
     func register(_ item: any DynamicItem, material: ItemDescription) {
         let key = ObjectIdentifier(item)
         let me = ObjectIdentifier(self)
-        precondition(memberOf[key] == nil,
+        require(memberOf[key] == nil,
                      "\(type(of: item)) is a member of a DynamicItemGroup; add the group to behaviours, not its members")
         let group = item as? DynamicItemGroup
         for member in group?.items ?? [] {
             let m = ObjectIdentifier(member)
-            precondition(entries[m] == nil && memberOf[m] == nil,
+            require(entries[m] == nil && memberOf[m] == nil,
                          "\(type(of: member)) is in this animator on its own or in another group")
         }
         ItemOwnership.claim(key, for: me, name: "\(type(of: item))")
@@ -102,7 +102,7 @@ extension DynamicAnimator {
             entryOrder.append(key)
             keyOfID[id] = key
         } catch {
-            preconditionFailure("\(type(of: item)) cannot join the animator: \(error)")
+            fatalError("\(type(of: item)) cannot join the animator: \(error)")
         }
     }
 
@@ -113,7 +113,7 @@ extension DynamicAnimator {
         do {
             try world.removeItems(removed.map(\.id))
         } catch {
-            preconditionFailure("removing items: \(error)")
+            fatalError("removing items: \(error)")
         }
         var released = keys
         for entry in removed {
@@ -138,7 +138,7 @@ extension DynamicAnimator {
         let poses = world.kernel.packedPoses()
         let rows = world.kernel.rows(of: ordered.map(\.id))
         for (entry, row) in zip(ordered, rows) {
-            precondition(row >= 0, "an item of this DynamicAnimator was removed from its world directly")
+            require(row >= 0, "an item of this DynamicAnimator was removed from its world directly")
             let r = Int(row) * 3
             let (x, y, angle) = (CGFloat(poses[r]), CGFloat(poses[r + 1]), CGFloat(poses[r + 2]))
             if entry.members.isEmpty {
@@ -160,11 +160,11 @@ extension DynamicAnimator {
 
     static func validate(_ item: any DynamicItem) {
         let c = item.center, b = item.bounds.size, t = item.transform
-        precondition(c.x.isFinite && c.y.isFinite, "the center of \(item.messageName) must be finite")
-        precondition(b.width.isFinite && b.width > 0, "the bounds.width of \(item.messageName) must be > 0, got \(b.width)")
-        precondition(b.height.isFinite && b.height > 0,
+        require(c.x.isFinite && c.y.isFinite, "the center of \(item.messageName) must be finite")
+        require(b.width.isFinite && b.width > 0, "the bounds.width of \(item.messageName) must be > 0, got \(b.width)")
+        require(b.height.isFinite && b.height > 0,
                      "the bounds.height of \(item.messageName) must be > 0, got \(b.height)")
-        precondition([t.a, t.b, t.c, t.d].allSatisfy(\.isFinite), "the transform of \(item.messageName) must be finite")
+        require([t.a, t.b, t.c, t.d].allSatisfy(\.isFinite), "the transform of \(item.messageName) must be finite")
     }
 
     static func shape(of item: any DynamicItem, density: CGFloat) -> ItemDescription.Shape {
@@ -173,9 +173,9 @@ extension DynamicAnimator {
         case .ellipse: return .ellipse(width: size.width, height: size.height)
         case .rectangle: return .rectangle(width: size.width, height: size.height)
         case .path:
-            precondition(item.pathOutline.count >= 3, "the collisionBoundingPath of \(item.messageName) has no outline")
+            require(item.pathOutline.count >= 3, "the collisionBoundingPath of \(item.messageName) has no outline")
             let (area, polar) = item.areaMoments
-            precondition(area > 0, "the collisionBoundingPath of \(item.messageName) encloses no area")
+            require(area > 0, "the collisionBoundingPath of \(item.messageName) encloses no area")
             return .compound(mass: density * area / 10_000, inertia: density * polar / 10_000,
                              width: size.width, height: size.height)
         }
@@ -189,7 +189,7 @@ extension DynamicAnimator {
         for item in group.items {
             validate(item)
             let (area, polar) = item.areaMoments
-            precondition(area > 0, "the collisionBoundingPath of \(item.messageName) encloses no area")
+            require(area > 0, "the collisionBoundingPath of \(item.messageName) encloses no area")
             parts.append((item, density * area / 10_000, density * polar / 10_000))
         }
         let total = parts.reduce(0) { $0 + $1.mass }

@@ -92,7 +92,7 @@ extension DynamicAnimator {
                 b.pendingVelocities = [:]
             }
         } catch {
-            preconditionFailure("DynamicAnimator could not apply its behaviours: \(error)")
+            fatalError("DynamicAnimator could not apply its behaviours: \(error)")
         }
         for push in fired { push.didFire() }
     }

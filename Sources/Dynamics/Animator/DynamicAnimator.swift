@@ -42,11 +42,13 @@ public final class DynamicAnimator {
     var customForceIDs: [ItemID] = []  // items given a custom-field force by the last step
     var needsSync = false
     var inStep = false
+    /// True for the whole of a step(by:) or runUntilPaused call, actions and callbacks included.
+    var stepping = false
     private var pendingTime: TimeInterval = 0
 
     /// An animator whose reference bounds are `referenceBounds` (pt). Traps on an invalid configuration.
     public convenience init(referenceBounds: CGRect, configuration: Configuration = .init()) {
-        precondition([referenceBounds.minX, referenceBounds.minY, referenceBounds.width, referenceBounds.height]
+        require([referenceBounds.minX, referenceBounds.minY, referenceBounds.width, referenceBounds.height]
             .allSatisfy(\.isFinite), "referenceBounds must be finite, got \(referenceBounds)")
         self.init(bounds: referenceBounds, configuration: configuration)
     }
@@ -60,7 +62,7 @@ public final class DynamicAnimator {
         do {
             world = try DynamicWorld(configuration: configuration)
         } catch {
-            preconditionFailure("DynamicAnimator configuration: \(error)")
+            fatalError("DynamicAnimator configuration: \(error)")
         }
         referenceBounds = bounds
     }
@@ -73,8 +75,8 @@ public final class DynamicAnimator {
 
     /// Adds a top-level behaviour. Traps when it is already in this or another animator or behaviour.
     public func addBehavior(_ behavior: DynamicBehavior) {
-        precondition(!inStep, "DynamicAnimator.addBehavior called during a step")
-        precondition(behavior.parent == nil && behavior.owner == nil,
+        require(!inStep, "DynamicAnimator.addBehavior called during a step")
+        require(behavior.parent == nil && behavior.owner == nil,
                      "\(type(of: behavior)) is already in a behaviour tree or an animator; remove it first")
         precheck(adding: behavior)
         behavior.forEachInTree { $0.willMove(to: self) }
@@ -85,7 +87,7 @@ public final class DynamicAnimator {
 
     /// Removes a top-level behaviour (nothing happens when it is not one).
     public func removeBehavior(_ behavior: DynamicBehavior) {
-        precondition(!inStep, "DynamicAnimator.removeBehavior called during a step")
+        require(!inStep, "DynamicAnimator.removeBehavior called during a step")
         guard let index = behaviors.firstIndex(where: { $0 === behavior }) else { return }
         behavior.forEachInTree { $0.willMove(to: nil) }
         behaviors.remove(at: index)
@@ -105,7 +107,7 @@ public final class DynamicAnimator {
             for item in b.directItems {
                 for object in [item] + ((item as? DynamicItemGroup)?.items ?? []) {
                     if let holder = ItemOwnership.owner(of: ObjectIdentifier(object)), holder != me {
-                        preconditionFailure(
+                        fatalError(
                             "\(type(of: object)) is already in another DynamicAnimator; an item belongs to one animator")
                     }
                 }
@@ -137,8 +139,11 @@ public final class DynamicAnimator {
     /// Advances simulated time by `duration` seconds in fixed steps; a remainder shorter than a step is
     /// carried to the next call. While paused, time does not advance. Traps on a negative or non-finite duration.
     public func step(by duration: TimeInterval) {
-        precondition(duration.isFinite && duration >= 0, "step(by:) needs a finite duration ≥ 0, got \(duration)")
-        precondition(!inStep, "DynamicAnimator.step called from inside a step")
+        require(duration.isFinite && duration >= 0 && duration <= DynamicWorld.maximumStepDuration,
+                "step(by:) needs a duration of 0…\(DynamicWorld.maximumStepDuration) s, got \(duration)")
+        require(!stepping, "DynamicAnimator.step called from inside a step, an action block or a delegate callback")
+        stepping = true
+        defer { stepping = false }
         pendingTime += duration
         let rate = world.configuration.stepsPerSecond
         let steps = Int((pendingTime * rate + 1e-9).rounded(.down))
@@ -152,7 +157,11 @@ public final class DynamicAnimator {
     /// Steps until the animator pauses or `timeout` simulated seconds have passed.
     /// Returns true when it paused in time.
     public func runUntilPaused(timeout: TimeInterval) -> Bool {
-        precondition(timeout.isFinite && timeout >= 0, "runUntilPaused needs a finite timeout ≥ 0, got \(timeout)")
+        require(timeout.isFinite && timeout >= 0 && timeout <= DynamicWorld.maximumStepDuration,
+                "runUntilPaused needs a timeout of 0…\(DynamicWorld.maximumStepDuration) s, got \(timeout)")
+        require(!stepping, "DynamicAnimator.runUntilPaused called from inside a step, an action block or a delegate callback")
+        stepping = true
+        defer { stepping = false }
         let steps = Int((timeout * world.configuration.stepsPerSecond + 1e-9).rounded(.down))
         for _ in 0..<steps {
             guard isRunning || needsSync else { break }  // paused: return at once
@@ -170,7 +179,7 @@ public final class DynamicAnimator {
             try applyCustomFields()
             try world.stepOnce()
         } catch {
-            preconditionFailure("kernel step failed: \(error)")
+            fatalError("kernel step failed: \(error)")
         }
         writeBack()
         inStep = false
@@ -178,7 +187,8 @@ public final class DynamicAnimator {
         elapsedTime += world.configuration.stepDuration
         var order: [DynamicBehavior] = []
         for behavior in behaviors { behavior.forEachInTree { order.append($0) } }
-        for behavior in order { behavior.action?() }
+        // A behaviour removed by an earlier action or callback of this step does not run its action.
+        for behavior in order where behavior.dynamicAnimator === self { behavior.action?() }
         if world.awakeItemCount == 0 && !needsSync {
             isRunning = false
             delegate?.dynamicAnimatorDidPause(self)

@@ -18,7 +18,7 @@ enum ItemOwnership {
             table[item] = animator
             return nil
         }
-        precondition(holder == nil, "\(name()) is already in another DynamicAnimator; an item belongs to one animator")
+        require(holder == nil, "\(name()) is already in another DynamicAnimator; an item belongs to one animator")
     }
 
     /// Releases the claims of `animator` on `items`.

@@ -51,13 +51,13 @@ open class AttachmentBehavior: DynamicBehavior {
 
     init(items: [any DynamicItem], offsets: [Offset], anchor: CGPoint?, sharedAnchor: CGPoint?, kind: Kind) {
         for p in [anchor, sharedAnchor].compactMap({ $0 }) {
-            precondition(p.x.isFinite && p.y.isFinite, "AttachmentBehavior anchor must be finite, got \(p)")
+            require(p.x.isFinite && p.y.isFinite, "AttachmentBehavior anchor must be finite, got \(p)")
         }
         for o in offsets {
-            precondition(o.horizontal.isFinite && o.vertical.isFinite,
+            require(o.horizontal.isFinite && o.vertical.isFinite,
                          "AttachmentBehavior offsetFromCenter must be finite, got \(o)")
         }
-        precondition(items.count == 1 || items[0] !== items[1], "AttachmentBehavior cannot attach an item to itself")
+        require(items.count == 1 || items[0] !== items[1], "AttachmentBehavior cannot attach an item to itself")
         self.items = items
         self.offsets = offsets
         self.kind = kind
@@ -98,7 +98,7 @@ open class AttachmentBehavior: DynamicBehavior {
                                          attachmentAnchor point: CGPoint, axisOfTranslation axis: CGVector)
         -> AttachmentBehavior
     {
-        precondition(axis.dx.isFinite && axis.dy.isFinite && (axis.dx != 0 || axis.dy != 0),
+        require(axis.dx.isFinite && axis.dy.isFinite && (axis.dx != 0 || axis.dy != 0),
                      "slidingAttachment axisOfTranslation must be a finite non-zero vector, got \(axis)")
         return AttachmentBehavior(items: [item1, item2], offsets: [.zero, .zero], anchor: nil, sharedAnchor: point,
                                   kind: .slider(axis: axis))
@@ -108,7 +108,7 @@ open class AttachmentBehavior: DynamicBehavior {
     public static func slidingAttachment(with item: any DynamicItem, attachmentAnchor point: CGPoint,
                                          axisOfTranslation axis: CGVector) -> AttachmentBehavior
     {
-        precondition(axis.dx.isFinite && axis.dy.isFinite && (axis.dx != 0 || axis.dy != 0),
+        require(axis.dx.isFinite && axis.dy.isFinite && (axis.dx != 0 || axis.dy != 0),
                      "slidingAttachment axisOfTranslation must be a finite non-zero vector, got \(axis)")
         return AttachmentBehavior(items: [item], offsets: [.zero], anchor: point, sharedAnchor: point,
                                   kind: .slider(axis: axis))
@@ -146,8 +146,8 @@ open class AttachmentBehavior: DynamicBehavior {
     public var anchorPoint: CGPoint {
         get { attachedBehaviorType == .anchor ? anchor_ : Self.point(of: items[1], secondAnchor) }
         set {
-            precondition(attachedBehaviorType == .anchor, "anchorPoint can only be set on an attachment to an anchor")
-            precondition(newValue.x.isFinite && newValue.y.isFinite,
+            require(attachedBehaviorType == .anchor, "anchorPoint can only be set on an attachment to an anchor")
+            require(newValue.x.isFinite && newValue.y.isFinite,
                          "AttachmentBehavior.anchorPoint must be finite, got \(newValue)")
             anchor_ = newValue
             changed()
@@ -158,7 +158,7 @@ open class AttachmentBehavior: DynamicBehavior {
     /// distance at creation. Traps when negative or not finite.
     public var length: CGFloat {
         didSet {
-            precondition(length.isFinite && length >= 0, "AttachmentBehavior.length must be finite and ≥ 0, got \(length)")
+            require(length.isFinite && length >= 0, "AttachmentBehavior.length must be finite and ≥ 0, got \(length)")
             changed()
         }
     }
@@ -166,7 +166,7 @@ open class AttachmentBehavior: DynamicBehavior {
     /// Spring frequency, Hz (default 0: rigid). Traps when negative or not finite.
     public var frequency: CGFloat = 0 {
         didSet {
-            precondition(frequency.isFinite && frequency >= 0, "AttachmentBehavior.frequency must be ≥ 0, got \(frequency)")
+            require(frequency.isFinite && frequency >= 0, "AttachmentBehavior.frequency must be ≥ 0, got \(frequency)")
             changed()
         }
     }
@@ -174,7 +174,7 @@ open class AttachmentBehavior: DynamicBehavior {
     /// Damping ratio of the spring (1 = critical; default 0). Traps when negative or not finite.
     public var damping: CGFloat = 0 {
         didSet {
-            precondition(damping.isFinite && damping >= 0, "AttachmentBehavior.damping must be ≥ 0, got \(damping)")
+            require(damping.isFinite && damping >= 0, "AttachmentBehavior.damping must be ≥ 0, got \(damping)")
             changed()
         }
     }
@@ -183,7 +183,7 @@ open class AttachmentBehavior: DynamicBehavior {
     /// Traps when negative or not finite.
     public var frictionTorque: CGFloat = 0 {
         didSet {
-            precondition(frictionTorque.isFinite && frictionTorque >= 0,
+            require(frictionTorque.isFinite && frictionTorque >= 0,
                          "AttachmentBehavior.frictionTorque must be ≥ 0, got \(frictionTorque)")
             changed()
         }
@@ -199,7 +199,7 @@ open class AttachmentBehavior: DynamicBehavior {
     /// load can push past.
     public var attachmentRange: FloatRange = .infinite {
         didSet {
-            precondition(attachmentRange.minimum <= attachmentRange.maximum,
+            require(attachmentRange.minimum <= attachmentRange.maximum,
                          "AttachmentBehavior.attachmentRange needs minimum ≤ maximum, got \(attachmentRange)")
             changed()
         }

@@ -56,7 +56,7 @@ open class CollisionBehavior: DynamicBehavior {
 
     /// Makes the reference bounds, inset by `insets` (pt; positive insets shrink), a boundary.
     public func setTranslatesReferenceBoundsIntoBoundary(with insets: EdgeInsets) {
-        precondition([insets.top, insets.left, insets.bottom, insets.right].allSatisfy(\.isFinite),
+        require([insets.top, insets.left, insets.bottom, insets.right].allSatisfy(\.isFinite),
                      "boundary insets must be finite, got \(insets)")
         referenceInsets = insets
         didChange()
@@ -64,7 +64,7 @@ open class CollisionBehavior: DynamicBehavior {
 
     /// Adds (or replaces) the boundary `identifier` made of `path`.
     public func addBoundary(withIdentifier identifier: AnyHashable, for path: BezierPath) {
-        precondition(path.elements.allSatisfy(\.isFinite), "boundary \(identifier) has a non-finite coordinate")
+        require(path.elements.allSatisfy(\.isFinite), "boundary \(identifier) has a non-finite coordinate")
         removeBoundaryQuietly(identifier)
         boundaries.append((identifier, path.copy()))
         didChange()

@@ -20,9 +20,9 @@ open class DynamicBehavior {
 
     /// Adds a child. Traps when `behavior` already has a parent or an animator.
     public func addChildBehavior(_ behavior: DynamicBehavior) {
-        precondition(behavior.parent == nil && behavior.owner == nil,
+        require(behavior.parent == nil && behavior.owner == nil,
                      "\(type(of: behavior)) is already in a behaviour tree or an animator; remove it first")
-        precondition(!behavior.isAncestor(of: self), "a behaviour cannot be its own descendant")
+        require(!behavior.isAncestor(of: self), "a behaviour cannot be its own descendant")
         let animator = dynamicAnimator
         if let animator {
             animator.precheck(adding: behavior)

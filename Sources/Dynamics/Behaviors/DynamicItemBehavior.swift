@@ -27,9 +27,10 @@ open class DynamicItemBehavior: DynamicBehavior {
     public var elasticity: CGFloat = 0 { didSet { check(elasticity, "elasticity", 0...1) } }
     /// Coulomb friction coefficient, ≥ 0 (default 0).
     public var friction: CGFloat = 0 { didSet { check(friction, "friction", 0...) } }
-    /// Density, > 0 (default 1): a 100 × 100 pt item of density 1 has mass 1.
+    /// Density, 10⁻⁶…10⁶ (default 1): a 100 × 100 pt item of density 1 has mass 1. The batch world accepts the
+    /// same range (``ItemDescription/density``).
     public var density: CGFloat = 1 {
-        didSet { check(density, "density", CGFloat(Float.leastNormalMagnitude)...) }
+        didSet { check(density, "density", 1e-6...1e6) }
     }
     /// Linear damping c ≥ 0 in 1/s: v ← v / (1 + h·c) per substep (default 0).
     public var resistance: CGFloat = 0 { didSet { check(resistance, "resistance", 0...) } }
@@ -44,8 +45,8 @@ open class DynamicItemBehavior: DynamicBehavior {
 
     /// Adds `velocity` (pt/s) to `item`'s linear velocity.
     public func addLinearVelocity(_ velocity: CGPoint, for item: any DynamicItem) {
-        precondition(velocity.x.isFinite && velocity.y.isFinite, "linear velocity must be finite, got \(velocity)")
-        precondition(list.contains(item), "addLinearVelocity: the item is not in this DynamicItemBehavior")
+        require(velocity.x.isFinite && velocity.y.isFinite, "linear velocity must be finite, got \(velocity)")
+        require(list.contains(item), "addLinearVelocity: the item is not in this DynamicItemBehavior")
         if let animator = dynamicAnimator, animator.addVelocity(velocity, angular: 0, to: item) { return }
         let old = pendingVelocities[ObjectIdentifier(item)] ?? (.zero, 0)
         pendingVelocities[ObjectIdentifier(item)] = (CGPoint(x: old.linear.x + velocity.x, y: old.linear.y + velocity.y),
@@ -60,8 +61,8 @@ open class DynamicItemBehavior: DynamicBehavior {
 
     /// Adds `velocity` (rad/s) to `item`'s angular velocity.
     public func addAngularVelocity(_ velocity: CGFloat, for item: any DynamicItem) {
-        precondition(velocity.isFinite, "angular velocity must be finite, got \(velocity)")
-        precondition(list.contains(item), "addAngularVelocity: the item is not in this DynamicItemBehavior")
+        require(velocity.isFinite, "angular velocity must be finite, got \(velocity)")
+        require(list.contains(item), "addAngularVelocity: the item is not in this DynamicItemBehavior")
         if let animator = dynamicAnimator, animator.addVelocity(.zero, angular: velocity, to: item) { return }
         let old = pendingVelocities[ObjectIdentifier(item)] ?? (.zero, 0)
         pendingVelocities[ObjectIdentifier(item)] = (old.linear, old.angular + velocity)
@@ -76,7 +77,7 @@ open class DynamicItemBehavior: DynamicBehavior {
     private func check(_ value: CGFloat, _ name: String, _ range: some RangeExpression<CGFloat>) {
         // The kernel stores Float: the value must stay finite (and non-zero where the range excludes 0).
         let stored = CGFloat(Float(value))
-        precondition(value.isFinite && stored.isFinite && range.contains(value) && range.contains(stored),
+        require(value.isFinite && stored.isFinite && range.contains(value) && range.contains(stored),
                      "DynamicItemBehavior.\(name) is out of range: \(value)")
         didChange()
     }

@@ -142,7 +142,7 @@ public final class FieldBehavior: DynamicBehavior {
     }
 
     private func update<T>(_ path: WritableKeyPath<FieldDescription, T>, _ value: T, _ name: String, _ valid: Bool) {
-        precondition(valid, "FieldBehavior.\(name) is out of range: \(value)")
+        require(valid, "FieldBehavior.\(name) is out of range: \(value)")
         fieldDescription[keyPath: path] = value
         didChange()
     }

@@ -20,11 +20,13 @@ open class GravityBehavior: DynamicBehavior {
     /// Removes an item.
     public func removeItem(_ item: any DynamicItem) { if list.remove(item) { itemsDidChange() } }
 
-    /// The acceleration vector; length 1 = 1000 pt/s². Traps on NaN or infinite components.
+    /// The acceleration vector; length 1 = 1000 pt/s². Traps when a component is not finite or beyond ±10⁶
+    /// (10⁹ pt/s²), when it is set, not at the next step.
     public var gravityDirection = CGVector(dx: 0, dy: 1) {
         didSet {
-            precondition(gravityDirection.dx.isFinite && gravityDirection.dy.isFinite,
-                         "GravityBehavior.gravityDirection must be finite, got \(gravityDirection)")
+            require(gravityDirection.dx.isFinite && gravityDirection.dy.isFinite && abs(gravityDirection.dx) <= 1e6
+                        && abs(gravityDirection.dy) <= 1e6,
+                    "GravityBehavior.gravityDirection must be finite and within ±1e6, got \(gravityDirection)")
             didChange()
         }
     }
@@ -43,7 +45,7 @@ open class GravityBehavior: DynamicBehavior {
 
     /// Sets angle (radians) and magnitude (1 = 1000 pt/s²) together.
     public func setAngle(_ angle: CGFloat, magnitude: CGFloat) {
-        precondition(angle.isFinite && magnitude.isFinite,
+        require(angle.isFinite && magnitude.isFinite,
                      "GravityBehavior angle and magnitude must be finite, got \(angle), \(magnitude)")
         let a = magnitude == 0 ? 0 : angle
         gravityDirection = CGVector(dx: magnitude * cos(a), dy: magnitude * sin(a))

@@ -51,12 +51,13 @@ open class PushBehavior: DynamicBehavior {
     private var storedAngle: CGFloat = 0
     private var storedMagnitude: CGFloat = 0
 
-    /// The force (N) or impulse (N·s) vector; default (0, 0). Traps on NaN or infinite components.
+    /// The force (N) or impulse (N·s) vector; default (0, 0). Traps when a component is not finite or its
+    /// length is beyond 10¹² (when it is set, not at the next step).
     public var pushDirection: CGVector {
         get { CGVector(dx: storedMagnitude * cos(storedAngle), dy: storedMagnitude * sin(storedAngle)) }
         set {
-            precondition(newValue.dx.isFinite && newValue.dy.isFinite,
-                         "PushBehavior.pushDirection must be finite, got \(newValue)")
+            require(newValue.dx.isFinite && newValue.dy.isFinite && hypot(newValue.dx, newValue.dy) <= 1e12,
+                    "PushBehavior.pushDirection must be finite and at most 1e12 long, got \(newValue)")
             storedMagnitude = hypot(newValue.dx, newValue.dy)
             if storedMagnitude > 0 { storedAngle = atan2(newValue.dy, newValue.dx) }
             didChange()
@@ -77,16 +78,17 @@ open class PushBehavior: DynamicBehavior {
 
     /// Sets angle (radians) and magnitude together. A negative magnitude pushes the opposite way.
     public func setAngle(_ angle: CGFloat, magnitude: CGFloat) {
-        precondition(angle.isFinite && magnitude.isFinite,
-                     "PushBehavior angle and magnitude must be finite, got \(angle), \(magnitude)")
+        require(angle.isFinite && magnitude.isFinite && abs(magnitude) <= 1e12,
+                "PushBehavior angle must be finite and magnitude within ±1e12, got \(angle), \(magnitude)")
         (storedAngle, storedMagnitude) = magnitude < 0 ? (angle + .pi, -magnitude) : (angle, magnitude)
         didChange()
     }
 
     /// Applies the push to `item` at `offset` from its centre (pt, item coordinates) instead of the centre.
     public func setTargetOffsetFromCenter(_ offset: Offset, for item: any DynamicItem) {
-        precondition(offset.horizontal.isFinite && offset.vertical.isFinite,
-                     "PushBehavior target offset must be finite, got \(offset)")
+        require(offset.horizontal.isFinite && offset.vertical.isFinite && abs(offset.horizontal) <= 1e7
+                    && abs(offset.vertical) <= 1e7,
+                "PushBehavior target offset must be finite and within ±1e7 pt, got \(offset)")
         offsets[ObjectIdentifier(item)] = offset
         didChange()
     }

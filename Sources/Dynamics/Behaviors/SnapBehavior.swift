@@ -14,7 +14,7 @@ open class SnapBehavior: DynamicBehavior {
 
     /// Snaps `item` to `point` (pt).
     public init(item: any DynamicItem, snapTo point: CGPoint) {
-        precondition(point.x.isFinite && point.y.isFinite, "SnapBehavior snap point must be finite, got \(point)")
+        require(point.x.isFinite && point.y.isFinite, "SnapBehavior snap point must be finite, got \(point)")
         self.item = item
         snapPoint = point
         super.init()
@@ -23,7 +23,7 @@ open class SnapBehavior: DynamicBehavior {
     /// The target, pt. Traps on NaN or infinite coordinates.
     public var snapPoint: CGPoint {
         didSet {
-            precondition(snapPoint.x.isFinite && snapPoint.y.isFinite,
+            require(snapPoint.x.isFinite && snapPoint.y.isFinite,
                          "SnapBehavior.snapPoint must be finite, got \(snapPoint)")
             didChange()
         }
@@ -32,7 +32,7 @@ open class SnapBehavior: DynamicBehavior {
     /// Oscillation damping, 0…1 (default 0.5); 1 is the least oscillation. Traps outside 0…1.
     public var damping: CGFloat = 0.5 {
         didSet {
-            precondition((0...1).contains(damping), "SnapBehavior.damping must be in 0…1, got \(damping)")
+            require((0...1).contains(damping), "SnapBehavior.damping must be in 0…1, got \(damping)")
             didChange()
         }
     }

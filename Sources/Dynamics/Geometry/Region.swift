@@ -33,13 +33,13 @@ public struct Region: Hashable, Sendable {
 
     /// A circle of `radius` points centred on the origin. Traps when the radius is negative or not finite.
     public init(radius: CGFloat) {
-        precondition(radius.isFinite && radius >= 0, "Region(radius:): the radius must be finite and ≥ 0, got \(radius)")
+        require(radius.isFinite && radius >= 0, "Region(radius:): the radius must be finite and ≥ 0, got \(radius)")
         node = .circle(radius: radius)
     }
 
     /// A rectangle of `size` (points) centred on the origin. Traps when a side is negative or not finite.
     public init(size: CGSize) {
-        precondition(size.width.isFinite && size.width >= 0 && size.height.isFinite && size.height >= 0,
+        require(size.width.isFinite && size.width >= 0 && size.height.isFinite && size.height >= 0,
                      "Region(size:): the width and height must be finite and ≥ 0, got \(size)")
         node = .rectangle(halfWidth: size.width / 2, halfHeight: size.height / 2)
     }

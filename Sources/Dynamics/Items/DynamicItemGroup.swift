@@ -12,7 +12,7 @@ public final class DynamicItemGroup: DynamicItem {
 
     /// Creates a group of `items` (at least one; an item may belong to one group only).
     public init(items: [any DynamicItem]) {
-        precondition(!items.isEmpty, "DynamicItemGroup needs at least one item")
+        require(!items.isEmpty, "DynamicItemGroup needs at least one item")
         self.items = items
     }
 

@@ -135,7 +135,7 @@ final class KernelWorld {
     /// Calls `body` with a read-only view of one column in dense order; the view must not escape.
     func withColumn<R>(_ column: KernelColumn, _ body: (Span<Float>) throws -> R) rethrows -> R {
         let n = itemCount
-        guard let base = dkWorld_Column(raw, column.kernel) else { preconditionFailure("unknown column") }
+        guard let base = dkWorld_Column(raw, column.kernel) else { fatalError("unknown column") }
         let buffer = UnsafeBufferPointer(start: base, count: n)
         return try body(buffer.span)
     }

@@ -22,7 +22,7 @@ extension DynamicWorld {
     public func addAttachments(_ kind: AttachmentKind, items: [ItemID], to others: [ItemID?], anchors: [CGPoint],
                                itemAnchors: [CGPoint]? = nil) throws(DynamicsError) -> [AttachmentID]
     {
-        precondition(!isStepping, "DynamicWorld.addAttachments called during a step")
+        require(!isStepping, "DynamicWorld.addAttachments called during a step")
         let n = items.count
         for (name, count) in [("others", others.count), ("anchors", anchors.count), ("itemAnchors", itemAnchors?.count ?? n)]
         where count != n {
@@ -53,7 +53,7 @@ extension DynamicWorld {
 
     /// Removes attachments (and wakes their items). Throws, removing nothing, when an id is stale or repeated.
     public func removeAttachments(_ ids: [AttachmentID]) throws(DynamicsError) {
-        precondition(!isStepping, "DynamicWorld.removeAttachments called during a step")
+        require(!isStepping, "DynamicWorld.removeAttachments called during a step")
         try kernel.destroyJoints(ids)
     }
 
@@ -73,14 +73,14 @@ extension DynamicWorld {
     /// next step, as a dragged item does. Throws for a stale id, a non-finite point, or an attachment
     /// between two items.
     public func moveAnchor(of id: AttachmentID, to point: CGPoint) throws(DynamicsError) {
-        precondition(!isStepping, "DynamicWorld.moveAnchor called during a step")
+        require(!isStepping, "DynamicWorld.moveAnchor called during a step")
         try kernel.setJointAnchor(id, point)
     }
 
     /// Changes what an attachment holds: its length (rods and ropes, pt), spring, limits and friction.
     /// The kind's case must be the one it was made with (a slider's axis stays). Wakes its items.
     public func updateAttachment(_ id: AttachmentID, to kind: AttachmentKind, length: CGFloat) throws(DynamicsError) {
-        precondition(!isStepping, "DynamicWorld.updateAttachment called during a step")
+        require(!isStepping, "DynamicWorld.updateAttachment called during a step")
         try kernel.setJointParameters(id, kind, length: length)
     }
 

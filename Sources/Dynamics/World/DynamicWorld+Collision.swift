@@ -7,7 +7,7 @@ extension DynamicWorld {
     public func addCollisionShape(_ shape: CollisionShape, offset: CGPoint = .zero, angle: CGFloat = 0,
                                   filter: CollisionFilter = .all, to ids: [ItemID]) throws(DynamicsError)
     {
-        precondition(!isStepping, "DynamicWorld.addCollisionShape called during a step")
+        require(!isStepping, "DynamicWorld.addCollisionShape called during a step")
         for id in ids where !kernel.isValid(id) { throw .staleID(id) }
         let geometry = try shape.kernelGeometry(offset: offset, angle: angle)
         for id in ids {
@@ -18,7 +18,7 @@ extension DynamicWorld {
 
     /// Removes every collision shape of the items.
     public func removeCollisionShapes(from ids: [ItemID]) throws(DynamicsError) {
-        precondition(!isStepping, "DynamicWorld.removeCollisionShapes called during a step")
+        require(!isStepping, "DynamicWorld.removeCollisionShapes called during a step")
         for id in ids where !kernel.isValid(id) { throw .staleID(id) }
         for id in ids { kernel.destroyShapes(of: id) }
     }
@@ -60,7 +60,7 @@ extension DynamicWorld {
 
     /// Removes a boundary segment.
     public func removeBoundary(_ id: BoundaryID) throws(DynamicsError) {
-        precondition(!isStepping, "DynamicWorld.removeBoundary called during a step")
+        require(!isStepping, "DynamicWorld.removeBoundary called during a step")
         let shape = KernelShapeID(index: id.index, generation: id.generation)
         guard kernel.shapeExists(shape) else {
             throw .invalidValue(field: "boundary", value: Double(id.index), index: nil)

@@ -49,7 +49,7 @@ extension DynamicWorld {
     /// Replaces shape, density, anchoring and rotation freedom (mass and inertia are recomputed).
     /// Anchoring stops the items.
     public func setMassProperties(_ description: ItemDescription, for ids: [ItemID]) throws(DynamicsError) {
-        precondition(!isStepping, "DynamicWorld.setMassProperties called during a step")
+        require(!isStepping, "DynamicWorld.setMassProperties called during a step")
         try kernel.setMassProperties(ids: ids, description: description)
     }
 
@@ -144,7 +144,7 @@ extension DynamicWorld {
     }
 
     private func write(_ columns: [(KernelColumn, [Float], Double?)], _ ids: [ItemID]) throws(DynamicsError) {
-        precondition(!isStepping, "DynamicWorld mutated during a step")
+        require(!isStepping, "DynamicWorld mutated during a step")
         try validate(ids)
         for (column, values, original) in columns {
             guard values.count == ids.count else {

@@ -62,7 +62,7 @@ extension DynamicWorld {
 
     private func row(_ id: ItemID) -> Int {
         let r = kernel.rows(of: [id])[0]
-        precondition(r >= 0, "item \(id) is not in this DynamicWorld")
+        require(r >= 0, "item \(id) is not in this DynamicWorld")
         return Int(r)
     }
 

@@ -58,7 +58,7 @@ public final class DynamicWorld {
 
     /// Changes SIMD level, integrator, worker count, rates or rest detection between steps.
     public func reconfigure(_ configuration: Configuration) throws(DynamicsError) {
-        precondition(!isStepping, "DynamicWorld.reconfigure called during a step")
+        require(!isStepping, "DynamicWorld.reconfigure called during a step")
         try kernel.configure(configuration)
         self.configuration = configuration
     }
@@ -91,7 +91,7 @@ public final class DynamicWorld {
     public func createItems(_ description: ItemDescription, at positions: [CGPoint], angles: [CGFloat]? = nil)
         throws(DynamicsError) -> [ItemID]
     {
-        precondition(!isStepping, "DynamicWorld.createItems called during a step")
+        require(!isStepping, "DynamicWorld.createItems called during a step")
         if let angles, angles.count != positions.count {
             throw .invalidValue(field: "angles.count", value: Double(angles.count), index: nil)
         }
@@ -101,7 +101,7 @@ public final class DynamicWorld {
 
     /// Removes items. A stale or repeated id throws and removes nothing; every other id stays valid.
     public func removeItems(_ ids: [ItemID]) throws(DynamicsError) {
-        precondition(!isStepping, "DynamicWorld.removeItems called during a step")
+        require(!isStepping, "DynamicWorld.removeItems called during a step")
         try kernel.removeItems(ids)
     }
 
@@ -126,10 +126,15 @@ public final class DynamicWorld {
 
     // MARK: stepping
 
+    /// The longest duration one ``step(by:)`` call (or an animator's `step(by:)` or `runUntilPaused(timeout:)`)
+    /// accepts: 10⁶ s, 6·10⁷ steps at the default rate.
+    public static let maximumStepDuration: TimeInterval = 1_000_000
+
     /// Advances by fixed steps of 1/``DynamicsConfiguration/stepsPerSecond`` covering `duration` seconds;
-    /// a remainder shorter than a step is carried to the next call.
+    /// a remainder shorter than a step is carried to the next call. Throws for a duration outside
+    /// 0…``maximumStepDuration`` s.
     public func step(by duration: TimeInterval) throws(DynamicsError) {
-        guard duration.isFinite, duration >= 0 else {
+        guard duration.isFinite, duration >= 0, duration <= Self.maximumStepDuration else {
             throw .invalidValue(field: "duration", value: duration, index: nil)
         }
         pendingTime += duration
@@ -139,13 +144,14 @@ public final class DynamicWorld {
         for _ in 0..<steps { try stepOnce() }
     }
 
-    /// Advances by exactly `count` fixed steps.
+    /// Advances by exactly `count` fixed steps (0 does nothing). Throws for a negative count.
     public func step(count: Int) throws(DynamicsError) {
-        for _ in 0..<max(0, count) { try stepOnce() }
+        guard count >= 0 else { throw .invalidValue(field: "count", value: Double(count), index: nil) }
+        for _ in 0..<count { try stepOnce() }
     }
 
     func stepOnce() throws(DynamicsError) {
-        precondition(!isStepping, "DynamicWorld stepped re-entrantly")
+        require(!isStepping, "DynamicWorld stepped re-entrantly")
         isStepping = true
         defer { isStepping = false }
         try kernel.step(dt: configuration.stepDuration, substeps: configuration.substeps)

@@ -17,7 +17,10 @@ public struct ItemDescription: Hashable, Sendable {
     }
     /// The shape (default: a 100 × 100 pt rectangle).
     public var shape: Shape = .rectangle(width: 100, height: 100)
-    /// Density (> 0, default 1): mass per 10 000 pt².
+    /// Density (10⁻⁶…10⁶, default 1): mass per 10 000 pt². Sizes are 10⁻³…10⁷ pt, and the mass and inertia they
+    /// give must be normal Float numbers; anything else throws, naming the field. (The world also bounds
+    /// positions and snap points to ±10¹⁵ pt, speeds to 10⁷ pt/s and turn rates to 10⁶ rad/s, results of
+    /// ``DynamicWorld/addVelocity(_:angular:for:)`` and ``DynamicWorld/applyImpulse(_:at:for:)`` included.)
     public var density: CGFloat = 1
     /// Anchored items have infinite mass and inertia and never move.
     public var isAnchored = false
