@@ -6,7 +6,7 @@ extension SceneDocument {
     public static var schema: String {
         guard let url = Bundle.module.url(forResource: "scene.schema", withExtension: "json"),
               let text = try? String(contentsOf: url, encoding: .utf8)
-        else { preconditionFailure("the DynamicsScenes resource bundle has no scene.schema.json") }
+        else { fatalError("the DynamicsScenes resource bundle has no scene.schema.json") }
         return text
     }
 

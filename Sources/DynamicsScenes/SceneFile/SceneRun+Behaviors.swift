@@ -69,7 +69,7 @@ extension SceneRun {
         case .rectangle(let w, let h): .rectangle(width: w, height: h)
         case .ellipse(let w, let h): .ellipse(width: w, height: h)
         case .polygon(let points): .polygon(points)
-        case .group: preconditionFailure("a group's parts are added one by one")
+        case .group: fatalError("a group's parts are added one by one")
         }
     }
 
