@@ -279,6 +279,11 @@ dkResult dkWorld_SetJointParameters(dkWorld* world, dkJointId id, const dkJointD
 	dkResult r = checkParameters(def, -1, error);
 	if (r != dkResultOK) return r;
 	dkJointDef* d = &j->def;
+	// The kind stays what it was made as (a rod stays a rod, not a rope): a different one is an error.
+	if (def->kind != d->kind || (def->kind == dkJointDistance && def->rigid != d->rigid)) {
+		dkSetError(error, dkResultInvalidValue, -1, "kind", def->kind);
+		return dkResultInvalidValue;
+	}
 	d->length = def->length;
 	d->minLength = def->minLength;
 	d->maxLength = def->maxLength;

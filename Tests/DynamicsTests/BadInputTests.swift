@@ -62,6 +62,17 @@ import Testing
         #expect(w.kineticEnergy.isFinite)
     }
 
+    @Test("updating an attachment to another kind is refused; the same kind with new parameters is taken")
+    func updateKind() throws {
+        let (w, id) = try Self.world()
+        let rod = try w.addAttachments(.rod(), items: [id], to: [nil], anchors: [CGPoint(x: 10, y: -80)])[0]
+        Self.rejects("kind", w) { try w.updateAttachment(rod, to: .rope(), length: 100) }
+        Self.rejects("kind", w) { try w.updateAttachment(rod, to: .pin(), length: 100) }
+        try w.updateAttachment(rod, to: .rod(frequency: 2, damping: 0.5), length: 50)
+        try w.step(count: 30)
+        #expect(w.kineticEnergy.isFinite)
+    }
+
     @Test("durations beyond 10⁶ s and negative step counts are refused")
     func durations() throws {
         let (w, _) = try Self.world()

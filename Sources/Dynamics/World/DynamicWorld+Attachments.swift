@@ -78,7 +78,8 @@ extension DynamicWorld {
     }
 
     /// Changes what an attachment holds: its length (rods and ropes, pt), spring, limits and friction.
-    /// The kind's case must be the one it was made with (a slider's axis stays). Wakes its items.
+    /// The kind's case must be the one it was made with (a slider's axis stays): another kind throws an
+    /// invalid value for `kind` and changes nothing. Wakes its items.
     public func updateAttachment(_ id: AttachmentID, to kind: AttachmentKind, length: CGFloat) throws(DynamicsError) {
         require(!isStepping, "DynamicWorld.updateAttachment called during a step")
         try kernel.setJointParameters(id, kind, length: length)
