@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Set-up and entry points. `make test` is the README's test command and what CI runs.
 SWIFT ?= swift
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)

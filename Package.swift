@@ -1,4 +1,5 @@
 // swift-tools-version: 6.1
+// SPDX-License-Identifier: Apache-2.0
 //
 // Dynamics: UIKit Dynamics for Linux and servers, as a batch solver.
 // The C kernel links Debian's libblas-dev (`make test` and `make run` install it).

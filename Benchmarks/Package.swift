@@ -1,4 +1,5 @@
 // swift-tools-version: 6.1
+// SPDX-License-Identifier: Apache-2.0
 //
 // Benchmarks for Dynamics, in their own package so that library users never resolve the harness.
 // Run from the repository root with `make bench`, or here with

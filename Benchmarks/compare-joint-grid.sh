@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Runs the joint_grid benchmark scene (100 × 100 pinned circles, 500 steps; see
 # Sources/DynamicsScenes/DynamicsScenes.docc/BenchmarkScenes.md) on Dynamics and on Box2D 3.1 (pyb2d3,
 # Benchmarks/joint_grid_box2d.py in the peers' Python) back to back, alternating engines, at 1 and 2

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Box2D v3's many_pyramids (22 000 boxes, 200 steps) on Dynamics and on Box2D 3.1 (pyb2d3,
 # Benchmarks/many_pyramids_box2d.py in the peers' Python) back to back, alternating engines, at 1 and 2
 # workers, three rounds; prints one JSON line per run.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Runs the pile and pyramid benchmark scenes (Sources/DynamicsScenes/DynamicsScenes.docc/BenchmarkScenes.md)
 # on Dynamics and on its peers (Box2D 3.1 through pyb2d3, and pymunk, from Benchmarks/peers.py in the peers'
 # Python) back to back, alternating engines, at 1 and 2 workers, and prints one JSON line per run (the fields

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The pile with rest on (Dynamics) and sleeping on (Box2D 3.1 through pyb2d3, Benchmarks/pile_rest_box2d.py):
 # simulated time until every item rests, the median step before that, and the median of 120 steps at rest,
 # for 1 000 and 10 000 boxes at 1 and 2 workers, alternating engines, three rounds; one JSON line per run.

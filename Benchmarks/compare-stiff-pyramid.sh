@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The pyramid benchmark scene (Sources/DynamicsScenes/DynamicsScenes.docc/BenchmarkScenes.md) at the scene's
 # settings (4 substeps, 30 Hz contacts) and stiff enough for its top to stay within 5 pt: Dynamics with
 # 8 substeps, 120 Hz contacts and 2 solver iterations, Box2D 3.1 (pyb2d3,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How promptly does a Dispatch pool thread join a short concurrentPerform? The reason a step enters the
 // pool once (CSources/DynamicsKernel/team.c) rather than once per parallel stage.
 //   swiftc -O Benchmarks/dispatch_join.swift -o /tmp/dispatch_join && /tmp/dispatch_join

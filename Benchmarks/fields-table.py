@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Turns the JMH export of the Fields benchmark target into the committed markdown table.
 
     cd Benchmarks && swift package --allow-writing-to-package-directory benchmark --target Fields \\

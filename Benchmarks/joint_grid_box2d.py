@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Box2D v3's joint_grid benchmark (one of the benchmark scenes described in
 Sources/DynamicsScenes/DynamicsScenes.docc/BenchmarkScenes.md) on Box2D 3.1 through pyb2d3, for side-by-side
 timing with `dynamics bench --scene joint_grid`. Run it with the peers' Python

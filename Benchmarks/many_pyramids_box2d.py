@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Box2D v3's many_pyramids benchmark (20 × 20 pyramids of base 10, 22 000 unit boxes on 20 ground segments,
 sleeping off) on Box2D 3.1 through pyb2d3, for side-by-side timing with
 `dynamics bench --scene many_pyramids --steps 200`. Run it with the peers' Python

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Sourced by the compare-*.sh scripts: goes to the repository's root, builds the release CLI and sets `bin`
 # (the dynamics binary) and `python` (the peers' Python: a virtual environment with pyb2d3, Box2D 3.1's
 # Python binding, and pymunk, pinned, from PyPI). Benchmarks/peers.py creates that environment on first use

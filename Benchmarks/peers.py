@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """The pile and pyramid benchmark scenes on peer engines, for side-by-side timing with `dynamics bench`.
 
 Engines: `box2d` (Box2D 3.1 through the PyPI package pyb2d3) and `pymunk` (Chipmunk2D). The scenes are

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """The pile scene with sleeping on, on Box2D 3.1 through pyb2d3: how long the pile takes to fall asleep and what
 a step costs once it sleeps, for side-by-side timing with `dynamics bench --scene pile --until-rest S`.
 

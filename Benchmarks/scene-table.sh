@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Every collision scene of issue 3 at 1 and 2 workers (the step counts of the benchmark scenes,
 # Sources/DynamicsScenes/DynamicsScenes.docc/BenchmarkScenes.md), then the broadphase alone
 # (`scatter`: drifting boxes of mixed sizes, every pair found again each step) for 10²…10⁶ items at 1 and

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """The pyramid benchmark scene (Sources/DynamicsScenes/DynamicsScenes.docc/BenchmarkScenes.md: 5 050 unit
 boxes, Box2D's large_pyramid) on Box2D 3.1 through pyb2d3 with a chosen substep count and contact stiffness, for
 side-by-side timing with `dynamics bench --scene pyramid --substeps … --contact-frequency … --solver-iterations …`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // BLAS: the level-1 calls the kernel makes on SoA columns (libblas.so.3 from Debian's libblas-dev, or any
 // implementation selected through Debian's alternatives), each with its scalar reference next to it.
 //   axpy  — v ← v + h·a and q ← q + h·v in the BLAS integrator path (solver.c)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stage: broadphase. Every step it recomputes each shape's AABB (item shapes fattened by the speculative
 // distance plus |v|·dt). Pairs come from fat boxes (DK_AABB_MARGIN more): while every box stays inside
 // its fat box and nothing that changes pairs happened (shapes, groups, anchoring, rest), last step's

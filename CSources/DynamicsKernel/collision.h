@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Internal: shapes, manifolds, contacts and contact constraints, and the constants of contact handling.
 // Lengths are points: Box2D's metre-based tolerances scaled by 100 pt/m.
 #ifndef DK_COLLISION_INTERNAL_H

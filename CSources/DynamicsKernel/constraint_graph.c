@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Data structure: the constraint graph colouring. Constraints are coloured greedily in contact order (so
 // the result does not depend on the worker count) such that no two constraints of one colour share an
 // item that moves; boundaries and items that do not move this step never conflict. Constraints that find

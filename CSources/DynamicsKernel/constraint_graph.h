@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Internal: graph colouring of constraints (constraint_graph.c).
 #ifndef DK_CONSTRAINT_GRAPH_H
 #define DK_CONSTRAINT_GRAPH_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Contacts: the persistent list of shape pairs near each other, sorted by (shapeA, shapeB). Each step
 // merges the broadphase pairs into it. Each pair gets a fresh manifold whose points inherit the previous
 // step's impulses by feature id (warm starting). Touching transitions become began/ended events, in list

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The contact kernels at width 1: the scalar path and the reference the wide levels are tested against.
 // It is the same template (stage_contact_wide.h) compiled for one lane and no SIMD target, so every width
 // runs the same operations in the same order.

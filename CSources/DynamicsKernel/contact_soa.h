@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Internal: the contact solver's wide layout. Constraints in colour order, each colour padded to a multiple
 // of DK_CONTACT_PAD with inert constraints (zero masses, the zero state), so a batch of 4, 8 or 16 lanes
 // never spans two colours. The fields are stored in blocks of DK_CONTACT_PAD constraints, field by field

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stage: the contact solver. Soft-step substepping with relaxation, in the manner of Box2D v3:
 //   once per step:  prepare (anchors, effective masses, the relative normal velocity for restitution,
 //                   lowered to the fastest approach the substeps see)

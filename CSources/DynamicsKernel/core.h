@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Internal: the world struct and the constants every kernel file shares. Never included by Swift.
 #ifndef DK_CORE_H
 #define DK_CORE_H

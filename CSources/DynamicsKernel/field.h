@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Internal: fields. The store (field_store.c) keeps each field's properties, its region program and
 // bounds; at the start of every step it prepares one frame per field per substep (the uniforms the
 // field stage reads: noise phases at that substep's time, region bounds in world coordinates).

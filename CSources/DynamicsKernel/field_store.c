@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Entity storage: fields. At most DK_MAX_FIELDS slots with generations (odd while alive); a field's
 // slot is its membership bit in every row's fieldLo/fieldHi word. Regions arrive as postfix programs,
 // checked (stack never underflows, one value left, depth ≤ DK_REGION_STACK) and bounded (a box

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Internal: the per-item laws of integration (the Units and semantics article,
 // Sources/Dynamics/Dynamics.docc/UnitsAndSemantics.md), written once for scalar and wide code.
 // Both call these in the same order, so every path rounds identically.

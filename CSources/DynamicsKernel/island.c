@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Data structure: islands. Moving items joined by touching contacts or by joints form islands that rest and
 // wake as a whole, as Box2D v3's do: a stack whose items' rest timers run out of step still comes to rest,
 // because no member of a resting island is woken by a neighbour that is merely still. An item linked to

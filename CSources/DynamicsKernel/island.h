@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Internal: islands (island.c), the groups of moving items that rest and wake as a whole.
 #ifndef DK_ISLAND_H
 #define DK_ISLAND_H

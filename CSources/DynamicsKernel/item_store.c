@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Entity storage: items as SoA float columns (64-byte aligned, capacity a multiple of DK_PAD), ids with
 // generations, swap-remove, and the awake/resting partition: rows [0, awake) are awake, the rest rest.
 // Every bulk call validates all of its input before it changes anything.

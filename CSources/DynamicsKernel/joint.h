@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Internal: joints (joint_store.c), their wide solver layout, and the joint stages (joint_solver.c,
 // stage_joint_wide.h).
 #ifndef DK_JOINT_INTERNAL_H

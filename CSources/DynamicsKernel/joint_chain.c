@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stage: exact solves of rigid joint chains.
 //
 // Why: a chain of n rigid joints solved by Gauss–Seidel passes (the coloured stages) converges as 1/n²,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The joint kernels at width 1: the scalar path and the reference the wide levels are tested against.
 // It is the same template (stage_joint_wide.h) compiled for one lane and no SIMD target.
 #define DK_W 1

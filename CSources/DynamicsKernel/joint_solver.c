@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stage: the joint solver's once-per-step work. Before the substeps, every joint that links a moving item
 // is laid out wide (joint.h) in the colour order contact_solver.c chose for joints and contacts together:
 // anchors rotated to the step's start, the centre offset, the relative angle, effective masses, the

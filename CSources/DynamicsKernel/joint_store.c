@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Entity storage: joints. Slots with generations (the id is slot + 1 and the generation); anchors are
 // kept in the items' frames (a world point for a null item A). A joint between two moving items links
 // their islands (island.c), so linked items rest and wake together.

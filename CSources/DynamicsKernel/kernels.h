@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Internal: the table of stage kernels for one SIMD level, and the scalar reference kernels.
 // Every wide table computes bit-for-bit what the scalar kernels compute (no FP contraction anywhere).
 #ifndef DK_KERNELS_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Narrowphase geometry: contact manifolds (up to two points with feature ids) for circles, convex
 // polygons and segments, after the separating-axis and reference-face clipping method of Box2D.
 // Shapes arrive placed relative to a common origin; the normal points from shape A to shape B.

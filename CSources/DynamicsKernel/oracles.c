@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Entry points that run one stage on caller-owned columns with an explicit path, so tests can compare
 // every SIMD level and the BLAS path against the scalar reference on the same data.
 #include "kernels.h"

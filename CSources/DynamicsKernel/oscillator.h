@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Internal: springs whose discrete motion has the damped oscillator's exact frequency and decay.
 //
 // A spring of angular frequency ω and damping ratio ζ moves, over one substep h, as the continuous

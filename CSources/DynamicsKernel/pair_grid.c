@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Data structure: the uniform grid the broadphase finds pairs of fat boxes with (why a grid: see
 // broadphase.c). The cell is twice the mean box extent. A box is listed in every cell it touches (1–4 as
 // a rule); a pair is reported only by the cell holding the lower corner of the two boxes' overlap, so no

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Data structure: a stable least-significant-digit radix sort, 16 bits per pass. Only the digits in which
 // some keys differ are sorted, so small keys take few passes (the broadphase's cell keys: one pass while
 // its grid has fewer than 65 536 cells). Used for the broadphase's cells, whose order must not depend on

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Internal: a stable LSD radix sort of 64-bit keys with an optional 32-bit payload (radix_sort.c).
 #ifndef DK_RADIX_SORT_H
 #define DK_RADIX_SORT_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stage: rest, after the step's rest timers (solver.c). An island rests when every member's timer reached
 // restTime, an item in no island when its own did; their rows leave the awake range in row order
 // (deterministic) and every stage skips them until something wakes them (island.c, dkIslands_WakeRow).

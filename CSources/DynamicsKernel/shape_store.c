@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Entity storage: collision shapes. Item shapes are kept in the item's frame, boundaries in world
 // coordinates. Polygons are validated (convex, simple) and stored counter-clockwise in the usual math
 // sense (positive signed area), with outward normals.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Internal: the one place that knows vector widths. A file that includes this defines DK_W (floats per
 // vector) and DK_ISA (a suffix) first, inside a `#pragma clang attribute push(target(...))` region, then
 // includes the stage templates (stage_*_wide.h), which are written against these helpers only.

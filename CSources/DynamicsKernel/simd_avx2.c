@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SIMD level AVX2: 8 floats per vector. Chosen at run time only when the CPU and OS support AVX2.
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h> // the transposes of stage_bodies_wide.h

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Run-time SIMD choice: which levels this CPU and OS support, and the kernel table for a limit.
 // The check reads CPUID and XGETBV each time it is asked (a world asks once, at creation or
 // reconfiguration); nothing is cached in global state.

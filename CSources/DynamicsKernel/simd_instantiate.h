@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Internal: instantiates every wide stage template and the kernel table for the SIMD level of the
 // including file (which defines DK_W, DK_ISA and DK_LEVEL inside its target region).
 #include "collision.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SIMD level SSE2 (the x86-64 baseline): 4 floats per vector.
 #if defined(__x86_64__) || defined(__i386__)
 #define DK_W 4

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The solver owns the order of stages within a step. Without collision shapes every stage is local to an
 // item, so a block of DK_BLOCK awake rows runs the whole sequence for all substeps while it is in cache:
 //   for each substep:  forces and fields → velocity (+ damping) → snap springs → velocity fields → position

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stage template: the contact solver's per-substep kernels over the wide layout (contact_soa.h), one batch
 // of DK_W constraints of one colour at a time. Instantiated per SIMD level and at DK_W = 1, which is the
 // scalar path; all levels give the same bits. The laws are those of contact_solver.c.

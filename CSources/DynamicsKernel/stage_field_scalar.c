@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stage: fields, the scalar reference. The field template instantiated at one lane (see
 // stage_field_wide.h): the wide levels call it for the rows that do not fill a vector.
 #define DK_W 1

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stage template: fields. Instantiated per SIMD level by simd_<isa>.c and at width 1 by
 // stage_field_scalar.c, which is the scalar reference: the same source at one lane, so every level
 // rounds identically (no FP contraction; the approximations below use only +, −, ×, ÷, sqrt, floor,

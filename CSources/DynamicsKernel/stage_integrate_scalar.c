@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stage: integration, scalar reference. Per substep h, for each awake row (the laws of the Units and
 // semantics article, Sources/Dynamics/Dynamics.docc/UnitsAndSemantics.md):
 //   forces:   a = g (dynamic rows only) + 100 F / m,  α = 100 τ(θ) / I

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stage template: integration, wide. Instantiated once per SIMD level by simd_<isa>.c (see simd.h).
 // Same laws and the same operation order as stage_integrate_scalar.c, so results are bit-identical.
 // The fused kernel keeps a vector of rows in registers for all substeps: one pass over memory per step,

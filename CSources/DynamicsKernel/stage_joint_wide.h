@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stage template: the joint solver's per-substep kernels over the wide layout (joint.h), one batch of
 // DK_W joints of one colour at a time; included after stage_bodies_wide.h (it shares its helpers).
 // Instantiated per SIMD level and at DK_W = 1, the scalar path; all levels give the same bits.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stage: packing poses for write-back, scalar reference: (x, y, angle) interleaved per row.
 #include "kernels.h"
 

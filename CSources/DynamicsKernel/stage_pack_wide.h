@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stage template: packing poses for write-back, wide. The interleave is left to the compiler, which
 // vectorises it with the shuffles of the instantiating SIMD level (the scalar reference forbids that).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stage: rest detection, scalar reference. A row's rest timer grows by dt while its speed is below
 // restSpeed and its angular speed below restAngularSpeed, and drops to 0 otherwise (the Units and
 // semantics article, Sources/Dynamics/Dynamics.docc/UnitsAndSemantics.md, §Rest).

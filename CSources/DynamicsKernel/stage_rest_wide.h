@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stage template: rest detection, wide (see stage_rest_scalar.c for the law). Instantiated per SIMD level.
 
 static int32_t DK_FN(dkDetectRest)(dkCols c, int32_t begin, int32_t end, float dt, float restSpeed,

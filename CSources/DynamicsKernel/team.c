@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Data structure: the team of workers of one step. A step enters the host's thread pool once
 // (dkTeam_Step) rather than once per parallel stage, because a pool thread takes tens of microseconds to
 // join a call and often joins a short one only after it is over, so a stage entered on its own would

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Internal: the kernel's own sine and cosine of an angle, with the same bits on every CPU and C library.
 // libm's sinf and cosf differ between C libraries and even within one: glibc picks a variant at load time
 // by CPU feature (with or without fused multiply-add), so a state's bits could change with the machine.

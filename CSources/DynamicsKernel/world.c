@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The world: lifetime, configuration and the top-level step. Stages and their order live in solver.c.
 #include "collision.h"
 #include "field.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// An output file written under a temporary name beside its target and renamed onto it only when complete,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The HTML and script of the `--output FILE.html` playback page (PlaybackWriter writes the run's data
 /// between `head` and `tail`). Opened as `page.html#t=2.5`, it starts paused at 2.5 s. The page exposes the frame shown in `#frame` and the number of frames drawn
 /// in `document.body.dataset.framesDrawn`, for tests.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Dynamics
 
 /// What `dynamics bench --until-rest` measures before its timed steps: how long a scene takes to come to

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Opens a `dynamics simulate --output FILE.html` page in headless Chromium and checks that it plays:
 the page loads without console errors, draws frames (its `data-frames-drawn` counter and the frame label
 advance), and a screenshot is not blank. Usage: check_playback.py PAGE.html [CHROMIUM]"""

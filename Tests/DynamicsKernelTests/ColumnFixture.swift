@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import DynamicsKernel
 
 /// Caller-owned kernel columns filled with a reproducible mix of rows: plain, anchored, fixed-rotation,

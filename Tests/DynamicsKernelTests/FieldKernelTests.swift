@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import DynamicsKernel
 import Foundation
 import Testing

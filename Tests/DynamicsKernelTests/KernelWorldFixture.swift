@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import DynamicsKernel
 
 /// A kernel world built directly through the C API, for collision tests below the Swift layer.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A libFuzzer target for the scene-file reader and the world it builds (`make fuzz`): any bytes, read as
 // JSON or YAML (the first byte's low bit chooses), must give a document or problems, never a crash; a
 // document that reads is built into a world (at most 200 items) and stepped. Without FUZZING it replays

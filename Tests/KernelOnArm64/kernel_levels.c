@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The C kernel on another architecture. `make test-arm64` builds the kernel and this program twice, for
 // this machine and for arm64, runs the first natively (`--write-states FILE`) and the second under
 // qemu-aarch64 (`--compare-states FILE`), so the NEON path, which the x86 machines we test on never take,

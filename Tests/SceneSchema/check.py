@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Checks scene files against the scene-file JSON Schema.
 
 Usage: python3 Tests/SceneSchema/check.py SCHEMA FILE...

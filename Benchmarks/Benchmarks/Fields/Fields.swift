@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Item-field evaluations per second: one world step (4 substeps, rest detection off, no collisions) of
 // N items under K fields, all items members of every field, infinite regions.
 //   per kind:  10⁵ items × 8 fields of one kind, every built-in kind

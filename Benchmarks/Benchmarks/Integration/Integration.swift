@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One step of integration (gravity, resistance, a centred push; 4 substeps; rest detection off) for
 // 10³…10⁶ items on the best SIMD path, the scalar path and the BLAS path, and a STREAM triad over the
 // same bytes in the same run as the memory-bandwidth floor.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // STREAM triad over 64-byte aligned float arrays (vectorised by the compiler at the build's ISA).
 #include "StreamTriad.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import StreamTriad
 
 /// STREAM triad arrays over `bytes` bytes, made on first use (outside the measured region) and kept

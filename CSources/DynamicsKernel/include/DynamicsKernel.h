@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Umbrella header of the Dynamics C kernel: the only header Swift imports.
 #ifndef DYNAMICS_KERNEL_H
 #define DYNAMICS_KERNEL_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Dynamics kernel: collision shapes, boundaries, filters and contact events.
 // Lengths in points; a boundary is a static shape in world coordinates.
 #ifndef DK_COLLISION_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Dynamics kernel: fields (the Units and semantics article,
 // Sources/Dynamics/Dynamics.docc/UnitsAndSemantics.md, §Fields). A field acts on its member items whose
 // centre c satisfies region.contains(c − position); the region is a postfix program of dkRegionInstr.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Dynamics kernel: joints (the attachments of the Swift API). Lengths in points, angles in radians.
 // A joint links item B to item A, or to a fixed point of the world when A is the null id. Joints are
 // solved with the contacts, in the same graph colours (contact_solver.c, stage_joint_wide.h).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Dynamics kernel: ids, definitions, enums and result codes (everything Swift sees besides functions).
 // Units follow the Units and semantics article (Sources/Dynamics/Dynamics.docc/UnitsAndSemantics.md):
 // points, seconds, radians; forces in UIKit newtons (a = 100 F / m).

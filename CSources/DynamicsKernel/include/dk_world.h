@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Dynamics kernel: the function API. Every function that can fail returns a dkResult, fills
 // `error` when it is not null, and leaves the world unchanged on failure.
 #ifndef DK_WORLD_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A boundary of a collision behaviour as given to the kernel: its segments carry the record's index as tag.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Runs behaviours over items (UIKit's `UIDynamicAnimator`), headless and explicitly stepped.

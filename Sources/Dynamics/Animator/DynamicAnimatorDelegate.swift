@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Told when a ``DynamicAnimator`` pauses (every item rests) and resumes (UIKit's `UIDynamicAnimatorDelegate`).
 /// Each transition is reported exactly once, on the thread that steps the animator.
 public protocol DynamicAnimatorDelegate: AnyObject {

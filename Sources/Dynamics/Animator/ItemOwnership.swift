@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Synchronization
 
 /// Which animator holds which item, process-wide, so that adding one item to two animators traps with a

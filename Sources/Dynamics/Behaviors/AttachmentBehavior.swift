@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Links an item to an anchor point or to another item (UIKit's `UIAttachmentBehavior`).

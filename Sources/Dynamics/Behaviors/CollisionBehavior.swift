@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Makes its items collide with each other and with boundaries (UIKit's `UICollisionBehavior`).

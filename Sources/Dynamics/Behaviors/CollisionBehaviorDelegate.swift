@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Told when contacts of a ``CollisionBehavior`` begin and end (UIKit's `UICollisionBehaviorDelegate`).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// The base of every behaviour (UIKit's `UIDynamicBehavior`); subclass it to compose behaviours.

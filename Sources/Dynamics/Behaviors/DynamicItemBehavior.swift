@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Material and motion properties for its items (UIKit's `UIDynamicItemBehavior`).

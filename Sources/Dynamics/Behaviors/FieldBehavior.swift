@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A force field over its items (UIKit's `UIFieldBehavior`), with the laws, units and defaults of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The item list of a behaviour: identity-unique, in the order added, with constant-time membership.
 struct ItemList {
     private(set) var items: [any DynamicItem] = []

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A continuous force or a one-time impulse on its items (UIKit's `UIPushBehavior`).

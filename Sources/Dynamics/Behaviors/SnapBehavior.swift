@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Pulls an item to a point and its rotation to the nearest whole turn (UIKit's `UISnapBehavior`).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A path made of lines, arcs and cubic curves (UIKit's `UIBezierPath`, without drawing), in points.

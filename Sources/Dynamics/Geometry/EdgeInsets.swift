@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Insets of a rectangle's edges in points (UIKit's `UIEdgeInsets`). Positive insets shrink the rectangle.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A closed range of values (UIKit's `UIFloatRange`): radians for pin attachments, points for sliding ones.

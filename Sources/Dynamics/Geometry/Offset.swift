@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// An offset in points (UIKit's `UIOffset`), e.g. a push's target relative to an item's centre,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// An area of the plane, in points, relative to a field's position (UIKit's `UIRegion`).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A ready-made ``DynamicItem`` for code that has no object of its own: a centre, a size and a rotation.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Something the animator moves (UIKit's `UIDynamicItem`): your own object, or a ``DynamicBody``.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Several items moving as one rigid compound body (UIKit's `UIDynamicItemGroup`).

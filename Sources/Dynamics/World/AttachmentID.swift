@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The id of an attachment of a ``DynamicWorld``: a slot index and the slot's generation.
 ///
 /// An id stays valid until its attachment is removed, or until one of its items is removed (which

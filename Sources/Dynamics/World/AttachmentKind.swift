@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// What an attachment of a ``DynamicWorld`` holds (<doc:UnitsAndSemantics>). Lengths in points, angles in radians.

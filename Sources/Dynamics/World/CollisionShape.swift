@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// The collision outline of an item, in the item's own frame (relative to its centre, at angle 0), pt.

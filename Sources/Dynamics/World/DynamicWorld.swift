@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// The structure-of-arrays world under every ``DynamicAnimator``, usable on its own for batch work.

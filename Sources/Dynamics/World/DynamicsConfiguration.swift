@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// How a ``DynamicWorld`` (and the ``DynamicAnimator`` over it) steps.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Errors thrown for bad data. A call that throws changes nothing in the world.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Every property of a built-in field (<doc:UnitsAndSemantics>), as a value: a ``FieldBehavior`` holds one, and

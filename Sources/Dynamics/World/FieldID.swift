@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The id of a field of a ``DynamicWorld``: a slot index and the slot's generation.
 ///
 /// An id stays valid until its field is removed; then it is stale and rejected. A world holds at most

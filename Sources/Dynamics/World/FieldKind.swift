@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The built-in field laws (<doc:UnitsAndSemantics>). Accelerations are in pt/s²; `atten` is
 /// max(r, minimumRadius)^(−falloff) with r the distance from the field's position; m is the item's mass
 /// (100 × 100 pt at density 1 = 1), q its charge, v its velocity (pt/s).

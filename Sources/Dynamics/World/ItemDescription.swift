@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// What the items of one bulk ``DynamicWorld/createItems(_:at:angles:)`` call share: shape and material.

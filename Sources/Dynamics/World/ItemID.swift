@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The id of an item of a ``DynamicWorld``: a slot index and the slot's generation.
 ///
 /// Ids stay valid while their item exists, whatever else is created or removed; an id whose item was

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Where the last step's time went, measured by the kernel (wall-clock nanoseconds).
 public struct StepProfile: Hashable, Sendable {
     /// The whole kernel step, ns.

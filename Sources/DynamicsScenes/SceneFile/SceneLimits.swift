@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Bounds on what a scene file may ask for, so that a hostile or mistaken file cannot exhaust memory or
 /// stack. The command line's `--max-bytes`, `--max-items` and `--max-depth` override them.
 public struct SceneLimits: Hashable, Sendable {

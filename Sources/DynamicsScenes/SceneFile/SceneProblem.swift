@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One thing wrong with a scene file: where (a JSON Pointer into the document, "" for the whole file) and
 /// why. Warnings do not stop a run.
 public struct SceneProblem: Error, Hashable, Sendable, CustomStringConvertible {

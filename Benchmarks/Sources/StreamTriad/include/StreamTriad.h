@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The STREAM triad a[i] = b[i] + s·c[i]: the memory-bandwidth floor the integration step is compared with.
 #ifndef STREAM_TRIAD_H
 #define STREAM_TRIAD_H
