@@ -3,7 +3,7 @@
 SWIFT ?= swift
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
-.PHONY: deps arm64-deps browser-deps schema-deps build run test test-schema test-arm64 test-browser test-asan test-tsan fuzz bench clean
+.PHONY: deps arm64-deps browser-deps schema-deps build run test test-schema test-arm64 test-browser test-asan test-tsan fuzz docs bench clean
 
 # Debian's reference BLAS (cblas symbols live in libblas.so.3); installed only when missing.
 deps:
@@ -113,6 +113,11 @@ fuzz: deps
 	@mkdir -p .build-fuzz/corpus && cp Tests/Fuzz/corpus/* .build-fuzz/corpus/
 	"$$($(SWIFT) build --scratch-path .build-fuzz --show-bin-path)/SceneFuzzer" .build-fuzz/corpus -artifact_prefix=.build-fuzz/ \
 		-max_total_time=$(FUZZ_SECONDS) -max_len=4096 -rss_limit_mb=2048 -print_final_stats=1
+
+# The DocC documentation of both libraries (swift-docc-plugin), warnings as errors.
+docs: deps
+	$(SWIFT) package --disable-sandbox generate-documentation --target Dynamics --warnings-as-errors
+	$(SWIFT) package --disable-sandbox generate-documentation --target DynamicsScenes --warnings-as-errors
 
 bench: deps
 	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark

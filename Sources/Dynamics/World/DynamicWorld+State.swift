@@ -2,7 +2,7 @@
 import Foundation
 
 extension DynamicWorld {
-    /// Centre (pt) and angle (rad) of one item. Traps on a stale id (use ``contains(_:)`` first).
+    /// Centre (pt) and angle (rad) of one item. Traps on a stale id (use ``contains(_:)-(ItemID)`` first).
     /// For many items read columns with ``withColumn(_:_:)`` instead.
     public func pose(of id: ItemID) -> (center: CGPoint, angle: CGFloat) {
         let r = row(id)
