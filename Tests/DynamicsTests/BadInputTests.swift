@@ -74,6 +74,18 @@ import Testing
         #expect(w.kineticEnergy.isFinite)
     }
 
+    @Test("an id from another world is rejected there, even where its slot and generation match")
+    func foreignID() throws {
+        let (w, id) = try Self.world()
+        let (other, twin) = try Self.world()
+        #expect(twin.index == id.index && twin.generation == id.generation && twin != id)
+        #expect(!other.contains(id) && w.contains(id))
+        let hash = other.stateHash()
+        #expect(throws: DynamicsError.staleID(id)) { try other.setVelocities([CGVector(dx: 5, dy: 0)], for: [id]) }
+        #expect(throws: DynamicsError.staleID(id)) { try other.removeItems([id]) }
+        #expect(other.stateHash() == hash && other.itemCount == 1)
+    }
+
     @Test("durations beyond 10⁶ s and negative step counts are refused")
     func durations() throws {
         let (w, _) = try Self.world()

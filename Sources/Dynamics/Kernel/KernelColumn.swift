@@ -44,9 +44,18 @@ enum KernelColumn {
     }
 }
 
+extension KernelWorld {
+    /// The kernel's id of an item of this world; an id from another world becomes the never-valid id 0,
+    /// which the kernel rejects as stale.
+    func kernelID(_ id: ItemID) -> dkItemId {
+        id.world == 0 || id.world == tag ? dkItemId(index1: id.index, generation: id.generation) : dkItemId()
+    }
+
+    /// The id, tagged with this world, of a kernel item.
+    func itemID(_ id: dkItemId) -> ItemID { ItemID(index: id.index1, generation: id.generation, world: tag) }
+}
+
 extension ItemID {
-    init(_ id: dkItemId) { self.init(index: id.index1, generation: id.generation) }
-    var kernel: dkItemId { dkItemId(index1: index, generation: generation) }
 }
 
 extension SIMDLevel {

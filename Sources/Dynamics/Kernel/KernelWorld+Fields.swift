@@ -43,7 +43,7 @@ extension KernelWorld {
     }
 
     func setFieldMembers(_ id: FieldID, items: [ItemID], member: Bool) throws(DynamicsError) {
-        let kids = items.map(\.kernel)
+        let kids = items.map(kernelID)
         var error = dkError()
         let result = kids.withUnsafeBufferPointer {
             dkWorld_SetFieldMembers(raw, id.kernel, $0.baseAddress, Int32($0.count), member, &error)
@@ -52,7 +52,7 @@ extension KernelWorld {
         try check(result, error, ids: items)
     }
 
-    func isFieldMember(_ id: FieldID, item: ItemID) -> Bool { dkWorld_IsFieldMember(raw, id.kernel, item.kernel) }
+    func isFieldMember(_ id: FieldID, item: ItemID) -> Bool { dkWorld_IsFieldMember(raw, id.kernel, kernelID(item)) }
     var fieldCount: Int { Int(dkWorld_FieldCount(raw)) }
     func setCustomFieldForces(_ enabled: Bool) { dkWorld_SetCustomFieldForces(raw, enabled) }
 }

@@ -15,10 +15,11 @@ struct KernelJoint {
     /// Slider axis in A's frame.
     var axis: CGVector = .zero
 
-    var kernelDef: dkJointDef {
+    /// The kernel's definition, with the items' ids in `world`.
+    func kernelDef(in world: KernelWorld) -> dkJointDef {
         var d = dkDefaultJointDef()
-        d.itemA = itemA?.kernel ?? dkItemId()
-        d.itemB = itemB.kernel
+        d.itemA = itemA.map(world.kernelID) ?? dkItemId()
+        d.itemB = world.kernelID(itemB)
         (d.anchorAx, d.anchorAy) = (Float(anchorA.x), Float(anchorA.y))
         (d.anchorBx, d.anchorBy) = (Float(anchorB.x), Float(anchorB.y))
         d.length = Float(length)
@@ -64,7 +65,7 @@ extension AttachmentKind {
 
 extension KernelWorld {
     func createJoints(_ joints: [KernelJoint]) throws(DynamicsError) -> [AttachmentID] {
-        let defs = joints.map(\.kernelDef)
+        let defs = joints.map { $0.kernelDef(in: self) }
         var ids = [dkJointId](repeating: dkJointId(), count: defs.count)
         var error = dkError()
         let result = defs.withUnsafeBufferPointer { d in

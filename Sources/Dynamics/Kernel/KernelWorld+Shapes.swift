@@ -31,7 +31,7 @@ extension KernelWorld {
                      tag: Int32 = 0) throws(DynamicsError) -> KernelShapeID
     {
         var def = dkDefaultShapeDef()
-        def.item = item?.kernel ?? dkItemId()
+        def.item = item.map(kernelID) ?? dkItemId()
         def.itemGroups = itemGroups
         def.boundaryGroups = boundaryGroups
         def.tag = tag
@@ -75,7 +75,7 @@ extension KernelWorld {
         _ = dkWorld_DestroyShape(raw, dkShapeId(index1: id.index, generation: id.generation), nil)
     }
 
-    func destroyShapes(of item: ItemID) { dkWorld_DestroyItemShapes(raw, item.kernel) }
+    func destroyShapes(of item: ItemID) { dkWorld_DestroyItemShapes(raw, kernelID(item)) }
 
     func setShapeGroups(_ id: KernelShapeID, itemGroups: UInt64, boundaryGroups: UInt64) {
         _ = dkWorld_SetShapeGroups(raw, dkShapeId(index1: id.index, generation: id.generation), itemGroups,
@@ -83,7 +83,7 @@ extension KernelWorld {
     }
 
     func setItemShapeGroups(items: [ItemID], itemGroups: [UInt64], boundaryGroups: [UInt64]) throws(DynamicsError) {
-        let kids = items.map(\.kernel)
+        let kids = items.map(kernelID)
         var error = dkError()
         let result = kids.withUnsafeBufferPointer { k in
             itemGroups.withUnsafeBufferPointer { ig in
@@ -109,7 +109,7 @@ extension KernelWorld {
                 began: e.began,
                 shapeA: KernelShapeID(index: e.shapeA.index1, generation: e.shapeA.generation),
                 shapeB: KernelShapeID(index: e.shapeB.index1, generation: e.shapeB.generation),
-                itemA: e.itemA.index1 == 0 ? nil : ItemID(e.itemA), itemB: e.itemB.index1 == 0 ? nil : ItemID(e.itemB),
+                itemA: e.itemA.index1 == 0 ? nil : itemID(e.itemA), itemB: e.itemB.index1 == 0 ? nil : itemID(e.itemB),
                 tagA: e.tagA, tagB: e.tagB, point: CGPoint(x: CGFloat(e.x), y: CGFloat(e.y)))
         }
     }

@@ -1,13 +1,22 @@
 // SPDX-License-Identifier: Apache-2.0
 import DynamicsKernel
+import Synchronization
 import Foundation
 
 /// Owns one C kernel world. The only type that holds the kernel pointer; column access happens inside
 /// scoped closures. Not thread-safe: a ``DynamicWorld`` uses it from one thread at a time.
 final class KernelWorld {
     let raw: OpaquePointer
+    /// This world's tag in its item ids (1, 2, … in creation order; 0 is never a world's).
+    let tag: UInt32
+
+    /// The last tag given (shared by every world of the process, so that no two worlds share one).
+    private static let tags = Atomic<UInt32>(0)
 
     init(configuration: DynamicsConfiguration) throws(DynamicsError) {
+        var next = Self.tags.wrappingAdd(1, ordering: .relaxed).newValue
+        if next == 0 { next = Self.tags.wrappingAdd(1, ordering: .relaxed).newValue }
+        tag = next
         try configuration.validate()
         var def = Self.worldDef(configuration)
         def.runTasks = kernelRunTasks
@@ -72,21 +81,21 @@ final class KernelWorld {
             }
         }
         try check(result, error)
-        return ids.map(ItemID.init)
+        return ids.map(itemID)
     }
 
     func removeItems(_ ids: [ItemID]) throws(DynamicsError) {
-        let kids = ids.map(\.kernel)
+        let kids = ids.map(kernelID)
         var error = dkError()
         let result = kids.withUnsafeBufferPointer { dkWorld_RemoveItems(raw, $0.baseAddress, Int32($0.count), &error) }
         try check(result, error, ids: ids)
     }
 
-    func isValid(_ id: ItemID) -> Bool { dkWorld_IsValid(raw, id.kernel) }
+    func isValid(_ id: ItemID) -> Bool { dkWorld_IsValid(raw, kernelID(id)) }
 
     /// Dense rows of the ids (-1 for a stale id).
     func rows(of ids: [ItemID]) -> [Int32] {
-        let kids = ids.map(\.kernel)
+        let kids = ids.map(kernelID)
         return [Int32](unsafeUninitializedCapacity: kids.count) { out, n in
             kids.withUnsafeBufferPointer { dkWorld_DenseIndices(raw, $0.baseAddress, Int32($0.count), out.baseAddress) }
             n = kids.count
@@ -99,7 +108,7 @@ final class KernelWorld {
             dkWorld_ItemIds(raw, out.baseAddress)
             count = n
         }
-        return kids.map(ItemID.init)
+        return kids.map(itemID)
     }
 
     func step(dt: Double, substeps: Int) throws(DynamicsError) {
@@ -127,7 +136,7 @@ final class KernelWorld {
 
     func wake(_ ids: [ItemID]?) {
         guard let ids else { return dkWorld_Wake(raw, nil, 0) }
-        let kids = ids.map(\.kernel)
+        let kids = ids.map(kernelID)
         kids.withUnsafeBufferPointer { dkWorld_Wake(raw, $0.baseAddress, Int32($0.count)) }
     }
 
@@ -142,7 +151,7 @@ final class KernelWorld {
     }
 
     func set(_ column: KernelColumn, ids: [ItemID], values: [Float]) throws(DynamicsError) {
-        let kids = ids.map(\.kernel)
+        let kids = ids.map(kernelID)
         var error = dkError()
         let result = kids.withUnsafeBufferPointer { k in
             values.withUnsafeBufferPointer { v in
@@ -153,7 +162,7 @@ final class KernelWorld {
     }
 
     func fill(_ column: KernelColumn, ids: [ItemID], value: Float) throws(DynamicsError) {
-        let kids = ids.map(\.kernel)
+        let kids = ids.map(kernelID)
         var error = dkError()
         let result = kids.withUnsafeBufferPointer {
             dkWorld_FillFloats(raw, column.kernel, $0.baseAddress, value, Int32($0.count), &error)
@@ -162,7 +171,7 @@ final class KernelWorld {
     }
 
     func addVelocities(ids: [ItemID], dx: [Float]?, dy: [Float]?, dw: [Float]?) throws(DynamicsError) {
-        let kids = ids.map(\.kernel)
+        let kids = ids.map(kernelID)
         var error = dkError()
         let result = kids.withUnsafeBufferPointer { k in
             dx.withOptionalBuffer { x in
@@ -179,7 +188,7 @@ final class KernelWorld {
     func applyImpulses(ids: [ItemID], px: [Float], py: [Float], offsetX: [Float], offsetY: [Float])
         throws(DynamicsError)
     {
-        let kids = ids.map(\.kernel)
+        let kids = ids.map(kernelID)
         var error = dkError()
         let result = kids.withUnsafeBufferPointer { k in
             px.withUnsafeBufferPointer { x in
@@ -198,7 +207,7 @@ final class KernelWorld {
 
     func setMassProperties(ids: [ItemID], description: ItemDescription) throws(DynamicsError) {
         var def = try description.kernelDef()
-        let kids = ids.map(\.kernel)
+        let kids = ids.map(kernelID)
         var error = dkError()
         let result = kids.withUnsafeBufferPointer {
             dkWorld_SetMassProperties(raw, $0.baseAddress, Int32($0.count), &def, &error)
