@@ -322,7 +322,7 @@ final class ContactLog: CollisionBehaviorDelegate {
         for p in log.points { #expect(abs(p.y - 1000) < 3 && abs(p.x - 500) < 3, "point \(p)") }
     }
 
-    /// Contacts touch within 2 pt (README). Two squares turned 45°, corner to corner, are d apart, but
+    /// Contacts touch within 2 pt (the Collisions and stacking article). Two squares turned 45°, corner to corner, are d apart, but
     /// their faces' separating axes measure only d·cos 45°: at d = 2.5 pt that is 1.77 pt, and a contact
     /// that trusted it alone began touching.
     @Test("squares turned 45°, corner to corner, touch at 1.5 pt apart and not at 2.5 pt",
