@@ -21,6 +21,8 @@ run: build
 
 test: deps schema-deps
 	$(SWIFT) test --disable-xctest
+	@mkdir -p $(ARM64_DIR)
+	$(KERNEL_LEVELS) -o $(ARM64_DIR)/kernel-levels-native && $(ARM64_DIR)/kernel-levels-native
 	"$$($(SWIFT) build --show-bin-path)/SceneFuzzer" Tests/Fuzz/corpus/*
 	$(MAKE) test-schema
 
@@ -46,7 +48,7 @@ test-schema: schema-deps
 # and libblas-dev:arm64 through Debian multiarch (this adds the arm64 architecture to dpkg).
 CLANG ?= clang
 ARM64_DIR := .build/arm64
-KERNEL_LEVELS = $(CLANG) -std=c11 -O2 -Werror -D_POSIX_C_SOURCE=200809L -ICSources/DynamicsKernel/include \
+KERNEL_LEVELS = $(CLANG) -std=c11 -O2 -Werror -Wall -Wextra -D_POSIX_C_SOURCE=200809L -ICSources/DynamicsKernel/include \
 	-ICSources/DynamicsKernel CSources/DynamicsKernel/*.c Tests/KernelOnArm64/kernel_levels.c -lblas -lm -lpthread
 
 arm64-deps:
