@@ -137,6 +137,14 @@ void dkPairGrid_Destroy(dkPairGrid* g)
 	free(g);
 }
 
+// Whether a box's cell range is large (not listed in the grid, tested against every box instead), or
+// inverted, as a box whose coordinates went non-finite gives: both are kept out of the grid, so that no
+// cell count is ever formed from it.
+static inline bool spansLarge(int32_t x0, int32_t y0, int32_t x1, int32_t y1)
+{
+	return x1 < x0 || y1 < y0 || x1 - x0 >= DK_GRID_LARGE_CELLS || y1 - y0 >= DK_GRID_LARGE_CELLS;
+}
+
 static inline int32_t cellOf(float v, float inv)
 {
 	// Boxes beyond ±2^29 cells (items some 10¹³ pt away, or a NaN) share the grid's edge cells: still correct,
@@ -369,7 +377,7 @@ static bool buildCoarse(dkGridTask* t)
 		const float* box = fat + 4 * g->large[l];
 		int32_t x0 = cellOf(box[0], t->coarseInv), y0 = cellOf(box[1], t->coarseInv);
 		int32_t x1 = cellOf(box[2], t->coarseInv), y1 = cellOf(box[3], t->coarseInv);
-		if (x1 - x0 >= DK_GRID_LARGE_CELLS || y1 - y0 >= DK_GRID_LARGE_CELLS) continue;
+		if (spansLarge(x0, y0, x1, y1)) continue;
 		n += (size_t)(x1 - x0 + 1) * (size_t)(y1 - y0 + 1);
 		minX = x0 < minX ? x0 : minX, minY = y0 < minY ? y0 : minY;
 		maxX = x1 > maxX ? x1 : maxX, maxY = y1 > maxY ? y1 : maxY;
@@ -387,7 +395,7 @@ static bool buildCoarse(dkGridTask* t)
 		const float* box = fat + 4 * slot;
 		int32_t x0 = cellOf(box[0], t->coarseInv), y0 = cellOf(box[1], t->coarseInv);
 		int32_t x1 = cellOf(box[2], t->coarseInv), y1 = cellOf(box[3], t->coarseInv);
-		if (x1 - x0 >= DK_GRID_LARGE_CELLS || y1 - y0 >= DK_GRID_LARGE_CELLS) {
+		if (spansLarge(x0, y0, x1, y1)) {
 			g->huge[t->hugeCount++] = slot;
 			continue;
 		}
@@ -432,7 +440,7 @@ static void gridTask(void* context, int32_t worker)
 				int32_t x1 = cellOf(box[2], t->inv), y1 = cellOf(box[3], t->inv);
 				int32_t* range = g->cellRange + 4 * slot;
 				range[0] = x0, range[1] = y0, range[2] = x1, range[3] = y1;
-				if (x1 - x0 >= DK_GRID_LARGE_CELLS || y1 - y0 >= DK_GRID_LARGE_CELLS) {
+				if (spansLarge(x0, y0, x1, y1)) {
 					s.large++;
 					continue;
 				}
@@ -454,7 +462,7 @@ static void gridTask(void* context, int32_t worker)
 				const int32_t* range = g->cellRange + 4 * slot;
 				int32_t x0 = range[0], y0 = range[1], x1 = range[2], y1 = range[3];
 				g->offset[p] = at;
-				if (x1 - x0 >= DK_GRID_LARGE_CELLS || y1 - y0 >= DK_GRID_LARGE_CELLS) {
+				if (spansLarge(x0, y0, x1, y1)) {
 					g->large[large++] = slot;
 					continue;
 				}
