@@ -249,7 +249,7 @@ static void largePairs(const dkGridTask* t, int32_t p, dkGridBlock* out)
 	int32_t lx0 = x0 > t->minX ? x0 : t->minX, ly0 = y0 > t->minY ? y0 : t->minY;
 	int32_t lx1 = x1 < t->maxX ? x1 : t->maxX, ly1 = y1 < t->maxY ? y1 : t->maxY;
 	int64_t cells = t->used > 0 && lx0 <= lx1 && ly0 <= ly1 ? ((int64_t)lx1 - lx0 + 1) * ((int64_t)ly1 - ly0 + 1) : 0;
-	if (cells * 16 > (int64_t)(t->live - p)) {
+	if (cells > (int64_t)(t->live - p) / 16) { // cells · 16 > shapes after it, without overflowing for huge boxes
 		for (int32_t q = p + 1; q < t->live && out->ok; ++q)
 			if (dkCandidate(world, a, t->slots[q], t->filters)) pushPair(out, a, t->slots[q]);
 		return;
