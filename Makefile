@@ -42,14 +42,14 @@ test-schema: schema-deps
 	"$$bin" schema > .build/scene.schema.json
 	python3 Tests/SceneSchema/check.py .build/scene.schema.json $(SCHEMA_DIR)/*.json Sources/DynamicsScenes/Resources/examples/*
 
-# The C kernel on arm64 (Tests/KernelOnArm64): the program is built natively and for arm64; the arm64
+# The C kernel on arm64 (Tests/Kernel): the checks program is built natively and for arm64; the arm64
 # build runs under qemu-aarch64 and checks the NEON kernels against the scalar ones, the laws, and that
 # its states have the native run's bits. Installs, when missing: qemu-user, the arm64 cross toolchain,
 # and libblas-dev:arm64 through Debian multiarch (this adds the arm64 architecture to dpkg).
 CLANG ?= clang
 ARM64_DIR := .build/arm64
 KERNEL_LEVELS = $(CLANG) -std=c11 -O2 -Werror -Wall -Wextra -D_POSIX_C_SOURCE=200809L -ICSources/DynamicsKernel/include \
-	-ICSources/DynamicsKernel CSources/DynamicsKernel/*.c Tests/KernelOnArm64/kernel_levels.c -lblas -lm -lpthread
+	-ICSources/DynamicsKernel CSources/DynamicsKernel/*.c Tests/Kernel/*.c -lblas -lm -lpthread
 
 arm64-deps:
 	@if ! command -v qemu-aarch64 >/dev/null || ! command -v aarch64-linux-gnu-ld >/dev/null || \

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: Apache-2.0
+// The narrowphase (manifold.c, contact.c): separating axes of two boxes and manifolds for each pair of
+// shape kinds, against their definitions and closed forms.
+#include "check.h"
+#include "collision.h" // internal: built with -ICSources/DynamicsKernel
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+// A box of half-extents (w, h) at (x, y), turned by `angle`, placed as the narrowphase sees it.
+static dkPlaced placedBox(float x, float y, float w, float h, float angle)
+{
+	dkPlaced p = {.kind = dkGeometryPolygon, .count = 4};
+	float c = cosf(angle), s = sinf(angle);
+	const float lx[4] = {-w, w, w, -w}, ly[4] = {-h, -h, h, h}, nx[4] = {0, 1, 0, -1}, ny[4] = {-1, 0, 1, 0};
+	for (int i = 0; i < 4; ++i) {
+		p.x[i] = x + (c * lx[i] - s * ly[i]);
+		p.y[i] = y + (s * lx[i] + c * ly[i]);
+		p.nx[i] = c * nx[i] - s * ny[i];
+		p.ny[i] = s * nx[i] + c * ny[i];
+	}
+	return p;
+}
+
+// dkMaxSeparation of two boxes against its definition, one edge and one vertex at a time: random boxes
+// near each other (overlapping, touching, apart), a box against itself, and axis-aligned boxes in
+// contact along an edge (ties between edges and zeros of either sign).
+void separations(Report* r)
+{
+	uint32_t state = 4242;
+	int32_t wrong = 0, cases = 0;
+	for (int k = 0; k < 20000; ++k) {
+		float u[8];
+		for (int i = 0; i < 8; ++i) {
+			state = state * 1664525u + 1013904223u;
+			u[i] = (float)(state >> 8) / 16777216.0f;
+		}
+		dkPlaced a, b;
+		if (k % 10 == 0) { // a box against itself
+			a = b = placedBox(u[0] * 50, u[1] * 50, 1 + u[2] * 60, 1 + u[3] * 60, u[4] * 6.3f);
+		} else if (k % 10 == 1) { // resting on each other, axis-aligned, maybe shifted sideways
+			a = placedBox(0, 0, 50, 50, 0);
+			b = placedBox(floorf(u[0] * 8) * 12.5f - 50, 100, 50, 50, 0);
+		} else {
+			a = placedBox(0, 0, 1 + u[0] * 60, 1 + u[1] * 60, u[2] * 6.3f);
+			b = placedBox((u[3] - 0.5f) * 200, (u[4] - 0.5f) * 200, 1 + u[5] * 60, 1 + u[6] * 60, u[7] * 6.3f);
+		}
+		for (int side = 0; side < 2; ++side) {
+			const dkPlaced *p = side ? &b : &a, *q = side ? &a : &b;
+			float best = -INFINITY;
+			int32_t bestEdge = 0, edge = -1;
+			for (int32_t i = 0; i < 4; ++i) {
+				float si = INFINITY;
+				for (int32_t j = 0; j < 4; ++j) {
+					float d = p->nx[i] * (q->x[j] - p->x[i]) + p->ny[i] * (q->y[j] - p->y[i]);
+					if (d < si) si = d;
+				}
+				if (si > best) {
+					best = si;
+					bestEdge = i;
+				}
+			}
+			float got = dkMaxSeparation(p, q, &edge);
+			wrong += memcmp(&got, &best, sizeof got) != 0 || edge != bestEdge;
+			cases++;
+		}
+	}
+	char detail[64];
+	snprintf(detail, sizeof detail, "%d of %d differ", wrong, cases);
+	check(r, wrong == 0, "the box separating-axis test equals its scalar definition", detail);
+}
+
+// ---- Manifolds -----------------------------------------------------------------------------------------
+
+static dkPlaced placedCircle(float x, float y, float radius)
+{
+	dkPlaced p = {.kind = dkGeometryCircle, .count = 1, .radius = radius};
+	p.x[0] = x, p.y[0] = y;
+	return p;
+}
+
+static dkPlaced placedSegment(float x0, float y0, float x1, float y1, uint32_t chain)
+{
+	dkPlaced p = {.kind = dkGeometrySegment, .count = 2, .chain = chain};
+	float ex = x1 - x0, ey = y1 - y0, len = sqrtf(ex * ex + ey * ey);
+	p.x[0] = x0, p.y[0] = y0, p.x[1] = x1, p.y[1] = y1;
+	p.nx[0] = ey / len, p.ny[0] = -ex / len, p.nx[1] = -p.nx[0], p.ny[1] = -p.ny[0];
+	return p;
+}
+
+// One pair of shape kinds against its closed form: the number of points, the normal (from A to B) and
+// each point's separation; and, for two points, that their feature ids differ and survive a 1 pt shift.
+static void expectManifold(Report* r, const char* what, dkPlaced a, dkPlaced b, int32_t count, float nx, float ny,
+						   float separation)
+{
+	dkManifold m, shifted;
+	dkCollide(&a, &b, DK_SPECULATIVE_DISTANCE, &m);
+	bool ok = m.count == count;
+	for (int32_t i = 0; i < m.count && ok; ++i) ok = fabsf(m.points[i].separation - separation) < 1e-3f;
+	if (count > 0) ok = ok && fabsf(m.nx - nx) < 1e-5f && fabsf(m.ny - ny) < 1e-5f;
+	if (ok && count == 2) {
+		for (int32_t i = 0; i < b.count; ++i) b.x[i] += 1.0f;
+		dkCollide(&a, &b, DK_SPECULATIVE_DISTANCE, &shifted);
+		ok = m.points[0].id != m.points[1].id && shifted.count == 2 && shifted.points[0].id == m.points[0].id &&
+			 shifted.points[1].id == m.points[1].id;
+	}
+	char detail[160];
+	snprintf(detail, sizeof detail, "%d points, normal (%.5f, %.5f), separations %.4f %.4f, ids %u %u", m.count, m.nx,
+			 m.ny, m.count > 0 ? m.points[0].separation : 0, m.count > 1 ? m.points[1].separation : 0,
+			 m.count > 0 ? m.points[0].id : 0, m.count > 1 ? m.points[1].id : 0);
+	check(r, ok, what, ok ? "" : detail);
+}
+
+void manifolds(Report* r)
+{
+	const float k = 0.70710678f; // cos 45°
+	// Boxes of half-extent 50 (y down: B below A means B at larger y).
+	expectManifold(r, "box on box, faces 1 pt deep: 2 points", placedBox(0, 0, 50, 50, 0), placedBox(10, 99, 50, 50, 0),
+				   2, 0, 1, -1);
+	expectManifold(r, "box corner 0.5 pt from a face: 1 point", placedBox(0, 0, 50, 50, 0),
+				   placedBox(0, 50.5f + 50 * sqrtf(2), 50, 50, 0.78539816f), 1, 0, 1, 0.5f);
+	expectManifold(r, "boxes 3 pt apart, beyond the 2 pt speculative distance: none", placedBox(0, 0, 50, 50, 0),
+				   placedBox(0, 103, 50, 50, 0), 0, 0, 0, 0);
+	expectManifold(r, "circle on a box face: 1 point", placedBox(0, 0, 50, 50, 0), placedCircle(20, 74, 25), 1, 0, 1, -1);
+	expectManifold(r, "circle at a box corner: 1 point along the diagonal", placedBox(0, 0, 50, 50, 0),
+				   placedCircle(50 + 24 * k, 50 + 24 * k, 25), 1, k, k, -1);
+	expectManifold(r, "circle against circle: 1 point", placedCircle(0, 0, 25), placedCircle(54 * 0.6f, 54 * 0.8f, 30), 1,
+				   0.6f, 0.8f, -1);
+	expectManifold(r, "circle on a segment: 1 point", placedSegment(-100, 0, 100, 0, 0), placedCircle(30, 24, 25), 1, 0,
+				   1, -1);
+	expectManifold(r, "box on a segment: 2 points", placedSegment(-100, 0, 100, 0, 0), placedBox(0, 49.5f, 50, 50, 0), 2,
+				   0, 1, -0.5f);
+	expectManifold(r, "box over a chained segment's joint: its face, 2 points",
+				   placedSegment(-100, 0, 0, 0, dkChainNext), placedBox(20, 49, 50, 50, 0), 2, 0, 1, -1);
+	// Warm starting: a box at rest on a floor keeps both points (same ids) from step to step, and their
+	// accumulated impulses carry its weight: m·g·h = 1 · 1000 · (1/240) N·s per substep.
+	dkWorld* w = makeWorld(dkSimdAVX512, 1, dkIntegratorFused);
+	segment(w, -1000, FLOOR, 1000, FLOOR);
+	box(w, 0, FLOOR - 50, 0, 100, 100);
+	step(w, 120);
+	dkManifold before = w->contactCount == 1 ? w->contacts[0].manifold : (dkManifold){0};
+	step(w, 1);
+	dkManifold after = w->contactCount == 1 ? w->contacts[0].manifold : (dkManifold){0};
+	float load = after.points[0].normalImpulse + after.points[1].normalImpulse, weight = G / 240.0f;
+	bool ok = before.count == 2 && after.count == 2 && before.points[0].id == after.points[0].id &&
+			  before.points[1].id == after.points[1].id && fabsf(load - weight) < 0.01f * weight;
+	char detail[120];
+	snprintf(detail, sizeof detail, "%d then %d points, ids %u %u then %u %u, impulse %.5f of %.5f", before.count,
+			 after.count, before.points[0].id, before.points[1].id, after.points[0].id, after.points[1].id, load, weight);
+	check(r, ok, "a resting box keeps its points' ids and impulses carry its weight", ok ? "" : detail);
+	dkWorld_Destroy(w);
+}
