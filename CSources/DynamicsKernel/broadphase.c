@@ -8,15 +8,16 @@
 // The per-shape pass, the fat boxes and every pass of the grid run in parallel blocks.
 //
 // Why a grid: sort-and-sweep on x, the first version, slows down in tall stacks, where a box shares its
-// x range with every box of its column (pyramid of 5 050 boxes: 6.5 ms/step sweeping). The grid needs no
-// persistent tree and its cost does not depend on the stacking direction; finding every pair again costs
-// 0.22–0.30 µs per box from 10³ to 10⁵ boxes and 0.50 µs at 10⁶ (`scatter`, Benchmarks/results), where boxes
-// created at random places make the pair pass's reads miss the cache (pair_grid.c). A uniform
+// x range with every box of its column. The grid needs no persistent tree and its cost does not depend on
+// the stacking direction; finding every pair again costs about the same per box from 10³ to 10⁵ boxes and
+// more at 10⁶, where boxes created at random places make the pair pass's reads miss the cache (pair_grid.c;
+// the `scatter` measurements are in Benchmarks/results). A uniform
 // grid suits boxes of similar size; for a mix of sizes far apart, boxes 8 cells wide and more go to a
 // coarse grid of their own (pair_grid.c). A dynamic AABB tree, as Box2D keeps, would cost a tree update per
 // moved box and a query per box, with no parallel build; it was not tried.
 // A pair needs at least one shape on an awake dynamic item, and the two filters must accept each other.
 #include "collision.h"
+#include "team.h"
 
 #include <math.h>
 #include <stdatomic.h>

@@ -119,10 +119,8 @@ bool dkPairGrid_Find(dkWorld* world, const int32_t* slots, int32_t live, const d
 void dkPairGrid_Destroy(dkPairGrid* grid);
 
 // Contacts (contact.c): pairs → manifolds, warm-start matching, events; wakes touched resting items.
-void dkContacts_Update(dkWorld* world, float dt);
+bool dkContacts_Update(dkWorld* world, float dt); // false when out of memory: last step's contacts stay
 void dkContacts_Destroy(dkWorld* world);
 
-// Contact solver (contact_solver.c).
-void dkContactSolver_Step(dkWorld* world, float dt, int32_t substeps);
 
 #endif

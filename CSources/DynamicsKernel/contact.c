@@ -8,9 +8,10 @@
 // The merge runs in ranges of shape slots on any number of workers: each range merges its pairs with its
 // contacts, computes the manifolds and decides each entry, reading the world and writing only its own
 // region and lists. What changes the world (events, waking, the new list) is then applied in range order,
-// which is list order, so the result does not depend on the worker count. Before the ranges, the merge,
-// the events and the compaction were one serial pass, 13–15 % of the 100 000-box pile's CPU time.
+// which is list order, so the result does not depend on the worker count. (Before the ranges, the merge,
+// the events and the compaction were one serial pass, a large serial part of a big pile's step.)
 #include "collision.h"
+#include "team.h"
 #include "island.h"
 
 #include <float.h>
@@ -443,7 +444,7 @@ static bool reserveContacts(dkContact** list, int32_t* capacity, int32_t need)
 	return true;
 }
 
-void dkContacts_Update(dkWorld* world, float dt)
+bool dkContacts_Update(dkWorld* world, float dt)
 {
 	world->eventCount = 0;
 	double t0 = dkNowNs();
@@ -451,17 +452,17 @@ void dkContacts_Update(dkWorld* world, float dt)
 	int32_t np = dkBroadphase_Pairs(world, dt, false);
 	double t1 = dkNowNs();
 	world->profile.broadphase = t1 - t0;
-	if (np < 0) return; // out of memory: keep last step's contacts rather than lose or duplicate some
+	if (np < 0) return false; // out of memory: keep last step's contacts rather than lose or duplicate some
 	// The spare buffer holds every range's entries; the contact list's own buffer, read by the merge, then
 	// receives the kept ones. Both persist across steps.
 	int32_t cc = world->contactCount, cap = np + 2 * cc + 1;
 	if (!reserveContacts(&world->spareContacts, &world->spareCapacity, cap) ||
 		!reserveContacts(&world->contacts, &world->contactCapacity, cap))
-		return; // out of memory: keep last step's contacts
+		return false; // out of memory: keep last step's contacts
 	if (world->mergeEntryCapacity < cap) {
 		int32_t grown = cap + cap / 2;
 		dkMergeEntry* entries = realloc(world->mergeEntries, (size_t)grown * sizeof *entries);
-		if (!entries) return;
+		if (!entries) return false;
 		world->mergeEntries = entries;
 		world->mergeEntryCapacity = grown;
 	}
@@ -499,7 +500,7 @@ void dkContacts_Update(dkWorld* world, float dt)
 	}
 	if (!ok || !reserveEvents(world, events)) { // out of memory: keep last step's contacts
 		freeRanges(ranges, rangeCount);
-		return;
+		return false;
 	}
 	// In list order: events, lost supports wake their items, and the kept entries become the contact list.
 	int32_t n = 0;
@@ -540,6 +541,7 @@ void dkContacts_Update(dkWorld* world, float dt)
 		}
 	}
 	freeRanges(ranges, rangeCount);
+	return true;
 }
 
 void dkContacts_Destroy(dkWorld* world)

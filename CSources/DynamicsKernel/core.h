@@ -5,7 +5,6 @@
 
 #include "dk_world.h"
 
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <time.h>
 
@@ -145,7 +144,7 @@ float* dkAllocColumn(int32_t capacity);
 float* dkAllocUnsetColumn(int32_t capacity);
 void dkFreeColumn(void* column);
 
-// Shapes (shape.c): mass and rotational inertia for a definition, as the Units and semantics article
+// Mass (mass.c): mass and rotational inertia for a definition, as the Units and semantics article
 // (Sources/Dynamics/Dynamics.docc/UnitsAndSemantics.md, §Units and frames) gives them.
 void dkShapeMass(const dkItemDef* def, float* mass, float* inertia);
 
@@ -161,70 +160,9 @@ void dkStore_WakeRow(dkWorld* world, int32_t row);
 void dkStore_Rotations(dkWorld* world, int32_t b, int32_t e);
 int32_t dkStore_Resolve(const dkWorld* world, dkItemId id); // dense row or -1
 
-// Solver (solver.c): the order of stages in a step, and the BLAS path's two halves of a substep over
-// rows [b, e): velocities (SIMD forces and fields of that substep, v += h·a by saxpy, SIMD damping and
-// snap springs, velocity fields) and positions
-// (q += h·v by saxpy). The contact path and the test oracles use the same two.
-void dkSolver_Step(dkWorld* world, float dt, int32_t substeps);
-void dkSolver_Velocities(dkWorld* world, int32_t b, int32_t e, float h, int32_t substep);
-void dkSolver_Positions(dkWorld* world, int32_t b, int32_t e, float h);
-
-// Team (team.c): dkTeam_Step runs lead(context, 0) as the leader of a team of def.workerCount threads from
-// one call into the host's pool (inline without a pool, with one worker, or when a team is running).
-// dkTeam_Run runs task(context, w) as one job on the leader (w = 0) and on the helpers that have arrived
-// (w = 1 … workers − 1); called by the leader only.
-void dkTeam_Step(dkWorld* world, dkTaskFn* lead, void* context);
-int32_t dkTeam_Run(dkTeam* team, dkTaskFn* task, void* context, int32_t workers);
-
-// Runs task(context, worker) for `workers` workers: as a job of the step's team, on the host's pool, or
-// once inline when there is one worker or no host callback. Every task claims its items, so it is complete
-// however many workers actually run it. Returns the number of workers asked for.
-static inline int32_t dkRunTasks(dkWorld* world, dkTaskFn* task, void* context, int32_t workers)
-{
-	if (workers > 1 && world->team) return dkTeam_Run(world->team, task, context, workers);
-	if (workers > 1 && world->def.runTasks) {
-		world->def.runTasks(task, context, workers, world->def.hostContext);
-		return workers;
-	}
-	task(context, 0);
-	return 1;
-}
-
-// Claims the next chunk [*b, *e) of [0, end) for a worker of a parallel task: chunks of `chunk` items in
-// the order of a shared counter, the last one short. False when no items are left.
-static inline bool dkClaimChunk(atomic_int* next, int32_t chunk, int32_t end, int32_t* b, int32_t* e)
-{
-	int32_t first = atomic_fetch_add(next, chunk);
-	if (first >= end) return false;
-	*b = first;
-	*e = end - first > chunk ? first + chunk : end;
-	return true;
-}
-
-// Work that later stages visit again is split into one contiguous share per worker, so each worker keeps
-// taking the same items and their data stays in its cache. The first item of worker w's share of `items`:
-static inline int32_t dkShareStart(int32_t items, int32_t w, int32_t workers)
-{
-	return (int32_t)((int64_t)items * w / workers);
-}
-
-// Claims one item of [0, items) split into shares, next[w] holding the next item of share w (initially
-// dkShareStart): from the worker's own share while it lasts, then from the next shares in turn, so a
-// worker the host runs late never holds up the rest. False when every item is taken.
-static inline bool dkClaimShared(atomic_int* next, int32_t items, int32_t worker, int32_t workers, int32_t* item)
-{
-	for (int32_t k = 0; k < workers; ++k) {
-		int32_t w = worker + k < workers ? worker + k : worker + k - workers;
-		int32_t end = dkShareStart(items, w + 1, workers);
-		if (atomic_load_explicit(&next[w], memory_order_relaxed) >= end) continue;
-		int32_t i = atomic_fetch_add(&next[w], 1);
-		if (i < end) {
-			*item = i;
-			return true;
-		}
-	}
-	return false;
-}
+// Solver (solver.c): one step of dt seconds in `substeps` substeps, every stage in its order. False when
+// memory ran out: the step then integrated nothing and the caller reports dkResultOutOfMemory.
+bool dkSolver_Step(dkWorld* world, float dt, int32_t substeps);
 
 // The row of an item slot when it moves this step (awake, and not anchored), else -1 (-1 for no item).
 static inline int32_t dkMovingRow(const dkWorld* world, int32_t slot)
@@ -235,7 +173,10 @@ static inline int32_t dkMovingRow(const dkWorld* world, int32_t slot)
 	return (world->col[dkColumnInverseMass][row] > 0.0f || world->col[dkColumnInverseInertia][row] > 0.0f) ? row : -1;
 }
 
-// Rest (rest.c): rows whose island (or, in none, whose own timer) may rest leave the awake range.
+// Rest (rest.c): the rest timers of rows [begin, end) after a step of dt (returns how many may rest and
+// adds to *still those below the rest speeds); then rows whose island (or, in none, whose own timer) may
+// rest leave the awake range.
+int32_t dkRest_DetectBlock(dkWorld* world, int32_t begin, int32_t end, float dt, int32_t* still);
 void dkRest_Partition(dkWorld* world);
 
 static inline double dkNowNs(void)

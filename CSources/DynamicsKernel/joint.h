@@ -4,7 +4,7 @@
 #ifndef DK_JOINT_INTERNAL_H
 #define DK_JOINT_INTERNAL_H
 
-#include "contact_soa.h"
+#include "constraint.h"
 #include "core.h"
 #include "dk_joint.h"
 
@@ -24,7 +24,7 @@ typedef struct dkJoint {
 	float linearX, linearY, axial, axialLower, axialUpper, perp, angular, angleLower, angleUpper, friction;
 } dkJoint;
 
-// The wide layout (dkJsAt): joints in colour order, each colour padded to DK_CONTACT_PAD with inert joints
+// The wide layout (dkJsAt): joints in colour order, each colour padded to DK_CONSTRAINT_PAD with inert joints
 // (zero masses, every row switched off, the zero state).
 enum {
 	dkJsMassA, dkJsInertiaA, dkJsMassB, dkJsInertiaB,
@@ -44,7 +44,7 @@ enum {
 	dkJsColumns
 };
 
-// Which rows some lane of a group of DK_CONTACT_PAD joints uses: a wide batch skips the rows no lane of
+// Which rows some lane of a group of DK_CONSTRAINT_PAD joints uses: a wide batch skips the rows no lane of
 // its group uses (the lanes that use a row compute it identically at every width).
 enum {
 	dkJointRowPoint = 1u << 0, dkJointRowAngleEq = 1u << 1, dkJointRowPrism = 1u << 2, dkJointRowAxialEq = 1u << 3,
@@ -57,18 +57,18 @@ typedef struct dkJointSoA {
 	int32_t* stateA;
 	int32_t* stateB;
 	int32_t* joint;		// slot, -1 for padding
-	uint32_t* rows;		// per group of DK_CONTACT_PAD joints: dkJointRow* bits
-	float* block;		// count / DK_CONTACT_PAD blocks of dkJsColumns × DK_CONTACT_PAD floats (dkJsAt)
+	uint32_t* rows;		// per group of DK_CONSTRAINT_PAD joints: dkJointRow* bits
+	float* block;		// count / DK_CONSTRAINT_PAD blocks of dkJsColumns × DK_CONSTRAINT_PAD floats (dkJsAt)
 } dkJointSoA;
 
-// Field `field` of joint k. As in the contact layout (contact_soa.h), the fields of DK_CONTACT_PAD
+// Field `field` of joint k. As in the contact layout (contact_soa.h), the fields of DK_CONSTRAINT_PAD
 // neighbouring joints form one block, field by field: a batch reads each field as one vector, and
 // preparing a joint writes one block.
 static inline float* dkJsAt(const dkJointSoA* s, int32_t field, int32_t k)
 {
 	uint32_t u = (uint32_t)k;
-	return s->block + (size_t)(u / DK_CONTACT_PAD) * (dkJsColumns * DK_CONTACT_PAD) + (size_t)field * DK_CONTACT_PAD +
-		   u % DK_CONTACT_PAD;
+	return s->block + (size_t)(u / DK_CONSTRAINT_PAD) * (dkJsColumns * DK_CONSTRAINT_PAD) + (size_t)field * DK_CONSTRAINT_PAD +
+		   u % DK_CONSTRAINT_PAD;
 }
 
 // Joint store (joint_store.c).

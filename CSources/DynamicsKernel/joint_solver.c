@@ -6,6 +6,7 @@
 // substeps the impulses go back to the joints. The per-substep kernels are in stage_joint_wide.h; the
 // order of stages is contact_solver.c's.
 #include "collision.h"
+#include "team.h"
 #include "joint.h"
 #include "oscillator.h"
 #include "trig.h"
@@ -82,7 +83,7 @@ static void fillJoint(const dkJointFill* t, int32_t i, dkSoftness rigid)
 	const dkJointDef* d = &j->def;
 	int32_t k = t->slot[i], ra = t->rowA[i], rb = t->rowB[i];
 	float* f = dkJsAt(soa, 0, k);
-#define F(field) f[(field) * DK_CONTACT_PAD]
+#define F(field) f[(field) * DK_CONSTRAINT_PAD]
 	soa->stateA[k] = ra >= 0 ? ra : awake;
 	soa->stateB[k] = rb >= 0 ? rb : awake;
 	soa->joint[k] = t->list[i];
@@ -208,14 +209,14 @@ static void rotationTask(void* context, int32_t worker)
 bool dkJoints_Prepare(dkWorld* world, dkJointSoA* soa, const int32_t* list, const int32_t* rowA, const int32_t* rowB,
 					  const int32_t* slot, const uint8_t* direct, int32_t total, int32_t n, float h)
 {
-	int32_t cap = total > 0 ? total : 1, groups = (cap + DK_CONTACT_PAD - 1) / DK_CONTACT_PAD;
+	int32_t cap = total > 0 ? total : 1, groups = (cap + DK_CONSTRAINT_PAD - 1) / DK_CONSTRAINT_PAD;
 	memset(soa, 0, sizeof *soa);
 	soa->count = total;
 	soa->stateA = malloc((size_t)cap * sizeof(int32_t));
 	soa->stateB = malloc((size_t)cap * sizeof(int32_t));
 	soa->joint = malloc((size_t)cap * sizeof(int32_t));
 	soa->rows = calloc((size_t)groups, sizeof(uint32_t));
-	soa->block = dkAllocColumn(groups * dkJsColumns * DK_CONTACT_PAD); // zeroed: padding is inert
+	soa->block = dkAllocColumn(groups * dkJsColumns * DK_CONSTRAINT_PAD); // zeroed: padding is inert
 	uint32_t* laneRows = calloc((size_t)cap, sizeof(uint32_t));
 	if (!soa->stateA || !soa->stateB || !soa->joint || !soa->rows || !soa->block || !laneRows) {
 		free(laneRows);
@@ -242,7 +243,7 @@ bool dkJoints_Prepare(dkWorld* world, dkJointSoA* soa, const int32_t* list, cons
 						.direct = direct, .laneRows = laneRows, .rotations = world->rotationsCurrent, .h = h, .n = n};
 	atomic_init(&fill.next, 0);
 	dkRunTasks(world, jointFillTask, &fill, n >= 2 * DK_JOINT_FILL_CHUNK ? workers : 1);
-	for (int32_t k = 0; k < total; ++k) soa->rows[k / DK_CONTACT_PAD] |= laneRows[k];
+	for (int32_t k = 0; k < total; ++k) soa->rows[k / DK_CONSTRAINT_PAD] |= laneRows[k];
 	free(laneRows);
 	return true;
 }
@@ -253,15 +254,15 @@ void dkJoints_StoreImpulses(dkWorld* world, const dkJointSoA* soa)
 		if (soa->joint[k] < 0) continue;
 		dkJoint* j = &world->joints[soa->joint[k]];
 		const float* f = dkJsAt(soa, 0, k);
-		j->linearX = f[dkJsLinearX * DK_CONTACT_PAD];
-		j->linearY = f[dkJsLinearY * DK_CONTACT_PAD];
-		j->axial = f[dkJsAxial * DK_CONTACT_PAD];
-		j->axialLower = f[dkJsAxialLowerImpulse * DK_CONTACT_PAD];
-		j->axialUpper = f[dkJsAxialUpperImpulse * DK_CONTACT_PAD];
-		j->perp = f[dkJsPerp * DK_CONTACT_PAD];
-		j->angular = f[dkJsAngular * DK_CONTACT_PAD];
-		j->angleLower = f[dkJsAngleLowerImpulse * DK_CONTACT_PAD];
-		j->angleUpper = f[dkJsAngleUpperImpulse * DK_CONTACT_PAD];
-		j->friction = f[dkJsFrictionImpulse * DK_CONTACT_PAD];
+		j->linearX = f[dkJsLinearX * DK_CONSTRAINT_PAD];
+		j->linearY = f[dkJsLinearY * DK_CONSTRAINT_PAD];
+		j->axial = f[dkJsAxial * DK_CONSTRAINT_PAD];
+		j->axialLower = f[dkJsAxialLowerImpulse * DK_CONSTRAINT_PAD];
+		j->axialUpper = f[dkJsAxialUpperImpulse * DK_CONSTRAINT_PAD];
+		j->perp = f[dkJsPerp * DK_CONSTRAINT_PAD];
+		j->angular = f[dkJsAngular * DK_CONSTRAINT_PAD];
+		j->angleLower = f[dkJsAngleLowerImpulse * DK_CONSTRAINT_PAD];
+		j->angleUpper = f[dkJsAngleUpperImpulse * DK_CONSTRAINT_PAD];
+		j->friction = f[dkJsFrictionImpulse * DK_CONSTRAINT_PAD];
 	}
 }

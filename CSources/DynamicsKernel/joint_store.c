@@ -300,17 +300,6 @@ dkResult dkWorld_SetJointParameters(dkWorld* world, dkJointId id, const dkJointD
 	return dkResultOK;
 }
 
-dkResult dkWorld_GetJoint(const dkWorld* world, dkJointId id, dkJointDef* outDef, dkError* error)
-{
-	const dkJoint* j = resolve(world, id);
-	if (!j) {
-		dkSetError(error, dkResultStaleId, -1, "joint", id.index1);
-		return dkResultStaleId;
-	}
-	*outDef = j->def;
-	return dkResultOK;
-}
-
 dkResult dkWorld_JointAnchors(const dkWorld* world, dkJointId id, float* outAx, float* outAy, float* outBx,
 							  float* outBy, dkError* error)
 {

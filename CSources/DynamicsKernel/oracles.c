@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Entry points that run one stage on caller-owned columns with an explicit path, so tests can compare
 // every SIMD level and the BLAS path against the scalar reference on the same data.
+#include "integrate.h"
 #include "kernels.h"
 
 #include <string.h>
@@ -35,8 +36,8 @@ dkResult dkIntegrateColumns(dkColumnSet* set, dkIntegrator integrator, dkSimdLev
 	case dkIntegratorScalar: dkIntegrateFused_scalar(view.col, 0, set->count, h, substeps, true, NULL); break;
 	case dkIntegratorBLAS:
 		for (int32_t s = 0; s < substeps; ++s) {
-			dkSolver_Velocities(&view, 0, set->count, h, s);
-			dkSolver_Positions(&view, 0, set->count, h);
+			dkIntegrate_Velocities(&view, 0, set->count, h, s);
+			dkIntegrate_Positions(&view, 0, set->count, h);
 		}
 		break;
 	}

@@ -1,12 +1,42 @@
 // SPDX-License-Identifier: Apache-2.0
-// Stage: rest, after the step's rest timers (solver.c). An island rests when every member's timer reached
-// restTime, an item in no island when its own did; their rows leave the awake range in row order
+// Stage: rest. Each block of awake rows advances its rest timers (dkRest_DetectBlock, in the step's block
+// stage, solver.c); then, once per step, the rows that may rest leave the awake range (dkRest_Partition).
+// An island rests when every member's timer reached restTime, an item in no island when its own did; their rows leave the awake range in row order
 // (deterministic) and every stage skips them until something wakes them (island.c, dkIslands_WakeRow).
 // First, one island that has lost links is split, so that a part that is still can rest while another part
 // moves: the island of the stillest member that could rest (Box2D's rule), one island a step.
 #include "island.h"
+#include "kernels.h"
 
+#include <math.h>
 #include <stdlib.h>
+
+// Rest detection for one block. While a world is settling (every awake row was still after the last
+// step), the largest speed components (isamax) are checked first: when all are below the thresholds every
+// row is still and the timers just advance. Otherwise each row is tested. Both give the same bits.
+int32_t dkRest_DetectBlock(dkWorld* world, int32_t begin, int32_t end, float dt, int32_t* still)
+{
+	float** c = world->col;
+	const dkWorldDef* d = &world->def;
+	int32_t n = end - begin;
+	if (!world->allStill) return world->kernels->detectRest(c, begin, end, dt, d->restSpeed, d->restAngularSpeed,
+															 d->restTime, still);
+	float limit = d->restSpeed * 0.7071f; // |vx|, |vy| below this ⇒ vx² + vy² < restSpeed² even after rounding
+	float mx = fabsf(c[dkColumnVelocityX][begin + dkBlasMaxAbsIndex(n, c[dkColumnVelocityX] + begin, false)]);
+	float my = fabsf(c[dkColumnVelocityY][begin + dkBlasMaxAbsIndex(n, c[dkColumnVelocityY] + begin, false)]);
+	float mw = fabsf(c[dkColumnAngularVelocity][begin + dkBlasMaxAbsIndex(n, c[dkColumnAngularVelocity] + begin, false)]);
+	if (mx < limit && my < limit && mw < d->restAngularSpeed) {
+		float* t = c[dkColumnSleepTime];
+		int32_t resting = 0;
+		for (int32_t i = begin; i < end; ++i) {
+			t[i] = t[i] + dt;
+			resting += t[i] >= d->restTime;
+		}
+		*still += n;
+		return resting;
+	}
+	return world->kernels->detectRest(c, begin, end, dt, d->restSpeed, d->restAngularSpeed, d->restTime, still);
+}
 
 void dkRest_Partition(dkWorld* world)
 {

@@ -268,7 +268,6 @@ dkResult dkWorld_SetItemShapeGroups(dkWorld* world, const dkItemId* items, const
 	return dkResultOK;
 }
 
-int32_t dkWorld_ShapeCount(const dkWorld* world) { return world->liveShapes; }
 bool dkWorld_ShapeIsValid(dkWorld* world, dkShapeId id) { return resolveShape(world, id) != NULL; }
 
 void dkPlaceShape(const dkShape* s, float x, float y, float c, float sn, float ox, float oy, dkPlaced* out)

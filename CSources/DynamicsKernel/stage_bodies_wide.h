@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Stage template: moving items in and out of lanes, and the impulses on them. The solver kernels (contact
 // and joint) gather the states of a batch's items into one vector per field and scatter the velocities
-// back. A state is eight floats (contact_soa.h), so on x86 a batch of 8 is an 8 × 8 transpose of rows
+// back. A state is eight floats (constraint.h), so on x86 a batch of 8 is an 8 × 8 transpose of rows
 // loaded whole, and a batch of 16 is two of them; other widths copy lane by lane. Only data moves, so
 // every width gives the same bits.
 

@@ -5,7 +5,7 @@
 
 #include "stage_bodies_wide.h"
 
-#define DK_AT(field) (row + (field) * DK_CONTACT_PAD)
+#define DK_AT(field) (row + (field) * DK_CONSTRAINT_PAD)
 #define DK_LOAD(field) dkV_load(DK_AT(field))
 
 static void DK_FN(dkContactWarmStart)(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states)

@@ -15,7 +15,7 @@
 // Rows follow Box2D v3's joints (soft step: rigid rows are soft with the joint softness while biased and
 // hard while relaxing; limits are speculative like contacts), except springs, which act once per substep
 // with the coefficients of oscillator.h. A row that no lane of a
-// group of DK_CONTACT_PAD joints uses is skipped; the lanes that use it compute it the same at every width.
+// group of DK_CONSTRAINT_PAD joints uses is skipped; the lanes that use it compute it the same at every width.
 // Bodies are gathered and scattered with the contact template's helpers.
 
 #define DK_JLOAD(field) dkV_load(dkJsAt(c, field, k))
@@ -83,7 +83,7 @@ static inline dkVf DK_FN(axialSpeed)(const DK_FN(dkBodyVec) * a, const DK_FN(dkB
 static void DK_FN(dkJointWarmStart)(dkJointSoA* c, int32_t begin, int32_t end, dkBodyState* states)
 {
 	for (int32_t k = begin; k < end; k += DK_W) {
-		uint32_t rows = c->rows[k / DK_CONTACT_PAD];
+		uint32_t rows = c->rows[k / DK_CONSTRAINT_PAD];
 		DK_FN(dkBodyVec) a = DK_FN(gatherBodies)(states, c->stateA + k);
 		DK_FN(dkBodyVec) b = DK_FN(gatherBodies)(states, c->stateB + k);
 		DK_FN(dkJointFrame) f = DK_FN(jointFrame)(c, k, &a, &b);
@@ -159,7 +159,7 @@ static void DK_FN(dkJointSolve)(dkJointSoA* c, int32_t begin, int32_t end, dkBod
 								dkSoftness joint, bool useBias, bool springs)
 {
 	for (int32_t k = begin; k < end; k += DK_W) {
-		uint32_t rows = c->rows[k / DK_CONTACT_PAD];
+		uint32_t rows = c->rows[k / DK_CONSTRAINT_PAD];
 		DK_FN(dkBodyVec) a = DK_FN(gatherBodies)(states, c->stateA + k);
 		DK_FN(dkBodyVec) b = DK_FN(gatherBodies)(states, c->stateB + k);
 		DK_FN(dkJointFrame) f = DK_FN(jointFrame)(c, k, &a, &b);

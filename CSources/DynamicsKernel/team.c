@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Data structure: the team of workers of one step. A step enters the host's thread pool once
-// (dkTeam_Step) rather than once per parallel stage, because a pool thread takes tens of microseconds to
-// join a call and often joins a short one only after it is over, so a stage entered on its own would
-// often run on one thread (measured here: two iterations of 100 µs each ran on one thread in 46 % of
-// 5 000 calls). The first thread to arrive, the leader, runs the step as worker 0. Every
+// (dkTeam_Step) rather than once per parallel stage, because a pool thread takes long to join a call and
+// often joins a short one only after it is over, so a stage entered on its own would often run on one
+// thread (the dispatch-join measurement in Benchmarks/results). The first thread to arrive, the leader, runs the step as worker 0. Every
 // parallel stage it hands to dkRunTasks becomes a job: the leader opens it, runs it itself, closes it and
 // waits for the helpers still inside. The other threads, the helpers (workers 1, 2, … in order of
 // arrival), wait between jobs and run each open job they see. Every task claims its items, so a job is
@@ -21,7 +20,7 @@
 // the joint chains) does not cost a second processor. A sleeper counts itself in `sleepers` before it
 // checks the job again, and the leader opens a job before it reads `sleepers`: either the leader wakes
 // it, or it sees the new job and does not sleep.
-#include "core.h"
+#include "team.h"
 
 #include <pthread.h>
 #include <sched.h>

@@ -112,7 +112,6 @@ void dkWorld_Destroy(dkWorld* world)
 }
 
 dkSimdLevel dkWorld_SimdLevel(const dkWorld* world) { return world->kernels->level; }
-dkIntegrator dkWorld_Integrator(const dkWorld* world) { return world->def.integrator; }
 
 dkResult dkWorld_Configure(dkWorld* world, const dkWorldDef* def, dkError* error)
 {
@@ -145,7 +144,10 @@ dkResult dkWorld_Step(dkWorld* world, float dt, int32_t substeps, dkError* error
 		return dkResultOutOfMemory;
 	}
 	double t0 = dkNowNs();
-	dkSolver_Step(world, dt, substeps);
+	if (!dkSolver_Step(world, dt, substeps)) {
+		dkSetError(error, dkResultOutOfMemory, -1, "step", world->count);
+		return dkResultOutOfMemory;
+	}
 	world->time += (double)dt;
 	world->profile.step = dkNowNs() - t0;
 	world->profile.substeps = substeps;

@@ -65,7 +65,6 @@ dkResult dkWorld_SetShapeGroups(dkWorld* world, dkShapeId id, uint64_t itemGroup
 /// the shapes (wakes items whose groups change).
 dkResult dkWorld_SetItemShapeGroups(dkWorld* world, const dkItemId* items, const uint64_t* itemGroups,
 									const uint64_t* boundaryGroups, int32_t count, dkError* error);
-int32_t dkWorld_ShapeCount(const dkWorld* world);
 bool dkWorld_ShapeIsValid(dkWorld* world, dkShapeId id);
 
 /// A touching pair that began or ended during the last step, in a deterministic order.

@@ -68,8 +68,6 @@ int32_t dkWorld_JointCount(const dkWorld* world);
 dkResult dkWorld_SetJointAnchor(dkWorld* world, dkJointId id, float x, float y, dkError* error);
 /// Changes length, limits, spring and friction (the kind, items and anchors stay); wakes the items.
 dkResult dkWorld_SetJointParameters(dkWorld* world, dkJointId id, const dkJointDef* def, dkError* error);
-/// The definition a joint was made with, as changed since.
-dkResult dkWorld_GetJoint(const dkWorld* world, dkJointId id, dkJointDef* outDef, dkError* error);
 /// The anchors of a joint in world coordinates (pt) for the current poses.
 dkResult dkWorld_JointAnchors(const dkWorld* world, dkJointId id, float* outAx, float* outAy, float* outBx,
 							  float* outBy, dkError* error);

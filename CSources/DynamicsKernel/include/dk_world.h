@@ -24,7 +24,6 @@ void dkWorld_Destroy(dkWorld* world);
 dkSimdLevel dkWorld_SimdLevel(const dkWorld* world);
 dkSimdLevel dkCpuBestSimdLevel(void);
 const char* dkSimdLevelName(dkSimdLevel level);
-dkIntegrator dkWorld_Integrator(const dkWorld* world);
 /// Changes the SIMD limit, integrator, worker count, rest detection, contact stiffness and solver iterations
 /// between steps (the other fields of `def` are ignored). Turning rest detection off wakes every item.
 /// An invalid field changes nothing.

@@ -47,7 +47,6 @@ open class AttachmentBehavior: DynamicBehavior {
     let sharedAnchor: CGPoint?
     /// Item attachments: the anchor on the second item, in its own coordinates (pt).
     private let secondAnchor: Offset
-    var attachmentID: AttachmentID?
     var needsUpdate = false
 
     init(items: [any DynamicItem], offsets: [Offset], anchor: CGPoint?, sharedAnchor: CGPoint?, kind: Kind) {

@@ -133,7 +133,8 @@ public final class DynamicWorld {
 
     /// Advances by fixed steps of 1/``DynamicsConfiguration/stepsPerSecond`` covering `duration` seconds;
     /// a remainder shorter than a step is carried to the next call. Throws for a duration outside
-    /// 0…``maximumStepDuration`` s.
+    /// 0…``maximumStepDuration`` s, and ``DynamicsError/outOfMemory(field:value:)`` (field `step`) when a
+    /// step cannot allocate its scratch memory: that step moves nothing, and the steps before it stand.
     public func step(by duration: TimeInterval) throws(DynamicsError) {
         guard duration.isFinite, duration >= 0, duration <= Self.maximumStepDuration else {
             throw .invalidValue(field: "duration", value: duration, index: nil)

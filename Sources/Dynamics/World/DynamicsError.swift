@@ -13,7 +13,8 @@ public enum DynamicsError: Error, Equatable, Sendable, CustomStringConvertible {
     case staleAttachment(AttachmentID)
     /// A field id was removed or never existed.
     case staleField(FieldID)
-    /// The kernel could not allocate memory for the request.
+    /// The kernel could not allocate memory for the request. For a step (field `step`, value the item
+    /// count), the step integrated nothing: the world is as the previous step left it.
     case outOfMemory(field: String, value: Double)
 
     /// One line naming the field and the value.

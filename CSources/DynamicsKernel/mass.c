@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Shapes: mass and rotational inertia about the centroid (the Units and semantics article,
+// Mass and rotational inertia about the centroid (the Units and semantics article,
 // Sources/Dynamics/Dynamics.docc/UnitsAndSemantics.md, §Units and frames).
 // m = density · area / 10 000 (a 100 × 100 pt square of density 1 has m = 1).
 #include "core.h"
