@@ -104,9 +104,9 @@ test-tsan: deps schema-deps
 		TSAN_OPTIONS=halt_on_error=1 "$$bin" simulate $$scene --items 400 --seconds 0.5 --workers $$workers --quiet || exit 1; \
 	done; done
 
-# libFuzzer on the scene reader and the worlds it builds (Tests/Fuzz), for FUZZ_SECONDS (default 600),
-# starting from the committed corpus (copied, so that new inputs stay in the build folder). A crash leaves
-# its input in .build-fuzz/ and fails the target.
+# libFuzzer on the scene reader and the worlds it builds, and on programs of batch-API calls (Tests/Fuzz),
+# for FUZZ_SECONDS (default 600), starting from the committed corpus (copied, so that new inputs stay in the
+# build folder). A crash leaves its input in .build-fuzz/ and fails the target.
 FUZZ_SECONDS ?= 600
 
 fuzz: deps

@@ -419,6 +419,12 @@ static bool columnAccepts(dkColumn column, float v, bool* writable)
 	}
 }
 
+bool dkColumnAccepts(dkColumn column, float value)
+{
+	bool writable;
+	return columnAccepts(column, value, &writable);
+}
+
 static const char* columnName(dkColumn column)
 {
 	static const char* const names[dkColumnPublicCount] = {

@@ -59,6 +59,9 @@ import Testing
         Self.rejects("position.x", w) { try w.setPositions([CGPoint(x: 2e15, y: 0)], for: [id]) }
         Self.rejects("position.y", w) { try w.createItems(ItemDescription(), at: [CGPoint(x: 0, y: -1e16)]) }
         Self.rejects("snapPoint.x", w) { try w.setSnap(to: CGPoint(x: 1e30, y: 0), dampingRatio: 0.5, for: [id]) }
+        // Only the second column is out of range: the first must not be written either (found by `make fuzz`).
+        Self.rejects("position.y", w) { try w.setPositions([CGPoint(x: 5, y: 1e16)], for: [id]) }
+        Self.rejects("velocity.y", w) { try w.setVelocities([CGVector(dx: 5, dy: 2e7)], for: [id]) }
         try w.step(count: 2)
         #expect(w.kineticEnergy.isFinite)
     }

@@ -1,15 +1,22 @@
 // SPDX-License-Identifier: Apache-2.0
-// A libFuzzer target for the scene-file reader and the world it builds (`make fuzz`): any bytes, read as
-// JSON or YAML (the first byte's low bit chooses), must give a document or problems, never a crash; a
-// document that reads is built into a world (at most 200 items) and stepped. Without FUZZING it replays
-// the files given as arguments (the committed corpus), so that `make test` checks them too.
+// A libFuzzer target for the scene-file reader, the world it builds, and the batch API's bulk calls
+// (`make fuzz`). The first byte chooses: below 0x80, the rest is a scene file, read as JSON or YAML (the
+// byte's low bit chooses), which must give a document or problems, never a crash; a document that reads
+// is built into a world (at most 200 items) and stepped. From 0x80, the rest is a program of batch calls
+// (BatchProgram.swift). Without FUZZING it replays the files given as arguments (the committed corpus),
+// so that `make test` checks them too.
 import Dynamics
 import DynamicsScenes
 import Foundation
 
-/// One input: read, and when it is a scene, build and step it.
+/// One input: a batch program, or a scene file to read and, when it is a scene, build and step.
 func exercise(_ data: Data) {
     guard let first = data.first else { return }
+    if first >= 0x80 {
+        guard var program = try? BatchProgram(data.dropFirst()) else { preconditionFailure("no world") }
+        program.run()
+        return
+    }
     var limits = SceneLimits()
     limits.items = 200
     limits.depth = 32

@@ -53,6 +53,10 @@ void dkWorld_ItemIds(const dkWorld* world, dkItemId* outIds);
 /// A column in dense order; valid until the next call that creates or removes items or steps.
 const float* dkWorld_Column(const dkWorld* world, dkColumn column);
 
+/// Whether `column` is writable and accepts `value` (finite; coordinates within ±1e15 pt, speeds within
+/// 1e7 pt/s, turn rates within 1e6 rad/s, damping, snap and friction ≥ 0, elasticity 0…1), as the writes
+/// below check it: callers that write several columns check every value first.
+bool dkColumnAccepts(dkColumn column, float value);
 /// Writes values[i] to `column` of ids[i] (or `value` to every id with the Fill form). A write that
 /// changes a value wakes the item; rewriting the same value does not. Velocity writes are ignored by
 /// anchored items (and angular ones by fixed-rotation items).

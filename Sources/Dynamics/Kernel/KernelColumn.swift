@@ -9,6 +9,10 @@ enum KernelColumn {
     case linearDamping, angularDamping, snapX, snapY, snapOmega, snapZeta
     case elasticity, friction, charge, fieldForceX, fieldForceY, mass, inertia, width, height, density, sleepTime
 
+    /// The kernel's range for a written value (<doc:UnitsAndSemantics>). Bulk writes check every column
+    /// with it before the first is written, so a call that throws writes nothing.
+    func accepts(_ v: Float) -> Bool { dkColumnAccepts(kernel, v) }
+
     var kernel: dkColumn {
         switch self {
         case .positionX: dkColumnPositionX

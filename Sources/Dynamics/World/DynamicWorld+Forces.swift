@@ -172,18 +172,12 @@ extension DynamicWorld {
 }
 
 extension KernelColumn {
-    /// The kernel's range for a written value (<doc:UnitsAndSemantics>).
-    func accepts(_ v: Float) -> Bool {
-        guard v.isFinite else { return false }
-        switch self {
-        case .linearDamping, .angularDamping, .snapOmega, .snapZeta, .friction: return v >= 0
-        case .elasticity: return (0...1).contains(v)
-        default: return true
-        }
-    }
-
     var fieldName: String {
         switch self {
+        case .positionX: "position.x"
+        case .positionY: "position.y"
+        case .velocityX: "velocity.x"
+        case .velocityY: "velocity.y"
         case .gravityX: "gravity.dx"
         case .gravityY: "gravity.dy"
         case .forceX: "force.dx"

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: Apache-2.0
+// The batch API's bulk calls under the fuzzer: the input's bytes are read as a program of calls on one
+// `DynamicWorld` (create, remove, shapes, attachments, fields, forces, velocities, impulses, snaps,
+// materials, boundaries, steps), with numbers that include NaN, infinities, subnormals and values past
+// every documented bound, and ids that are live, removed, repeated or made up. Every call either succeeds
+// or throws a `DynamicsError`; one that throws must leave the world exactly as it was (every column's
+// bits and the item, attachment and field counts). Anything else (a trap, a crash, a changed world after
+// a throw) is a finding.
+import Dynamics
+import Foundation
+
+/// Reads an input's bytes as the operands of a program; past the end it reads zeros.
+struct FuzzBytes {
+    private let bytes: [UInt8]
+    private var at = 0
+
+    init(_ data: Data) { bytes = Array(data) }
+
+    var isAtEnd: Bool { at >= bytes.count }
+
+    mutating func byte() -> UInt8 {
+        defer { at += 1 }
+        return at < bytes.count ? bytes[at] : 0
+    }
+
+    /// A count in 0…`limit`.
+    mutating func count(_ limit: Int) -> Int { Int(byte()) % (limit + 1) }
+
+    /// A number: mostly one of the values that sit on or past a documented bound, else any Float's bits.
+    mutating func number() -> CGFloat {
+        let special: [CGFloat] = [0, 1, -1, 0.5, 100, -250, 1e-45, 1e-30, 1e-3, 1e6, 1e7, 1e15, 1e16, 1e20,
+                                  3e38, -3e38, .infinity, -.infinity, .nan, .greatestFiniteMagnitude]
+        let pick = Int(byte())
+        if pick < 200 { return special[pick % special.count] * (pick % 3 == 2 ? 7 : 1) }
+        let bits = (0..<4).reduce(UInt32(0)) { value, _ in value << 8 | UInt32(byte()) }
+        return CGFloat(Float(bitPattern: bits))
+    }
+
+    mutating func point() -> CGPoint { CGPoint(x: number(), y: number()) }
+
+    mutating func vector() -> CGVector { CGVector(dx: number(), dy: number()) }
+}
+
+/// A program of batch calls on a fresh world, read from `data`.
+struct BatchProgram {
+    private var input: FuzzBytes
+    private let world: DynamicWorld
+    private var live: [ItemID] = [], removed: [ItemID] = []
+    private var attachments: [AttachmentID] = [], fields: [FieldID] = []
+
+    /// The most items the program creates, so that a step stays cheap.
+    static let itemLimit = 64
+
+    init(_ data: Data) throws {
+        input = FuzzBytes(data)
+        var configuration = DynamicsConfiguration()
+        configuration.workerCount = 1
+        world = try DynamicWorld(configuration: configuration)
+    }
+
+    /// Runs the program to the end of its bytes (at most 64 calls).
+    mutating func run() {
+        var calls = 0
+        while !input.isAtEnd, calls < 64 {
+            call(input.byte())
+            calls += 1
+        }
+    }
+
+    /// Some ids: live ones, removed ones, repeats and made-up ones, as the bytes say.
+    private mutating func ids() -> [ItemID] {
+        (0..<input.count(6)).map { _ in
+            let pick = Int(input.byte())
+            switch pick % 8 {
+            case 0 where !removed.isEmpty: return removed[pick / 8 % removed.count]
+            case 1: return ItemID(index: UInt32(input.byte()), generation: UInt32(input.byte()))
+            default: return live.isEmpty ? ItemID(index: 0, generation: 0) : live[pick / 8 % live.count]
+            }
+        }
+    }
+
+    /// Everything a failed call must leave as it was: every column's bits and the counts.
+    private func snapshot() -> [UInt32] {
+        var bits = [UInt32(world.itemCount), UInt32(world.attachmentCount), UInt32(world.fieldCount)]
+        for column in DynamicWorld.Column.allCases {
+            world.withColumn(column) { span in
+                for i in span.indices { bits.append(span[i].bitPattern) }
+            }
+        }
+        return bits
+    }
+
+    /// Runs one call: it succeeds, or throws a `DynamicsError` and leaves the world unchanged.
+    private mutating func attempt(_ what: String, _ body: (inout BatchProgram) throws -> Void) {
+        let before = snapshot()
+        do {
+            try body(&self)
+        } catch {
+            precondition(error is DynamicsError, "\(what) threw \(error), not a DynamicsError")
+            precondition(snapshot() == before, "\(what) threw (\(error)) and changed the world")
+        }
+    }
+
+    private mutating func call(_ code: UInt8) {
+        switch code % 18 {
+        case 0: create()
+        case 1:
+            let shape: CollisionShape
+            switch input.count(3) {
+            case 0: shape = .rectangle(width: input.number(), height: input.number())
+            case 1: shape = .circle(radius: input.number())
+            case 2: shape = .ellipse(width: input.number(), height: input.number())
+            default: shape = .polygon((0..<input.count(17)).map { _ in input.point() })
+            }
+            let ids = ids(), offset = input.point(), angle = input.number()
+            attempt("addCollisionShape") { try $0.world.addCollisionShape(shape, offset: offset, angle: angle, to: ids) }
+        case 2:
+            let ids = ids()
+            attempt("removeItems") { program in
+                try program.world.removeItems(ids)
+                program.removed += ids
+                program.live.removeAll(where: ids.contains)
+            }
+        case 3: attach()
+        case 4:
+            let picked = attachments.isEmpty ? [] : (0..<input.count(3)).map { _ in attachments[Int(input.byte()) % attachments.count] }
+            attempt("removeAttachments") { program in
+                try program.world.removeAttachments(picked)
+                program.attachments.removeAll(where: picked.contains)
+            }
+        case 5: addField()
+        case 6:
+            let ids = ids(), velocities = ids.map { _ in input.vector() }, angular = ids.map { _ in input.number() }
+            attempt("setVelocities") { try $0.world.setVelocities(velocities, angular: angular, for: ids) }
+        case 7:
+            let ids = ids(), positions = ids.map { _ in input.point() }, angles = ids.map { _ in input.number() }
+            attempt("setPositions") { try $0.world.setPositions(positions, angles: angles, for: ids) }
+        case 8:
+            let ids = ids(), velocity = input.vector(), angular = input.number()
+            attempt("addVelocity") { try $0.world.addVelocity(velocity, angular: angular, for: ids) }
+        case 9:
+            let ids = ids(), impulse = input.vector(), offset = Offset(horizontal: input.number(), vertical: input.number())
+            attempt("applyImpulse") { try $0.world.applyImpulse(impulse, at: offset, for: ids) }
+        case 10:
+            let ids = ids(), point = input.point(), frequency = input.number(), damping = input.number()
+            attempt("setSnap") { try $0.world.setSnap(to: point, frequency: frequency, dampingRatio: damping, for: ids) }
+        case 11:
+            let ids = ids(), (e, f, c) = (input.number(), input.number(), input.number())
+            attempt("setMaterial") { try $0.world.setMaterial(elasticity: e, friction: f, charge: c, for: ids) }
+        case 12:
+            let ids = ids(), (linear, angular) = (input.number(), input.number())
+            attempt("setResistance") { try $0.world.setResistance(linear, angular: angular, for: ids) }
+        case 13:
+            let ids = ids(), description = itemDescription()
+            attempt("setMassProperties") { try $0.world.setMassProperties(description, for: ids) }
+        case 14:
+            let ids = ids(), gravity = input.vector(), force = input.vector()
+            attempt("setGravity") { try $0.world.setGravity(gravity, for: ids) }
+            attempt("setForce") { try $0.world.setForce(force, for: ids) }
+        case 15:
+            let ids = ids(), x = ids.map { _ in Float(input.number()) }, y = ids.map { _ in Float(input.number()) }
+            attempt("setCustomFieldForces") { try $0.world.setCustomFieldForces(x: x, y: y, for: ids) }
+        case 16:
+            let start = input.point(), end = input.point()
+            attempt("addBoundary") { _ = try $0.world.addBoundary(from: start, to: end) }
+        default:
+            let steps = input.count(3), duration = input.number()
+            if input.byte() & 1 == 0 {
+                attempt("step(count:)") { try $0.world.step(count: steps) }
+            } else if duration.isNaN || abs(duration) < 0.2 {  // longer steps cost too much for the fuzzer
+                attempt("step(by:)") { try $0.world.step(by: TimeInterval(duration)) }
+            }
+        }
+    }
+
+    private mutating func itemDescription() -> ItemDescription {
+        let (width, height) = (input.number(), input.number())
+        var description = ItemDescription(shape: input.byte() & 1 == 0 ? .rectangle(width: width, height: height)
+                                                                    : .ellipse(width: width, height: height),
+                                          density: input.number())
+        description.isAnchored = input.byte() & 7 == 0
+        description.allowsRotation = input.byte() & 7 != 0
+        description.elasticity = input.number()
+        description.friction = input.number()
+        return description
+    }
+
+    private mutating func create() {
+        let description = itemDescription()
+        let count = min(input.count(8), Self.itemLimit - world.itemCount)
+        let positions = (0..<count).map { _ in input.point() }
+        let angles = (0..<count).map { _ in input.number() }
+        attempt("createItems") { program in
+            program.live += try program.world.createItems(description, at: positions, angles: angles)
+        }
+    }
+
+    private mutating func attach() {
+        let kind: AttachmentKind
+        switch input.count(4) {
+        case 0: kind = .rod(length: input.byte() & 1 == 0 ? nil : input.number(), frequency: input.number(), damping: input.number())
+        case 1: kind = .rope(length: input.number())
+        case 2: kind = .weld(frequency: input.number(), damping: input.number())
+        case 3: kind = .pin(range: FloatRange(minimum: input.number(), maximum: input.number()), frictionTorque: input.number())
+        default: kind = .slider(axis: input.vector(), range: FloatRange(minimum: input.number(), maximum: input.number()))
+        }
+        let items = ids()
+        let others: [ItemID?] = items.map { _ in input.byte() & 3 == 0 ? nil : ids().first }
+        let anchors = items.map { _ in input.point() }
+        attempt("addAttachments") { program in
+            program.attachments += try program.world.addAttachments(kind, items: items, to: others, anchors: anchors)
+        }
+    }
+
+    private mutating func addField() {
+        var description = FieldDescription(kind: FieldKind.allCases[input.count(FieldKind.allCases.count - 1)])
+        description.position = input.point()
+        description.strength = input.number()
+        description.falloff = input.number()
+        description.minimumRadius = input.number()
+        description.direction = input.vector()
+        description.smoothness = input.number()
+        description.animationSpeed = input.number()
+        // Region(radius:) traps on a radius that is negative or not finite (API misuse, as documented).
+        if input.byte() & 1 == 1, case let radius = input.number(), radius.isFinite, radius >= 0 {
+            description.region = Region(radius: radius)
+        }
+        let ids = ids()
+        if input.byte() & 3 == 0, !fields.isEmpty {
+            let id = fields[Int(input.byte()) % fields.count]
+            attempt("updateField") { try $0.world.updateField(id, description) }
+        } else {
+            attempt("addField") { program in program.fields.append(try program.world.addField(description, for: ids)) }
+        }
+    }
+}
