@@ -199,12 +199,18 @@ extension DynamicAnimator {
                       let behavior = record.behavior, behavior.dynamicAnimator === self,
                       transition(.boundary(itemKey, record: tag), began: event.began)
                 else { continue }
+                // Both spellings of the boundary methods: the Swift one and UIKit's NSCopying one.
+                let copying = record.identifier.map(BoundaryIdentifier.copying)
                 if event.began {
                     behavior.collisionDelegate?.collisionBehavior(behavior, beganContactFor: item,
                                                                   withBoundaryIdentifier: record.identifier, at: event.point)
+                    behavior.collisionDelegate?.collisionBehavior(behavior, beganContactFor: item,
+                                                                  withBoundaryIdentifier: copying, at: event.point)
                 } else {
                     behavior.collisionDelegate?.collisionBehavior(behavior, endedContactFor: item,
                                                                   withBoundaryIdentifier: record.identifier)
+                    behavior.collisionDelegate?.collisionBehavior(behavior, endedContactFor: item,
+                                                                  withBoundaryIdentifier: copying)
                 }
             }
         }

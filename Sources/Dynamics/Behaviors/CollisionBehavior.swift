@@ -89,6 +89,27 @@ open class CollisionBehavior: DynamicBehavior {
         if removeBoundaryQuietly(identifier) { didChange() }
     }
 
+    /// Adds (or replaces) the boundary `identifier` made of `path`, with UIKit's `NSCopying` identifier
+    /// (`"floor" as NSCopying` names the same boundary as `"floor"`).
+    public func addBoundary(withIdentifier identifier: NSCopying, for path: BezierPath) {
+        addBoundary(withIdentifier: BoundaryIdentifier.hashable(identifier), for: path)
+    }
+
+    /// Adds (or replaces) the boundary `identifier` from `p0` to `p1` (pt), with UIKit's `NSCopying` identifier.
+    public func addBoundary(withIdentifier identifier: NSCopying, from p0: CGPoint, to p1: CGPoint) {
+        addBoundary(withIdentifier: BoundaryIdentifier.hashable(identifier), from: p0, to: p1)
+    }
+
+    /// The path of boundary `identifier` (UIKit's `NSCopying` identifier), if there is one.
+    public func boundary(withIdentifier identifier: NSCopying) -> BezierPath? {
+        boundary(withIdentifier: BoundaryIdentifier.hashable(identifier))
+    }
+
+    /// Removes boundary `identifier` (UIKit's `NSCopying` identifier).
+    public func removeBoundary(withIdentifier identifier: NSCopying) {
+        removeBoundary(withIdentifier: BoundaryIdentifier.hashable(identifier))
+    }
+
     /// The identifiers of the added boundaries (not the reference bounds), in the order added.
     public var boundaryIdentifiers: [AnyHashable] { boundaries.map(\.identifier) }
 

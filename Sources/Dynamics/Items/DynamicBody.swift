@@ -30,6 +30,27 @@ public final class DynamicBody: DynamicItem {
             ?? BezierPath(rect: CGRect(x: -size.width / 2, y: -size.height / 2, width: size.width, height: size.height))
     }
 
+    /// Creates an unrotated body filling `frame` (pt), as `UIView(frame:)`: its centre is the frame's
+    /// centre and its size the frame's size.
+    public convenience init(frame: CGRect) {
+        self.init(center: CGPoint(x: frame.midX, y: frame.midY), size: frame.size)
+    }
+
+    /// The rectangle the body covers, pt, as UIKit's `frame` under an identity transform: from ``center``
+    /// and ``bounds``, the transform ignored. Setting it moves ``center`` and resizes ``bounds`` (a negative
+    /// width or height is taken as the standardised rectangle, as `CGRect` does).
+    public var frame: CGRect {
+        get {
+            CGRect(x: center.x - bounds.width / 2, y: center.y - bounds.height / 2, width: bounds.width,
+                   height: bounds.height)
+        }
+        set {
+            let r = newValue.standardized
+            center = CGPoint(x: r.midX, y: r.midY)
+            bounds.size = r.size
+        }
+    }
+
     /// The rotation, radians (positive from +x toward +y).
     public var rotation: CGFloat { atan2(transform.b, transform.a) }
 
