@@ -4,7 +4,7 @@
 # Sources/DynamicsScenes/DynamicsScenes.docc/BenchmarkScenes.md) on Dynamics and on Box2D 3.1 (pyb2d3,
 # Benchmarks/joint_grid_box2d.py in the peers' Python) back to back, alternating engines, at 1 and 2
 # workers, three rounds; prints one JSON line per run.
-#   Benchmarks/compare-joint-grid.sh > Benchmarks/results/<machine>/joint-grid-<date>.jsonl
+#   Benchmarks/compare-joint-grid.sh > Benchmarks/results/<machine>/joint-grid.jsonl
 set -euo pipefail
 source "$(dirname "$0")/peer-env.sh"
 for round in 1 2 3; do

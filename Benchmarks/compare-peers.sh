@@ -4,7 +4,7 @@
 # on Dynamics and on its peers (Box2D 3.1 through pyb2d3, and pymunk, from Benchmarks/peers.py in the peers'
 # Python) back to back, alternating engines, at 1 and 2 workers, and prints one JSON line per run (the fields
 # of `dynamics bench --json` that the benchmark scenes article lists).
-#   Benchmarks/compare-peers.sh > Benchmarks/results/<machine>/peers-<date>.jsonl
+#   Benchmarks/compare-peers.sh > Benchmarks/results/<machine>/peers.jsonl
 # The 100 000-item pile runs 60 steps instead of 600 to bound the run time (the pile is still falling).
 set -euo pipefail
 source "$(dirname "$0")/peer-env.sh"

@@ -6,7 +6,7 @@
 # Benchmarks/stiff_pyramid_box2d.py in the peers' Python) with 16 substeps and 120 Hz (its cap is lower
 # than ours, so it needs more substeps for the same stiffness). Back to back, alternating engines, at 1 and
 # 2 workers, three rounds; one JSON line per run, with `top_item_sink` (Dynamics) and `top_sink_pt` (Box2D).
-#   Benchmarks/compare-stiff-pyramid.sh > Benchmarks/results/<machine>/stiff-pyramid-<date>.jsonl
+#   Benchmarks/compare-stiff-pyramid.sh > Benchmarks/results/<machine>/stiff-pyramid.jsonl
 set -euo pipefail
 source "$(dirname "$0")/peer-env.sh"
 for round in 1 2 3; do

@@ -4,7 +4,7 @@
 # Sources/DynamicsScenes/DynamicsScenes.docc/BenchmarkScenes.md), then the broadphase alone
 # (`scatter`: drifting boxes of mixed sizes, every pair found again each step) for 10²…10⁶ items at 1 and
 # 2 workers. Three rounds, alternating the worker counts; one `dynamics bench --json` line per run.
-#   Benchmarks/scene-table.sh > Benchmarks/results/<machine>/scenes-<date>.jsonl
+#   Benchmarks/scene-table.sh > Benchmarks/results/<machine>/scenes.jsonl
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build -c release --product dynamics >&2

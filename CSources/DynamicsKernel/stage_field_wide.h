@@ -17,8 +17,8 @@
 // and the sum over fields stays in registers; saxpy calls would make a pass over memory per field and
 // component. Around it, the BLAS integrator makes v += h·a and q += h·v saxpy calls per substep; the fused
 // integrator keeps the block's rows in registers for all substeps with the fields inside. That measured
-// 2.1–2.2× faster at 1 field and 1.2× at 8, and within 2 % at 32 fields where the sums dominate
-// (Benchmarks/results/x86_64-avx512-xeon-2core/fields-2026-11-21.md), so it is the default.
+// faster with few fields and level with many, where the sums dominate, so it is the default; the
+// measurements are in Benchmarks/results/x86_64-avx512-xeon-2core/fields.md.
 
 // The scalar instantiation exports its entry points; the wide ones stay in their file.
 #ifndef DK_FIELD_ENTRY
