@@ -17,6 +17,7 @@
 // moved box and a query per box, with no parallel build; it was not tried.
 // A pair needs at least one shape on an awake dynamic item, and the two filters must accept each other.
 #include "collision.h"
+#include "joint.h"
 #include "team.h"
 
 #include <math.h>
@@ -121,7 +122,8 @@ static void boxTask(void* context, int32_t worker)
 			}
 			t->filters[i].alive = s->alive;
 			if (!s->alive) continue;
-			t->filters[i] = (dkFilter){s->itemGroups, s->boundaryGroups, s->body, true, isActive(world, s)};
+			t->filters[i] = (dkFilter){s->itemGroups, s->boundaryGroups, s->body, true, isActive(world, s),
+									   dkJointPairs_HasSlot(world, s->body)};
 			float* box = world->aabb + 4 * i;
 			computeBox(world, s, t->dt, box, world->motion + 4 * i);
 			const float* fat = world->fatAabb + 4 * i;

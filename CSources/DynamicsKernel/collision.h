@@ -88,16 +88,22 @@ typedef struct dkFilter {
 	uint64_t itemGroups, boundaryGroups;
 	int32_t body;
 	bool alive;
-	bool active; // on an awake item that moves
+	bool active;   // on an awake item that moves
+	bool separate; // the item is joined to some item it must not collide with (joint_pairs.c)
 } dkFilter;
 
-// Two shapes collide when they are on different items (or one is a boundary) and their groups accept
-// each other: items share an item group; an item's boundary groups contain the boundary's group.
-static inline bool dkAccepts(const dkFilter* a, const dkFilter* b)
+bool dkJointPairs_Contains(const dkWorld* world, int32_t a, int32_t b);
+
+// Two shapes collide when they are on different items (or one is a boundary), their groups accept each
+// other (items share an item group; an item's boundary groups contain the boundary's group), and no joint
+// between their items keeps them apart.
+static inline bool dkAccepts(const dkWorld* world, const dkFilter* a, const dkFilter* b)
 {
 	if (a->body >= 0 && a->body == b->body) return false;
 	if (a->body < 0 && b->body < 0) return false;
-	if (a->body >= 0 && b->body >= 0) return (a->itemGroups & b->itemGroups) != 0;
+	if (a->body >= 0 && b->body >= 0)
+		return (a->itemGroups & b->itemGroups) != 0 &&
+			   !(a->separate && b->separate && dkJointPairs_Contains(world, a->body, b->body));
 	const dkFilter* item = a->body >= 0 ? a : b;
 	const dkFilter* boundary = a->body >= 0 ? b : a;
 	return (item->boundaryGroups & boundary->itemGroups) != 0;
@@ -110,7 +116,7 @@ static inline bool dkCandidate(const dkWorld* world, int32_t i, int32_t j, const
 	const float *a = world->fatAabb + 4 * i, *b = world->fatAabb + 4 * j;
 	if (a[0] > b[2] || b[0] > a[2] || a[1] > b[3] || b[1] > a[3]) return false;
 	if (!filters[i].active && !filters[j].active) return false;
-	return dkAccepts(&filters[i], &filters[j]);
+	return dkAccepts(world, &filters[i], &filters[j]);
 }
 
 // Pair grid (pair_grid.c): the pairs of the live shapes' fat boxes (`slots` ascending), sorted, into the

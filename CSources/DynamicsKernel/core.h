@@ -68,6 +68,7 @@ typedef struct dkPairGrid dkPairGrid;
 typedef struct dkFieldFrame dkFieldFrame;
 typedef struct dkTeam dkTeam;
 typedef struct dkIsland dkIsland;
+typedef struct dkJointPairs dkJointPairs;
 
 struct dkWorld {
 	dkWorldDef def;
@@ -115,6 +116,7 @@ struct dkWorld {
 	dkJoint* joints;
 	int32_t jointSlots, jointCapacity, liveJoints;
 	int32_t* freeJoints;
+	dkJointPairs* jointPairs; // item pairs joints keep from colliding (joint_pairs.c), or null
 	int32_t freeJointCount;
 
 	// Islands (island.c): per item slot, its island (-1 for none) and its neighbours in the island's list.

@@ -71,12 +71,30 @@ static inline float* dkJsAt(const dkJointSoA* s, int32_t field, int32_t k)
 		   u % DK_CONSTRAINT_PAD;
 }
 
+// A rigid rod of length 0 holds its two anchors together: it has a pin's point rows rather than an axial
+// row, whose direction a zero length leaves undefined (an item dragged by its centre, UIKit's attachment to
+// an anchor at the item's own point).
+static inline bool dkJointIsPointRod(const dkJointDef* d)
+{
+	return d->kind == dkJointDistance && d->rigid && d->length == 0.0f;
+}
+
 // Joint store (joint_store.c).
 void dkJoints_Destroy(dkWorld* world);
 // Destroys the joints of every item slot marked in `removed` (one byte per item slot).
 void dkJoints_RemoveItems(dkWorld* world, const uint8_t* removed);
 // Links the islands of the item in `slot` with those of its joints' other moving items (island.c).
 void dkJoints_LinkItem(dkWorld* world, int32_t slot);
+
+// Joint pairs (joint_pairs.c): the item pairs (slots) that joints with collideConnected false keep from
+// colliding, counted. Reserve makes room for `extra` more pairs and for every item slot (false when out
+// of memory); Add and Remove then cannot fail, and clear pairsValid.
+bool dkJointPairs_Reserve(dkWorld* world, int32_t extra);
+void dkJointPairs_Add(dkWorld* world, int32_t a, int32_t b);
+void dkJointPairs_Remove(dkWorld* world, int32_t a, int32_t b);
+bool dkJointPairs_Contains(const dkWorld* world, int32_t a, int32_t b);
+bool dkJointPairs_HasSlot(const dkWorld* world, int32_t slot); // the item in `slot` is in some pair
+void dkJointPairs_Destroy(dkWorld* world);
 
 // Joint preparation (joint_solver.c). Active: the joints that link at least one moving row, as slots in
 // `list` with their moving rows (-1: does not move); returns how many. Prepare: the wide layout of those n
@@ -117,6 +135,14 @@ void dkChains_RaiseInertia(const dkJointChains* chains, const dkJointSoA* soa, f
 void dkChains_WarmStart(dkJointChains* chains, const dkJointSoA* soa, dkBodyState* states, int32_t item);
 void dkChains_Solve(dkJointChains* chains, const dkJointSoA* soa, dkBodyState* states, int32_t item,
 					dkSoftness soft, bool useBias, float invH);
+// After a substep's positions: moves the chains' items so that their rows' position errors vanish (a
+// Newton step on the positions, the same block elimination with J at the new positions), in the body states
+// and the position and angle columns `col` (rows are the states' indices). A rigid rod's velocity row
+// keeps its length's rate at zero, but its anchors still move along the tangent: a link turning at ω
+// lengthens by h² ω² L / 2 in a substep, and a dragged chain whose tail whips round stretched by several
+// percent so. Velocities are not changed.
+void dkChains_Project(dkJointChains* chains, const dkJointSoA* soa, dkBodyState* states, int32_t item, float** col,
+					  dkSoftness soft);
 // After the step: the chains' impulses back to their joints (after dkJoints_StoreImpulses).
 void dkChains_StoreImpulses(dkWorld* world, const dkJointChains* chains, const dkJointSoA* soa);
 void dkChains_Free(dkJointChains* chains);

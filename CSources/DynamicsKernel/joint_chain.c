@@ -67,7 +67,7 @@ static uint8_t directRows(const dkJoint* j)
 	switch (d->kind) {
 	case dkJointRevolute: return dkJointRowPoint | (d->enableLimit ? dkJointRowAngleLimit : 0);
 	case dkJointWeld: return dkJointRowPoint | dkJointRowAngleEq;
-	case dkJointDistance: return d->rigid ? dkJointRowAxialEq : 0;
+	case dkJointDistance: return dkJointIsPointRod(d) ? dkJointRowPoint : d->rigid ? dkJointRowAxialEq : 0;
 	case dkJointPrismatic: return dkJointRowPrism | (d->enableLimit ? dkJointRowAxialLimit : 0);
 	}
 	return 0;
@@ -429,7 +429,7 @@ static int rowCount(const dkJointChains* chains, int32_t q)
 
 // Block elimination of one chain into x (nothing applied yet): the forward pass and back substitution.
 static void eliminate(dkJointChains* chains, int32_t first, int32_t last, const dkJointSoA* soa,
-					  const dkBodyState* states, double epsilon, double bias, bool leak, double invH)
+					  const dkBodyState* states, double epsilon, double bias, bool leak, double invH, bool positions)
 {
 	for (int32_t q = first; q < last; ++q) {
 		double* s = chains->scratch + (size_t)q * dkChainScratch;
@@ -438,7 +438,7 @@ static void eliminate(dkJointChains* chains, int32_t first, int32_t last, const 
 		const dkBodyState *a = &states[soa->stateA[k]], *b = &states[soa->stateB[k]];
 		double mA[3], mB[3], m[9];
 		int rows = rowCount(chains, q);
-		double limitSide = (chains->rows[q] & dkChainLimitRows) ? s[dkChainActive] : 0.0;
+		double limitSide = (chains->rows[q] & dkChainLimitRows) && !positions ? s[dkChainActive] : 0.0;
 		if ((chains->rows[q] & dkChainLimitRows) && limitSide == 0.0) rows--; // an inactive limit: unused
 		masses(soa, k, mA, mB);
 		double va[3] = {a->vx, a->vy, a->w}, vb[3] = {b->vx, b->vy, b->w};
@@ -456,7 +456,7 @@ static void eliminate(dkJointChains* chains, int32_t first, int32_t last, const 
 				continue;
 			}
 			double cdot = 0.0;
-			for (int c = 0; c < 3; ++c) cdot += ja[3 * p + c] * va[c] + jb[3 * p + c] * vb[c];
+			for (int c = 0; c < 3 && !positions; ++c) cdot += ja[3 * p + c] * va[c] + jb[3 * p + c] * vb[c];
 			bool limit = limitSide != 0.0 && p == rows - 1;
 			double compliance = limit ? 0.0 : epsilon * m[3 * p + p];
 			if (limit && limitSide * error[p] > 0.0) {
@@ -623,7 +623,7 @@ static void solveChain(dkJointChains* chains, int32_t first, int32_t last, const
 	// changes nothing: its right-hand side is zero).
 	for (int pass = 1;; ++pass) {
 		for (int round = 1;; ++round) {
-			eliminate(chains, first, last, soa, states, epsilon, bias, leak, invH);
+			eliminate(chains, first, last, soa, states, epsilon, bias, leak, invH, false);
 			if (!limits || !dropPulling(chains, first, last, soa, states, round == DK_CHAIN_LIMIT_ROUNDS)) break;
 		}
 		for (int32_t q = first; q < last; ++q) {
@@ -646,6 +646,51 @@ void dkChains_Solve(dkJointChains* chains, const dkJointSoA* soa, dkBodyState* s
 	for (int32_t c = chains->itemStart[item]; c < chains->itemStart[item + 1]; ++c) {
 		solveChain(chains, chains->start[c], chains->start[c + 1], soa, states, epsilon,
 				   useBias ? soft.biasRate : 0.0, useBias, invH);
+	}
+}
+
+// Moves one side of a joint by M⁻¹ Jᵀ x as a displacement (pt, rad): its movement since the step began in
+// the body state (translation, rotation as an angle and as a unit complex number) and its position and
+// angle columns.
+static void displace(dkBodyState* states, float** col, int32_t index, int32_t zeroState, const double* j,
+					 const double* x, double m, double i)
+{
+	if (index == zeroState) return;
+	dkBodyState* s = &states[index];
+	double px = m * (j[0] * x[0] + j[3] * x[1] + j[6] * x[2]);
+	double py = m * (j[1] * x[0] + j[4] * x[1] + j[7] * x[2]);
+	double turn = i * (j[2] * x[0] + j[5] * x[1] + j[8] * x[2]);
+	s->dx = (float)(s->dx + px);
+	s->dy = (float)(s->dy + py);
+	s->da = (float)(s->da + turn);
+	double c = cos(turn), sn = sin(turn), dc = s->dc * c - s->ds * sn, ds = s->ds * c + s->dc * sn;
+	double norm = 1.0 / sqrt(dc * dc + ds * ds);
+	s->dc = (float)(dc * norm);
+	s->ds = (float)(ds * norm);
+	col[dkColumnPositionX][index] = (float)(col[dkColumnPositionX][index] + px);
+	col[dkColumnPositionY][index] = (float)(col[dkColumnPositionY][index] + py);
+	col[dkColumnAngle][index] = (float)(col[dkColumnAngle][index] + turn);
+}
+
+void dkChains_Project(dkJointChains* chains, const dkJointSoA* soa, dkBodyState* states, int32_t item, float** col,
+					  dkSoftness soft)
+{
+	double epsilon = soft.massScale > 0.0f ? (double)soft.impulseScale / soft.massScale : 0.0;
+	for (int32_t c = chains->itemStart[item]; c < chains->itemStart[item + 1]; ++c) {
+		int32_t first = chains->start[c], last = chains->start[c + 1];
+		bool limits = false; // chains with limits are not projected: their limits keep their speculative rule
+		for (int32_t q = first; q < last; ++q) limits = limits || (chains->rows[q] & dkChainLimitRows);
+		if (limits) continue;
+		prepareChain(chains, first, last, soa, states);
+		eliminate(chains, first, last, soa, states, epsilon, 1.0, false, 1.0, true);
+		for (int32_t q = first; q < last; ++q) {
+			double* s = chains->scratch + (size_t)q * dkChainScratch;
+			int32_t k = chains->soaIndex[q];
+			double mA[3], mB[3];
+			masses(soa, k, mA, mB);
+			displace(states, col, soa->stateA[k], soa->zeroState, s + dkChainJA, s + dkChainX, mA[0], mA[2]);
+			displace(states, col, soa->stateB[k], soa->zeroState, s + dkChainJB, s + dkChainX, mB[0], mB[2]);
+		}
 	}
 }
 

@@ -46,6 +46,7 @@ static uint32_t rowsOf(const dkJoint* j)
 {
 	switch (j->def.kind) {
 	case dkJointDistance:
+		if (dkJointIsPointRod(&j->def)) return dkJointRowPoint;
 		return (j->def.rigid ? dkJointRowAxialEq : 0) | (j->def.enableLimit ? dkJointRowAxialLimit : 0);
 	case dkJointRevolute:
 		return dkJointRowPoint | (j->def.enableLimit ? dkJointRowAngleLimit : 0) |

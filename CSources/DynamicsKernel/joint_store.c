@@ -28,6 +28,7 @@ void dkJoints_Destroy(dkWorld* world)
 {
 	free(world->joints);
 	free(world->freeJoints);
+	dkJointPairs_Destroy(world);
 }
 
 static dkResult invalid(dkError* error, const char* field, int32_t index, double value)
@@ -158,7 +159,9 @@ dkResult dkWorld_CreateJoints(dkWorld* world, const dkJointDef* defs, int32_t co
 		dkResult r = check(world, &defs[i], i, error);
 		if (r != dkResultOK) return r;
 	}
-	if (!growJoints(world, count)) {
+	int32_t separate = 0; // joints that keep their two items from colliding
+	for (int32_t i = 0; i < count; ++i) separate += !defs[i].collideConnected && defs[i].itemA.index1 != 0;
+	if (!growJoints(world, count) || (separate > 0 && !dkJointPairs_Reserve(world, separate))) {
 		dkSetError(error, dkResultOutOfMemory, -1, "count", count);
 		return dkResultOutOfMemory;
 	}
@@ -198,6 +201,7 @@ dkResult dkWorld_CreateJoints(dkWorld* world, const dkJointDef* defs, int32_t co
 		wakeSlot(world, j->bodyA);
 		wakeSlot(world, j->bodyB);
 		link(world, j);
+		if (!d->collideConnected && j->bodyA >= 0) dkJointPairs_Add(world, j->bodyA, j->bodyB);
 		world->liveJoints++;
 		if (outIds) outIds[i] = (dkJointId){(uint32_t)slot + 1, j->generation};
 	}
@@ -208,6 +212,7 @@ static void destroy(dkWorld* world, int32_t slot)
 {
 	dkJoint* j = &world->joints[slot];
 	dkIslands_Unlinked(world, j->bodyA, j->bodyB);
+	if (!j->def.collideConnected && j->bodyA >= 0) dkJointPairs_Remove(world, j->bodyA, j->bodyB);
 	j->alive = false;
 	j->generation++;
 	world->freeJoints[world->freeJointCount++] = slot;
@@ -234,6 +239,37 @@ dkResult dkWorld_DestroyJoints(dkWorld* world, const dkJointId* ids, int32_t cou
 		wakeSlot(world, j->bodyA);
 		wakeSlot(world, j->bodyB);
 		destroy(world, (int32_t)ids[i].index1 - 1);
+	}
+	return dkResultOK;
+}
+
+dkResult dkWorld_SetJointsCollide(dkWorld* world, const dkJointId* ids, int32_t count, bool collide, dkError* error)
+{
+	if (count < 0) return invalid(error, "count", -1, count);
+	int32_t separate = 0;
+	for (int32_t i = 0; i < count; ++i) {
+		const dkJoint* j = resolve(world, ids[i]);
+		if (!j) {
+			dkSetError(error, dkResultStaleId, i, "joint", ids[i].index1);
+			return dkResultStaleId;
+		}
+		separate += !collide && j->def.collideConnected && j->bodyA >= 0;
+	}
+	if (separate > 0 && !dkJointPairs_Reserve(world, separate)) {
+		dkSetError(error, dkResultOutOfMemory, -1, "count", count);
+		return dkResultOutOfMemory;
+	}
+	for (int32_t i = 0; i < count; ++i) {
+		dkJoint* j = resolve(world, ids[i]);
+		if (j->def.collideConnected == collide || j->bodyA < 0) {
+			j->def.collideConnected = collide;
+			continue;
+		}
+		if (collide) dkJointPairs_Remove(world, j->bodyA, j->bodyB);
+		else dkJointPairs_Add(world, j->bodyA, j->bodyB);
+		j->def.collideConnected = collide;
+		wakeSlot(world, j->bodyA);
+		wakeSlot(world, j->bodyB);
 	}
 	return dkResultOK;
 }

@@ -267,7 +267,7 @@ static void largePairs(const dkGridTask* t, int32_t p, dkGridBlock* out)
 				int32_t bx = g->cellRange[4 * b], by = g->cellRange[4 * b + 1];
 				if ((x0 > bx ? x0 : bx) != cx || (y0 > by ? y0 : by) != cy) continue;
 				if (!t->filters[a].active && !t->filters[b].active) continue;
-				if (dkAccepts(&t->filters[a], &t->filters[b]) && !pushPair(out, a, b)) return;
+				if (dkAccepts(t->world, &t->filters[a], &t->filters[b]) && !pushPair(out, a, b)) return;
 			}
 		}
 	}
@@ -337,7 +337,7 @@ static void shapePairs(const dkGridTask* t, int32_t p, dkGridBlock* out)
 				int32_t bx = g->cellRange[4 * b], by = g->cellRange[4 * b + 1];
 				if ((x0 > bx ? x0 : bx) != cx || (y0 > by ? y0 : by) != cy) continue;
 				if (!t->filters[a].active && !t->filters[b].active) continue;
-				if (dkAccepts(&t->filters[a], &t->filters[b])) pushPair(out, a, b);
+				if (dkAccepts(t->world, &t->filters[a], &t->filters[b])) pushPair(out, a, b);
 			}
 		}
 	}

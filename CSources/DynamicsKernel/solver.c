@@ -17,7 +17,8 @@
 // The coupled step's constraint solve. Soft-step substepping with relaxation, in the manner of Box2D v3:
 //   once per step:  prepare (anchors, effective masses, the relative normal velocity for restitution,
 //                   lowered to the fastest approach the substeps see)
-//   per substep:    velocities → warm start → solve (soft, with bias) → positions → relax (no bias);
+//   per substep:    velocities → warm start → solve (soft, with bias) → positions → chain projection
+//                   (joint_chain.c) → relax (no bias);
 //                   with n solver iterations (dkWorldDef.solverIterations) the solve and the relax pass
 //                   each run n times
 //   once per step:  restitution, then the accumulated impulses are stored for the next step's warm start
@@ -58,7 +59,8 @@
 #define DK_CONTACT_BLOCK 2048 // rows per block stage item (per-item work: any split gives the same bits)
 
 typedef enum { dkStageVelocities, dkStageWarmStart, dkStageSolve, dkStagePositions, dkStageRelax,
-			   dkStageStore, dkStageImpulses, dkStageRestitution, dkStageChainWarmStart, dkStageChainSolve, dkStageChainRelax } dkStageKind;
+			   dkStageStore, dkStageImpulses, dkStageRestitution, dkStageChainWarmStart, dkStageChainSolve, dkStageChainRelax,
+			   dkStageChainProject } dkStageKind;
 
 typedef struct dkStage {
 	dkStageKind kind;
@@ -102,6 +104,10 @@ static void runItem(dkContactStep* step, const dkStage* stage, int32_t item)
 	const dkKernels* k = world->kernels;
 	if (stage->kind == dkStageChainWarmStart) {
 		dkChains_WarmStart(step->chains, step->joints, step->states, item);
+		return;
+	}
+	if (stage->kind == dkStageChainProject) {
+		dkChains_Project(step->chains, step->joints, step->states, item, world->col, step->chain);
 		return;
 	}
 	if (stage->kind == dkStageChainSolve || stage->kind == dkStageChainRelax) {
@@ -186,7 +192,7 @@ static dkStage colourStage(dkStageKind kind, int32_t c, const int32_t* colourSta
 // The most stages buildStages can emit.
 static int32_t maxStageCount(int32_t substeps, int32_t iterations)
 {
-	return substeps * (2 + (1 + 2 * iterations) * (DK_GRAPH_COLOURS + 2)) + DK_GRAPH_COLOURS + 3;
+	return substeps * (3 + (1 + 2 * iterations) * (DK_GRAPH_COLOURS + 2)) + DK_GRAPH_COLOURS + 3;
 }
 
 static int32_t buildStages(dkStage* stages, const int32_t* colourStart, const int32_t* jointStart, int32_t blocks,
@@ -201,7 +207,10 @@ static int32_t buildStages(dkStage* stages, const int32_t* colourStart, const in
 			dkStageKind chainKind = p == 0				? dkStageChainWarmStart
 									: p <= iterations ? dkStageChainSolve
 													  : dkStageChainRelax;
-			if (p == iterations + 1) stages[n++] = (dkStage){.kind = dkStagePositions, .items = blocks};
+			if (p == iterations + 1) {
+				stages[n++] = (dkStage){.kind = dkStagePositions, .items = blocks};
+				if (chainItems > 0) stages[n++] = (dkStage){.kind = dkStageChainProject, .items = chainItems};
+			}
 			bool reverse = (p > 0 && (p & 1) == 0) != ((s & 1) != 0);
 			for (int32_t i = 0; i <= DK_GRAPH_COLOURS; ++i) {
 				dkStage stage = colourStage(kind, reverse ? DK_GRAPH_COLOURS - i : i, colourStart, jointStart);

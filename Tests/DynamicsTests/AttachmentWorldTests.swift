@@ -197,6 +197,43 @@ import Testing
         #expect(worst < 0.02, "a link stretched by \(worst * 100) %")
     }
 
+    /// A rod of length 0 holds its two anchors together, as a pin without limits does (both directions);
+    /// its axial row alone had no direction at length 0. This case, found by WorldPropertyTests, blew up in
+    /// its first step: two zero-length rods between the same pair of circles, a third from a box, under a
+    /// spring field.
+    @Test("zero-length rods hold their anchors together and keep the world finite")
+    func zeroLengthRods() throws {
+        var c = DynamicsConfiguration()
+        c.workerCount = 1
+        let w = try DynamicWorld(configuration: c)
+        let a = try w.createItems(ItemDescription(shape: .ellipse(width: 30, height: 30)),
+                                  at: (0..<5).map { CGPoint(x: 50 * Double($0), y: Double($0 % 3) * 60) })
+        try w.setGravity(CGVector(dx: 0, dy: 1000), for: a)
+        try w.addCollisionShape(.circle(radius: 15), to: a)
+        var spring = FieldDescription(kind: .spring)
+        spring.position = CGPoint(x: 20, y: 0)
+        spring.strength = 0.1
+        try w.addField(spring, for: a)
+        try w.addAttachments(.rod(), items: [a[0]], to: [a[4]], anchors: [w.pose(of: a[4]).center])
+        try w.removeItems([a[3]])
+        let b = try w.createItems(ItemDescription(shape: .rectangle(width: 40, height: 20)),
+                                  at: (0..<5).map { CGPoint(x: 250 + 50 * Double($0), y: Double($0 % 3) * 60) })
+        try w.setGravity(CGVector(dx: 0, dy: 1000), for: b)
+        try w.addCollisionShape(.rectangle(width: 40, height: 20), to: b)
+        try w.addAttachments(.rod(), items: [a[4]], to: [a[0]], anchors: [w.pose(of: a[0]).center])
+        let held = try w.addAttachments(.rod(), items: [b[1]], to: [a[0]], anchors: [w.pose(of: a[0]).center])[0]
+        try w.step(count: 120)
+        #expect(w.kineticEnergy.isFinite && w.kineticEnergy < 1e8, "kinetic energy \(w.kineticEnergy)")
+        let (anchor, itemAnchor) = try #require(w.anchors(of: held))
+        #expect(hypot(anchor.x - itemAnchor.x, anchor.y - itemAnchor.y) < 0.5, "\(anchor) vs \(itemAnchor)")
+        // An item hung from a world point by a zero-length rod stays at that point in both directions.
+        let bob = try w.createItems(ItemDescription(shape: .rectangle(width: 10, height: 10)), at: [CGPoint(x: 900, y: 0)])[0]
+        try w.setGravity(CGVector(dx: 300, dy: 1000), for: [bob])
+        try w.addAttachments(.rod(), items: [bob], to: [nil], anchors: [CGPoint(x: 900, y: 0)])
+        try w.step(count: 60)
+        #expect(hypot(w.pose(of: bob).center.x - 900, w.pose(of: bob).center.y) < 0.5, "\(w.pose(of: bob).center)")
+    }
+
     @Test("many joint chains, solved in parallel work items, give the same bits for any worker count")
     func chainsInParallel() throws {
         func run(workers: Int) throws -> UInt64 {

@@ -95,4 +95,70 @@ import Testing
         #expect(animator.runUntilPaused(timeout: 10))
         #expect(log.resumed == 1 && log.paused == 1)
     }
+
+    @Test("an attachment's default length is the distance when first added; an explicit length is kept")
+    func lengthAtFirstAdd() {
+        // UIKit's lazy pattern: create with anchor .zero, move the anchor to the touch, then add.
+        let animator = DynamicAnimator(referenceBounds: CGRect(x: 0, y: 0, width: 400, height: 400))
+        let box = square(at: CGPoint(x: 200, y: 200), size: CGSize(width: 40, height: 40))
+        let drag = AttachmentBehavior(item: box, attachedToAnchor: .zero)
+        #expect(abs(drag.length - 200 * 2.squareRoot()) < 1e-9, "before it is added, the distance at creation")
+        drag.anchorPoint = CGPoint(x: 250, y: 200)
+        animator.addBehavior(drag)
+        animator.step(by: 1)
+        #expect(abs(drag.length - 50) < 1e-9, "length \(drag.length)")
+        #expect(hypot(box.center.x - 200, box.center.y - 200) < 0.5, "the box stays where it was: \(box.center)")
+        // Removed and added again: the length stays as it was fixed.
+        animator.removeBehavior(drag)
+        drag.anchorPoint = CGPoint(x: 300, y: 200)
+        animator.addBehavior(drag)
+        animator.step(by: 2)
+        #expect(drag.length == 50 && abs(hypot(box.center.x - 300, box.center.y - 200) - 50) < 0.5, "\(box.center)")
+        // A length set before the first add is kept.
+        let other = square(at: CGPoint(x: 100, y: 100), size: CGSize(width: 40, height: 40))
+        let rod = AttachmentBehavior(item: other, attachedToAnchor: CGPoint(x: 100, y: 0))
+        rod.length = 30
+        animator.addBehavior(rod)
+        animator.step(by: 2)
+        #expect(rod.length == 30 && abs(hypot(other.center.x - 100, other.center.y) - 30) < 0.5, "\(other.center)")
+    }
+
+    /// Not yet met (issue 26, port fidelity): a rigid attachment whose anchor is dragged out of the view
+    /// pulls the card through the reference bounds (the joint's correction outweighs the contact's; the
+    /// chain solver, which solves the joint exactly after the contacts, and a soft joint alone both do). The
+    /// expectations run under `withKnownIssue`, which fails once they hold, so the wrapper must then go.
+    @Test("a rigid attachment pulling an item against the reference bounds keeps it inside, and the world finite")
+    func attachmentAgainstBoundary() {
+        let bounds = CGRect(x: 0, y: 0, width: 320, height: 568)
+        let animator = DynamicAnimator(referenceBounds: bounds)
+        let card = DynamicBody(frame: CGRect(x: 110, y: 200, width: 100, height: 60))
+        let collision = CollisionBehavior(items: [card])
+        collision.translatesReferenceBoundsIntoBoundary = true
+        animator.addBehavior(collision)
+        animator.addBehavior(GravityBehavior(items: [card]))
+        // UIKit's flick pattern, with the anchor dragged out of the view: the attachment cannot be met.
+        let drag = AttachmentBehavior(item: card, offsetFromCenter: Offset(horizontal: 30, vertical: 10),
+                                      attachedToAnchor: .zero)
+        drag.anchorPoint = CGPoint(x: 190, y: 240) // the touch: the card's centre (160, 230) + (30, 10)
+        animator.addBehavior(drag)
+        var worstOutside = 0.0, maxSpeed = 0.0
+        let item = DynamicItemBehavior(items: [card])
+        animator.addBehavior(item)
+        for k in 0..<240 {
+            let t = CGFloat(min(k, 60)) / 60
+            drag.anchorPoint = CGPoint(x: 190 - 900 * t, y: 240 + 600 * t) // to (−710, 840): below and left
+            animator.step(by: 1.0 / 60)
+            let f = card.frame
+            worstOutside = max(worstOutside, -f.minX, -f.minY, f.maxX - bounds.maxX, f.maxY - bounds.maxY)
+            let v = item.linearVelocity(for: card)
+            maxSpeed = max(maxSpeed, hypot(v.x, v.y))
+        }
+        #expect(maxSpeed.isFinite, "top speed \(maxSpeed) pt/s")
+        withKnownIssue("a rigid attachment pulls its item through the reference bounds") {
+            // The card's frame is an axis-aligned box of the unrotated card: a turned card may stick out of
+            // it by up to its half-diagonal minus its half-height, so this checks the centre too.
+            #expect(bounds.contains(card.center), "the card left the bounds: \(card.center)")
+            #expect(worstOutside < 30, "the card's frame went \(worstOutside) pt past the bounds")
+        }
+    }
 }

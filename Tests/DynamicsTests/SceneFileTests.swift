@@ -96,6 +96,30 @@ import Testing
         #expect(worst < 2, "the rod stretched or shrank by \(worst) pt")
     }
 
+    @Test("attached items pass through each other unless the attachment says collide: true")
+    func attachedItemsCollide() throws {
+        // Two circles 40 pt apart joined by a rope of 100 pt, thrown at each other: without collisions
+        // they pass through (their centres cross), with them they bounce off.
+        func scene(_ collide: Bool) -> String {
+            """
+            {"format": "dynamics-scene/1", "configuration": {"workers": 1},
+             "items": [{"id": "a", "shape": {"type": "circle", "radius": 10}, "center": [0, 0], "velocity": [200, 0]},
+                       {"id": "b", "shape": {"type": "circle", "radius": 10}, "center": [40, 0], "velocity": [-200, 0]}],
+             "behaviors": [{"type": "collision"},
+                           {"type": "attachment", "item": "a", "to": "b", "anchor": [40, 0], "itemAnchor": [0, 0],
+                            "kind": "rope", "length": 100, "collide": \(collide)}]}
+            """
+        }
+        let apart = try Self.run(scene(false), seconds: 0.15), together = try Self.run(scene(true), seconds: 0.15)
+        func order(_ run: SceneRun) -> Double {
+            run.world.pose(of: run.itemIDs[1]).center.x - run.world.pose(of: run.itemIDs[0]).center.x
+        }
+        #expect(order(apart) < -15, "without collisions the circles pass through: \(order(apart))")
+        #expect(order(together) > 15, "with collisions they bounce: \(order(together))")
+        let document = try SceneDocument.parse(Data(scene(true).utf8))
+        #expect(SceneDocument.read(Data(document.json.utf8), yaml: false).0 == document, "collide reads back")
+    }
+
     @Test("a group of shapes moves as one body: mass, inertia by parallel axes, placed by its centre of mass")
     func groupShape() throws {
         // A dumbbell: circles of radius 20 at (−50, 0) and (50, 0) and a 60 × 10 bar between them, from x = −20.

@@ -20,8 +20,8 @@ import Testing
         ("scatter", 300, 120, 0x937ab0898461996f),
         ("scatter-giants", 300, 120, 0x5b7940d00efe8f79),
         ("joint_grid", 300, 120, 0x1fa744f239980e83),
-        ("chain", 300, 120, 0x8a1c47d7c7914f91),
-        ("bridge", 300, 120, 0xb4d6516c9cc30261),
+        ("chain", 300, 120, 0x2e089eccb318574a),
+        ("bridge", 300, 120, 0x486041ed3be265d9),
         ("fields", 300, 120, 0x4cfd7b3e64db38cb),
         ("sticky_corners", 2, 120, 0x1009d3ea855ade4e),
     ]

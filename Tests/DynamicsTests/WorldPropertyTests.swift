@@ -6,8 +6,8 @@ import Testing
 
 /// Random sequences of batch-world operations, good and bad, keep the world's invariants: every id the
 /// world hands out stays valid until removed and is rejected after; a call that throws changes nothing
-/// (the state hash and the counts are as before); and the same sequence gives the same state hash at 1 and
-/// 2 workers.
+/// (the state hash and the counts are as before); the world stays finite; and the same sequence gives the
+/// same state hash at 1 and 2 workers.
 @Suite struct WorldPropertyTests {
     /// One operation, decoded from a random number: what it does depends on the world at that point.
     enum Operation {
@@ -93,6 +93,7 @@ import Testing
             #expect(live.allSatisfy(world.contains), "a live id was lost")
             #expect(!removed.contains(where: world.contains), "a removed id is valid again")
             #expect(world.itemCount == live.count)
+            #expect(world.kineticEnergy.isFinite, "the world is no longer finite")
         }
         try world.step(count: 2)
         return world.stateHash()

@@ -49,6 +49,7 @@ typedef struct dkJointDef {
 	bool enableLimit;
 	float lower, upper;		  ///< revolute: rad from the creation angle; prismatic: pt from the creation offset
 	float maxFrictionTorque;  ///< revolute: mass·pt²/s² (the solver's torque unit; 100 × N·pt)
+	bool collideConnected;	  ///< the two items collide with each other (default false: they pass through)
 } dkJointDef;
 
 dkJointDef dkDefaultJointDef(void);
@@ -61,6 +62,9 @@ dkResult dkWorld_CreateJoints(dkWorld* world, const dkJointDef* defs, int32_t co
 							  dkError* error);
 /// Destroys joints; a stale or repeated id fails the whole call. Wakes the items.
 dkResult dkWorld_DestroyJoints(dkWorld* world, const dkJointId* ids, int32_t count, dkError* error);
+/// Whether the items of each joint collide with each other (joints to the world are unaffected). A stale id
+/// fails the whole call. Wakes the items of joints that change.
+dkResult dkWorld_SetJointsCollide(dkWorld* world, const dkJointId* ids, int32_t count, bool collide, dkError* error);
 bool dkWorld_JointIsValid(const dkWorld* world, dkJointId id);
 int32_t dkWorld_JointCount(const dkWorld* world);
 

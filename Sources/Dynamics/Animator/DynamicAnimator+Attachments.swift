@@ -17,11 +17,14 @@ extension DynamicAnimator {
             for a in attachments {
                 let key = ObjectIdentifier(a)
                 if let id = attachmentIDs[key], world.contains(id) {
+                    if a.collisionChanged { try world.setItemsCollide(a.attachedItemsCollide, for: [id]) }
+                    a.collisionChanged = false
                     guard a.needsUpdate else { continue }
                     try world.updateAttachment(id, to: a.attachmentKind, length: a.length)
                     if a.attachedBehaviorType == .anchor { try world.moveAnchor(of: id, to: a.anchorPoint) }
                 } else {
                     attachmentIDs[key] = try makeAttachment(a)
+                    a.collisionChanged = false
                 }
                 a.needsUpdate = false
             }
@@ -31,6 +34,7 @@ extension DynamicAnimator {
     }
 
     private func makeAttachment(_ a: AttachmentBehavior) throws(DynamicsError) -> AttachmentID {
+        a.fixLengthOnFirstAdd()
         let first = entry(for: a.items[0])!.id
         let itemAnchor = a.sharedAnchor ?? AttachmentBehavior.point(of: a.items[0], a.offsets[0])
         if a.attachedBehaviorType == .anchor {
@@ -41,6 +45,6 @@ extension DynamicAnimator {
         let second = entry(for: a.items[1])!.id
         let anchor = a.sharedAnchor ?? AttachmentBehavior.point(of: a.items[1], a.offsets[1])
         return try world.addAttachments(a.attachmentKind, items: [first], to: [second], anchors: [anchor],
-                                        itemAnchors: [itemAnchor])[0]
+                                        itemAnchors: [itemAnchor], itemsCollide: a.attachedItemsCollide)[0]
     }
 }

@@ -67,7 +67,7 @@ open class AttachmentBehavior: DynamicBehavior {
         anchor_ = a
         secondAnchor = items.count == 1 ? .zero : (sharedAnchor.map { Self.offset(of: $0, in: items[1]) } ?? offsets[1])
         let b = Self.point(of: items[0], offsets[0])
-        length = hypot(b.x - a.x, b.y - a.y)
+        storedLength = hypot(b.x - a.x, b.y - a.y)
         super.init()
     }
 
@@ -154,13 +154,37 @@ open class AttachmentBehavior: DynamicBehavior {
         }
     }
 
-    /// The distance the attachment holds (rods) or allows at most (ropes), pt; initially the anchors'
-    /// distance at creation. Traps when negative or not finite.
+    /// The distance the attachment holds (rods) or allows at most (ropes), pt. Unless set before, it is the
+    /// distance between the attachment points when the behaviour is first added to an animator (until then,
+    /// their distance at creation). So the usual create-and-add keeps the distance at creation, and UIKit's
+    /// lazy pattern (create with a placeholder anchor, set ``anchorPoint`` to the touch, then add) holds
+    /// the item at the touch's distance. Traps when negative or not finite.
     public var length: CGFloat {
-        didSet {
-            require(length.isFinite && length >= 0, "AttachmentBehavior.length must be finite and ≥ 0, got \(length)")
+        get { storedLength }
+        set {
+            require(newValue.isFinite && newValue >= 0, "AttachmentBehavior.length must be finite and ≥ 0, got \(newValue)")
+            storedLength = newValue
+            lengthIsFixed = true
             changed()
         }
+    }
+
+    private var storedLength: CGFloat
+    /// Set explicitly, or taken when the behaviour was first added to an animator.
+    private var lengthIsFixed = false
+
+    /// The distance between the attachment points now, pt.
+    var currentDistance: CGFloat {
+        let b = Self.point(of: items[0], offsets[0])
+        let a = attachedBehaviorType == .anchor ? anchor_ : Self.point(of: items[1], secondAnchor)
+        return hypot(b.x - a.x, b.y - a.y)
+    }
+
+    /// Called when the behaviour's attachment is made: an unset length becomes the current distance.
+    func fixLengthOnFirstAdd() {
+        guard !lengthIsFixed else { return }
+        storedLength = currentDistance
+        lengthIsFixed = true
     }
 
     /// Spring frequency, Hz (default 0: rigid). Traps when negative or not finite.
@@ -204,6 +228,20 @@ open class AttachmentBehavior: DynamicBehavior {
             changed()
         }
     }
+
+    /// Whether the two attached items collide with each other (default false: they pass through each other,
+    /// as Box2D's joints, so a chain of attached views does not jam on itself). Has no effect on an
+    /// attachment to an anchor.
+    public var attachedItemsCollide = false {
+        didSet {
+            guard attachedItemsCollide != oldValue else { return }
+            collisionChanged = true
+            didChange()
+        }
+    }
+
+    /// ``attachedItemsCollide`` changed since the animator last passed it on.
+    var collisionChanged = false
 
     override var directItems: [any DynamicItem] { items }
 

@@ -14,6 +14,8 @@ struct KernelJoint {
     var length: CGFloat
     /// Slider axis in A's frame.
     var axis: CGVector = .zero
+    /// Whether the two items collide with each other.
+    var itemsCollide = false
 
     /// The kernel's definition, with the items' ids in `world`.
     func kernelDef(in world: KernelWorld) -> dkJointDef {
@@ -25,6 +27,7 @@ struct KernelJoint {
         d.length = Float(length)
         kind.parameters(into: &d)
         if case .slider = kind { (d.axisX, d.axisY) = (Float(axis.dx), Float(axis.dy)) }
+        d.collideConnected = itemsCollide
         return d
     }
 }
@@ -93,6 +96,14 @@ extension KernelWorld {
         var error = dkError()
         let result = dkWorld_SetJointAnchor(raw, id.kernel, Float(point.x), Float(point.y), &error)
         if result == dkResultStaleId { throw .staleAttachment(id) }
+        try check(result, error)
+    }
+
+    func setJointsCollide(_ ids: [AttachmentID], _ collide: Bool) throws(DynamicsError) {
+        let kids = ids.map(\.kernel)
+        var error = dkError()
+        let result = kids.withUnsafeBufferPointer { dkWorld_SetJointsCollide(raw, $0.baseAddress, Int32($0.count), collide, &error) }
+        if result == dkResultStaleId { throw .staleAttachment(ids[max(0, Int(error.index))]) }
         try check(result, error)
     }
 

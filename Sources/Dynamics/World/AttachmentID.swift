@@ -8,7 +8,7 @@ public struct AttachmentID: Hashable, Sendable, CustomStringConvertible {
     public let index: UInt32
     /// The slot's generation when the attachment was made.
     public let generation: UInt32
-    /// Creates an id from its parts (normally you get ids from ``DynamicWorld/addAttachments(_:items:to:anchors:itemAnchors:)``).
+    /// Creates an id from its parts (normally you get ids from ``DynamicWorld/addAttachments(_:items:to:anchors:itemAnchors:itemsCollide:)``).
     public init(index: UInt32, generation: UInt32) {
         self.index = index
         self.generation = generation

@@ -16,12 +16,16 @@ extension DynamicWorld {
     /// try world.addAttachments(.pin(), items: Array(links.dropFirst()), to: links.dropLast().map { $0 }, anchors: pins)
     /// ```
     ///
+    /// Two attached items do not collide with each other unless `itemsCollide` is true (as Box2D's joints,
+    /// and as UIKit users expect of a chain of attached views); contacts they already have end.
+    ///
     /// Throws, creating nothing, when the arrays differ in length, an id is stale, an item would be
     /// attached to itself, or a number is out of range (the error names the field and the element).
     /// Wakes the items.
     @discardableResult
     public func addAttachments(_ kind: AttachmentKind, items: [ItemID], to others: [ItemID?], anchors: [CGPoint],
-                               itemAnchors: [CGPoint]? = nil) throws(DynamicsError) -> [AttachmentID]
+                               itemAnchors: [CGPoint]? = nil, itemsCollide: Bool = false) throws(DynamicsError)
+        -> [AttachmentID]
     {
         require(!isStepping, "DynamicWorld.addAttachments called during a step")
         let n = items.count
@@ -42,6 +46,7 @@ extension DynamicWorld {
             var joint = KernelJoint(itemA: others[i], itemB: items[i], anchorA: a, anchorB: local(b, of: items[i]),
                                     kind: kind, length: hypot(b.x - a.x, b.y - a.y))
             if let other = others[i] { joint.anchorA = local(a, of: other) }
+            joint.itemsCollide = itemsCollide
             if case let .slider(axis, _) = kind {
                 let angle = others[i].map { pose(of: $0).angle } ?? 0
                 joint.axis = CGVector(dx: cos(angle) * axis.dx + sin(angle) * axis.dy,
@@ -84,6 +89,13 @@ extension DynamicWorld {
     public func updateAttachment(_ id: AttachmentID, to kind: AttachmentKind, length: CGFloat) throws(DynamicsError) {
         require(!isStepping, "DynamicWorld.updateAttachment called during a step")
         try kernel.setJointParameters(id, kind, length: length)
+    }
+
+    /// Whether the two items of each attachment collide with each other (attachments to a point of the world
+    /// are unaffected). Throws, changing nothing, for a stale id. Wakes the items of attachments that change.
+    public func setItemsCollide(_ collide: Bool, for ids: [AttachmentID]) throws(DynamicsError) {
+        require(!isStepping, "DynamicWorld.setItemsCollide called during a step")
+        try kernel.setJointsCollide(ids, collide)
     }
 
     /// A reference-coordinate point in an item's frame (offset from its centre, unrotated).

@@ -114,14 +114,18 @@ public struct SceneAttachment: Hashable, Sendable {
     public var itemAnchor: CGPoint?
     /// What it holds.
     public var kind: AttachmentKind
+    /// Whether the two attached items collide with each other (default false).
+    public var collide: Bool
 
     /// An attachment.
-    public init(item: String, other: String? = nil, anchor: CGPoint, itemAnchor: CGPoint? = nil, kind: AttachmentKind) {
+    public init(item: String, other: String? = nil, anchor: CGPoint, itemAnchor: CGPoint? = nil, kind: AttachmentKind,
+                collide: Bool = false) {
         self.item = item
         self.other = other
         self.anchor = anchor
         self.itemAnchor = itemAnchor
         self.kind = kind
+        self.collide = collide
     }
 }
 

@@ -153,6 +153,7 @@ extension SceneBehavior {
             if let other = a.other { o["to"] = .string(other) }
             o["anchor"] = .pair(a.anchor.x, a.anchor.y)
             if let p = a.itemAnchor { o["itemAnchor"] = .pair(p.x, p.y) }
+            if a.collide { o["collide"] = .bool(true) }
             func range(_ r: FloatRange) { if !r.isInfinite { o["range"] = .pair(r.minimum, r.maximum) } }
             switch a.kind {
             case .rod(let length, let frequency, let damping):

@@ -238,7 +238,7 @@ extension SceneDocument {
         case "gravity": targets + ["direction", "angle", "magnitude"]
         case "collision": targets + ["mode", "boundsAsBoundary", "insets", "boundaries"]
         case "attachment": ["item", "to", "anchor", "itemAnchor", "kind", "length", "frequency", "damping", "range",
-                            "frictionTorque", "axis"]
+                            "frictionTorque", "axis", "collide"]
         case "snap": ["item", "point", "damping", "dampingRatio", "frequency"]
         case "push": targets + ["mode", "vector", "angle", "magnitude", "offset", "active"]
         case "field": targets + ["kind", "position", "region", "strength", "falloff", "minimumRadius", "direction", "smoothness",
@@ -426,7 +426,8 @@ extension SceneDocument {
         default: kind = .rod(length: length.map { CGFloat($0) }, frequency: frequency, damping: damping)
         }
         guard let item, let anchor else { return nil }
-        return SceneAttachment(item: item, other: o.string("to"), anchor: anchor, itemAnchor: o.point("itemAnchor"), kind: kind)
+        return SceneAttachment(item: item, other: o.string("to"), anchor: anchor, itemAnchor: o.point("itemAnchor"), kind: kind,
+                               collide: o.bool("collide") ?? false)
     }
 
     static func readEvent(_ value: SceneValue, at path: String, reader: SceneReader) -> SceneEvent? {

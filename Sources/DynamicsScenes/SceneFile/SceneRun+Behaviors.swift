@@ -84,7 +84,7 @@ extension SceneRun {
             let other = a.other.map { itemIDs[index[$0]!] }
             let itemAnchor = a.itemAnchor ?? a.anchor
             entry.attachment = try world.addAttachments(a.kind, items: [item], to: [other], anchors: [a.anchor],
-                                                        itemAnchors: [itemAnchor])[0]
+                                                        itemAnchors: [itemAnchor], itemsCollide: a.collide)[0]
             entry.length = hypot(itemAnchor.x - a.anchor.x, itemAnchor.y - a.anchor.y)
             if case .rod(let length?, _, _) = a.kind { entry.length = length }
             if case .rope(let length?) = a.kind { entry.length = length }
