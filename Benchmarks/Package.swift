@@ -41,5 +41,15 @@ let package = Package(
             path: "Benchmarks/Fields",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "Springs",
+            dependencies: [
+                .product(name: "Dynamics", package: dynamics),
+                .product(name: "Benchmark", package: "benchmark"),
+                "TriadSupport",
+            ],
+            path: "Benchmarks/Springs",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ]
 )

@@ -23,6 +23,7 @@ static const dkKernels dkKernels_scalar = {
 	.applyFields = dkApplyFields_scalar,
 	.overrideVelocities = dkOverrideVelocities_scalar,
 	.summarizeRows = dkSummarizeRows_scalar,
+	.springSamples = dkSpringSamples_scalar,
 };
 
 #if defined(__x86_64__) || defined(__i386__)

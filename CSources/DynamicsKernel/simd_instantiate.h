@@ -12,6 +12,7 @@
 #include "stage_integrate_wide.h"
 #include "stage_pack_wide.h"
 #include "stage_rest_wide.h"
+#include "stage_spring_wide.h"
 
 const dkKernels DK_CAT(dkKernels, DK_ISA) = {
 	.level = DK_LEVEL,
@@ -28,4 +29,5 @@ const dkKernels DK_CAT(dkKernels, DK_ISA) = {
 	.applyFields = DK_FN(dkApplyFields),
 	.overrideVelocities = DK_FN(dkOverrideVelocities),
 	.summarizeRows = DK_FN(dkSummarizeRows),
+	.springSamples = DK_FN(dkSpringSamples),
 };

@@ -150,6 +150,8 @@ import Testing
         (["simulate", "default", "--contact-frequency", "nan"], "--contact-frequency"),
         (["simulate", "default", "--solver-iterations", "0"], "--solver-iterations must be 1…8"),
         (["simulate", "default", "--every", "0"], "--every"), (["simulate", "default", "--frames", "abc", "--output", "x.svg"], "--frames"),
+        (["spring", "--duration", "-1", "--damping-ratio", "0.4"], "--duration"), (["spring", "--stiffness", "100"], "--damping"),
+        (["spring", "--frequency", "10", "--damping-ratio", "0.5", "--samples", "1"], "--samples"),
     ])
     func badArguments(arguments: [String], flag: String) throws {
         let r = try Self.dynamics(arguments)
@@ -233,6 +235,24 @@ import Testing
         #expect(steps == [0, 7, 14, 21, 28, 35, 42, 49, 56, 60])
         let ids = try #require(arrays["id.npy"])
         #expect(ids.header.contains("'descr': '<U6'"))
+    }
+
+    @Test("spring prints UIKit's spring curve as the library computes it and plots it")
+    func spring() throws {
+        let dir = try CommandLineTests.folder()
+        let svg = dir.appendingPathComponent("spring.svg")
+        let r = try CommandLineTests.dynamics(["spring", "--duration", "0.5", "--damping-ratio", "0.4", "--velocity", "2",
+                                               "--samples", "11", "--svg", svg.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let curve = SpringTimingCurve(duration: 0.5, dampingRatio: 0.4, initialVelocity: 2)
+        let rows = r.stdout.split(separator: "\n").dropFirst(2).map { $0.split(separator: "\t").compactMap { Double($0) } }
+        #expect(rows.count == 11)
+        for row in rows where row.count == 3 {
+            #expect(abs(row[1] - curve.progress(at: row[0])) < 1e-6 && abs(row[2] - curve.velocity(at: row[0])) < 1e-6, "\(row)")
+        }
+        #expect(abs((rows.last?[1] ?? 0) - 1) <= 0.001 + 1e-6, "settled at the end of the duration")
+        let parser = XMLParser(data: try Data(contentsOf: svg))
+        #expect(parser.parse(), "\(parser.parserError.map { "\($0)" } ?? "")")
     }
 
     @Test(".svg pictures are well-formed XML with a panel per --frames time")

@@ -7,4 +7,5 @@
 #include "dk_collision.h"
 #include "dk_joint.h"
 #include "dk_field.h"
+#include "dk_spring.h"
 #endif
