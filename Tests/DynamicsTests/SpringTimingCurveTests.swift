@@ -86,9 +86,7 @@ import Testing
         for (c, curve) in curves.enumerated() {
             for k in 0..<count { worst = max(worst, abs(Double(wide[k * curves.count + c]) - curve.progress(at: Double(k) * interval))) }
         }
-        // The recurrence runs in Float: the rounding of its coefficients shifts a lightly damped curve's phase a
-        // little with every sample (5.5e-5 after 60 samples here, for ζ down to 0.05).
-        #expect(worst < 1e-4, "the recurrence drifted from the closed form by \(worst)")
+        #expect(worst < 1e-5, "the samples drifted from the closed form by \(worst)")
     }
 
     @Test("bad arguments of the sampler throw, naming the field")

@@ -25,6 +25,7 @@
 //     normal and each separation against closed forms; two-point manifolds have distinct feature ids that
 //     survive a 1 pt shift; a resting box keeps its points' ids from step to step, and their warm-started
 //     impulses carry its weight (m·g·h per substep);
+//   - spring timing curves sampled in bulk give the scalar level's bits and follow their closed form;
 //   - free fall follows the semi-implicit Euler law, and a resting 10-box column sinks by the soft-contact
 //     law 115.625·g/ω² (Units and semantics, §Contacts: Sources/Dynamics/Dynamics.docc/UnitsAndSemantics.md; as
 //     CollisionTests.contactLaw) within 1 %.
@@ -57,6 +58,7 @@ int main(int argc, char** argv)
 	separations(&r);
 	manifolds(&r);
 	laws(&r);
+	springs(&r, best);
 	if (argc == 3 && !strcmp(argv[1], "--compare-states")) compareStates(&r, argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "--write-states")) check(&r, writeStates(&r, argv[2]), "states written", argv[2]);
 	printf("%d of %d checks passed\n", r.checks - r.failures, r.checks);

@@ -7,11 +7,11 @@ extension SpringTimingCurve {
     /// (`count` samples), as one row of `curves.count` values per time: the progress of curve c at time k ·
     /// `interval` is `result[k * curves.count + c]`, in Float.
     ///
-    /// The kernel takes each curve's first two samples from the closed form (double precision) and the
-    /// rest from the exact recurrence of a damped oscillator's samples at uniform spacing, one multiply-add
-    /// pair per sample, W curves per SIMD vector and blocks of curves on `workers` threads. Every SIMD level
-    /// and worker count gives the same bits; over 60 samples the values agree with ``progress(at:)`` within
-    /// 10⁻⁴ (the recurrence runs in Float, and a lightly damped curve's phase drifts a little per sample).
+    /// The kernel advances each curve's state (1 − progress and its rate) from sample to sample by the
+    /// damped oscillator's exact transition matrix over `interval` (from the closed forms, in double
+    /// precision), two multiply-add pairs per sample in Float, W curves per SIMD vector and blocks of curves
+    /// on `workers` threads. Every SIMD level and worker count gives the same bits; over 60 samples the
+    /// values agree with ``progress(at:)`` within 10⁻⁵.
     /// `swift package benchmark --target Springs` in `Benchmarks` times 10⁶ curves × 60 samples (the
     /// results are in `Benchmarks/results`). Throws for an interval that is not positive and finite, a negative count, or a
     /// worker count outside 1…64; curves beyond Float's range are refused by their initialisers.
