@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The batch API's bulk calls under the fuzzer: the input's bytes are read as a program of calls on one
-// `DynamicWorld` (create, remove, shapes, attachments, fields, forces, velocities, impulses, snaps,
-// materials, boundaries, steps), with numbers that include NaN, infinities, subnormals and values past
-// every documented bound, and ids that are live, removed, repeated or made up. Every call either succeeds
+// `DynamicWorld` (create, remove, shapes, attachments and whether their items collide, fields, forces,
+// velocities, impulses, snaps, materials, boundaries, steps), with numbers that include NaN, infinities,
+// subnormals and values past every documented bound, and ids that are live, removed, repeated or made up. Every call either succeeds
 // or throws a `DynamicsError`; one that throws must leave the world exactly as it was (every column's
 // bits and the item, attachment and field counts). Anything else (a trap, a crash, a changed world after
 // a throw) is a finding.
@@ -124,9 +124,14 @@ struct BatchProgram {
         case 3: attach()
         case 4:
             let picked = attachments.isEmpty ? [] : (0..<input.count(3)).map { _ in attachments[Int(input.byte()) % attachments.count] }
-            attempt("removeAttachments") { program in
-                try program.world.removeAttachments(picked)
-                program.attachments.removeAll(where: picked.contains)
+            if input.byte() & 1 == 0 {
+                let collide = input.byte() & 1 == 1
+                attempt("setItemsCollide") { try $0.world.setItemsCollide(collide, for: picked) }
+            } else {
+                attempt("removeAttachments") { program in
+                    try program.world.removeAttachments(picked)
+                    program.attachments.removeAll(where: picked.contains)
+                }
             }
         case 5: addField()
         case 6:
@@ -207,8 +212,10 @@ struct BatchProgram {
         let items = ids()
         let others: [ItemID?] = items.map { _ in input.byte() & 3 == 0 ? nil : ids().first }
         let anchors = items.map { _ in input.point() }
+        let collide = input.byte() & 1 == 1
         attempt("addAttachments") { program in
-            program.attachments += try program.world.addAttachments(kind, items: items, to: others, anchors: anchors)
+            program.attachments += try program.world.addAttachments(kind, items: items, to: others, anchors: anchors,
+                                                                    itemsCollide: collide)
         }
     }
 
