@@ -46,9 +46,9 @@ struct dkKernels {
 	// Membership OR and AND and the positions' bounding box over rows [begin, end) (begin < end).
 	void (*summarizeRows)(dkCols c, const uint32_t* lo, const uint32_t* hi, int32_t begin, int32_t end,
 						  dkRowSummary* out);
-	// Spring curves [begin, end) from their transition matrices (m[0…3][i], row-major) and initial rates,
-	// into the rows of `out` (count floats per row, one row per sample; spring_curve.c)
-	void (*springSamples)(const float* const* m, const float* rate0, int32_t begin, int32_t end, int32_t count,
+	// Spring curves [begin, end) from their transition matrices (m[0…3][i], row-major) and states (e, rate,
+	// advanced in place), into the rows of `out` (count floats per row, one row per sample; spring_curve.c)
+	void (*springSamples)(const float* const* m, float* e, float* rate, int32_t begin, int32_t end, int32_t count,
 						  int32_t samples, float* out);
 };
 
@@ -85,7 +85,7 @@ void dkFieldRow_scalar(dkCols c, const uint32_t* lo, const uint32_t* hi, int32_t
 					   float y, float vx, float vy, float im, float* ax, float* ay);
 void dkVelocityFieldsRow_scalar(const uint32_t* lo, const uint32_t* hi, int32_t i, const dkFieldBatch* batch, float x,
 								float y, float im, float* vx, float* vy);
-void dkSpringSamples_scalar(const float* const* m, const float* rate0, int32_t begin, int32_t end, int32_t count,
+void dkSpringSamples_scalar(const float* const* m, float* e, float* rate, int32_t begin, int32_t end, int32_t count,
 							int32_t samples, float* out);
 void dkSummarizeRows_scalar(dkCols c, const uint32_t* lo, const uint32_t* hi, int32_t begin, int32_t end,
 							dkRowSummary* out);

@@ -20,47 +20,49 @@
 
 #define DK_SPRING_BLOCK 2048
 
-// The state (e, e') at time t of the spring that starts at (e0, r0), from the closed forms.
-static void state(double omega, double zeta, double e0, double r0, double t, double* e, double* rate)
-{
-	if (zeta < 1.0) {
-		double wd = omega * sqrt(1.0 - zeta * zeta), decay = exp(-zeta * omega * t);
-		double c = (r0 + zeta * omega * e0) / wd, co = cos(wd * t), sn = sin(wd * t);
-		*e = decay * (e0 * co + c * sn);
-		*rate = decay * (-zeta * omega * (e0 * co + c * sn) + wd * (c * co - e0 * sn));
-	} else if (zeta == 1.0) {
-		double decay = exp(-omega * t), b = r0 + omega * e0;
-		*e = decay * (e0 + b * t);
-		*rate = decay * (b - omega * (e0 + b * t));
-	} else {
-		double root = sqrt(zeta * zeta - 1.0), r1 = -omega * (zeta - root), r2 = -omega * (zeta + root);
-		double a = (r0 - r2 * e0) / (r1 - r2), b = e0 - a, x1 = exp(r1 * t), x2 = exp(r2 * t);
-		*e = a * x1 + b * x2;
-		*rate = a * r1 * x1 + b * r2 * x2;
-	}
-}
-
-// The transition matrix over dt, row-major: (e, e') ← m (e, e').
+// The transition matrix over dt, row-major, (e, e') ← m (e, e'): its columns are the closed-form states at
+// dt of the springs that start from (1, 0) and from (0, 1). One exp (two when overdamped), one cos and sin,
+// one sqrt per curve.
 static void transition(double omega, double zeta, double dt, float* m)
 {
-	double e, r;
-	state(omega, zeta, 1.0, 0.0, dt, &e, &r);
-	m[0] = (float)e, m[2] = (float)r;
-	state(omega, zeta, 0.0, 1.0, dt, &e, &r);
-	m[1] = (float)e, m[3] = (float)r;
+	double e1, r1, e2, r2; // from (1, 0) and from (0, 1)
+	if (zeta < 1.0) {
+		double wd = omega * sqrt(1.0 - zeta * zeta), decay = exp(-zeta * omega * dt);
+		double co = cos(wd * dt), sn = sin(wd * dt), zw = zeta * omega;
+		e1 = decay * (co + zw / wd * sn);
+		r1 = decay * (-zw * (co + zw / wd * sn) + wd * (zw / wd * co - sn));
+		e2 = decay * sn / wd;
+		r2 = decay * (co - zw / wd * sn);
+	} else if (zeta == 1.0) {
+		double decay = exp(-omega * dt);
+		e1 = decay * (1.0 + omega * dt);
+		r1 = decay * (omega - omega * (1.0 + omega * dt));
+		e2 = decay * dt;
+		r2 = decay * (1.0 - omega * dt);
+	} else {
+		double root = sqrt(zeta * zeta - 1.0), p = -omega * (zeta - root), q = -omega * (zeta + root);
+		double xp = exp(p * dt), xq = exp(q * dt), d = p - q;
+		// From (e0, r0): a = (r0 − q e0) / (p − q), b = e0 − a; e = a xp + b xq, e' = a p xp + b q xq.
+		double a1 = -q / d, b1 = 1.0 - a1, a2 = 1.0 / d, b2 = -a2;
+		e1 = a1 * xp + b1 * xq;
+		r1 = a1 * p * xp + b1 * q * xq;
+		e2 = a2 * xp + b2 * xq;
+		r2 = a2 * p * xp + b2 * q * xq;
+	}
+	m[0] = (float)e1, m[1] = (float)e2, m[2] = (float)r1, m[3] = (float)r2;
 }
 
-void dkSpringSamples_scalar(const float* const* m, const float* rate0, int32_t begin, int32_t end, int32_t count,
+void dkSpringSamples_scalar(const float* const* m, float* e, float* rate, int32_t begin, int32_t end, int32_t count,
 							int32_t samples, float* out)
 {
+	for (int32_t k = 0; k < samples; ++k) {
+		float* row = out + (size_t)k * count;
 #pragma clang loop vectorize(disable)
-	for (int32_t i = begin; i < end; ++i) {
-		float e = 1.0f, rate = rate0[i];
-		for (int32_t k = 0; k < samples; ++k) {
-			out[(size_t)k * count + i] = 1.0f - e;
-			float next = m[0][i] * e + m[1][i] * rate;
-			rate = m[2][i] * e + m[3][i] * rate;
-			e = next;
+		for (int32_t i = begin; i < end; ++i) {
+			row[i] = 1.0f - e[i];
+			float next = m[0][i] * e[i] + m[1][i] * rate[i];
+			rate[i] = m[2][i] * e[i] + m[3][i] * rate[i];
+			e[i] = next;
 		}
 	}
 }
@@ -76,17 +78,19 @@ static void springTask(void* context, int32_t worker)
 	(void)worker;
 	dkSpringTask* t = context;
 	const dkSpringSampling* s = t->s;
-	float m[4][DK_SPRING_BLOCK], rate0[DK_SPRING_BLOCK];
+	float m[4][DK_SPRING_BLOCK], e0[DK_SPRING_BLOCK], rate0[DK_SPRING_BLOCK];
 	const float* columns[4] = {m[0], m[1], m[2], m[3]};
 	for (int32_t b, e; dkClaimChunk(&t->next, DK_SPRING_BLOCK, s->count, &b, &e);) {
 		for (int32_t i = b; i < e; ++i) {
 			float matrix[4];
 			transition(s->omega[i], s->zeta[i], s->interval, matrix);
 			for (int q = 0; q < 4; ++q) m[q][i - b] = matrix[q];
+			e0[i - b] = 1.0f;
 			rate0[i - b] = -s->velocity[i];
 		}
-		// The block's columns of the output: shift the output so that the kernel's column i - b is curve i.
-		t->kernels->springSamples(columns, rate0, 0, e - b, s->count, s->samples, s->out + b);
+		// The block's columns of the output, row by row (8 KiB runs): shift the output so that the kernel's
+		// column i - b is curve i.
+		t->kernels->springSamples(columns, e0, rate0, 0, e - b, s->count, s->samples, s->out + b);
 	}
 }
 

@@ -87,6 +87,12 @@ import Testing
             for k in 0..<count { worst = max(worst, abs(Double(wide[k * curves.count + c]) - curve.progress(at: Double(k) * interval))) }
         }
         #expect(worst < 1e-5, "the samples drifted from the closed form by \(worst)")
+        // Into a reused buffer: the same values, and the buffer resized to fit.
+        var buffer: [Float] = [1, 2, 3]
+        try SpringTimingCurve.sample(curves, interval: interval, count: count, into: &buffer, workers: 2)
+        #expect(buffer.map(\.bitPattern) == wide.map(\.bitPattern))
+        try SpringTimingCurve.sample(Array(curves.prefix(10)), interval: interval, count: count, into: &buffer)
+        #expect(buffer.count == 600 && buffer[599] == wide[59 * curves.count + 9])
     }
 
     @Test("bad arguments of the sampler throw, naming the field")

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Spring timing curves in bulk: 10⁶ curves × 60 samples (one second at 60 Hz) per call of
-// SpringTimingCurve.sample, at the widest SIMD level and on the scalar path, at 1 and 2 workers; against
+// SpringTimingCurve.sample, at the widest SIMD level and on the scalar path, at 1 and 2 workers, into a new
+// array and into a reused one (a new array's 240 MB are mapped and zeroed by the OS on first write); against
 // two references measured in the same run: the closed form evaluated curve by curve
 // (SpringTimingCurve.progress(at:), 10⁵ curves × 60 samples, i.e. a tenth of the work), and a STREAM triad
 // over the bytes the call must write at least (10⁶ × 60 Floats, 240 MB).
@@ -48,6 +49,19 @@ let benchmarks: @Sendable () -> Void = {
                 }
                 benchmark.stopMeasurement()
             }
+        }
+    }
+    for workers in [1, 2] {
+        Benchmark("springs sample into a reused buffer 1e6x60 simd \(workers)w") { benchmark in
+            let curves = million.curves
+            var buffer: [Float] = []
+            try! SpringTimingCurve.sample(curves, interval: interval, count: sampleCount, into: &buffer, workers: workers)
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                try! SpringTimingCurve.sample(curves, interval: interval, count: sampleCount, into: &buffer, workers: workers)
+                blackHole(buffer[0])
+            }
+            benchmark.stopMeasurement()
         }
     }
     Benchmark("springs closed form 1e5x60 1w") { benchmark in

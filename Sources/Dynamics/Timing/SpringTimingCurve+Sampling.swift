@@ -13,10 +13,42 @@ extension SpringTimingCurve {
     /// on `workers` threads. Every SIMD level and worker count gives the same bits; over 60 samples the
     /// values agree with ``progress(at:)`` within 10⁻⁵.
     /// `swift package benchmark --target Springs` in `Benchmarks` times 10⁶ curves × 60 samples (the
-    /// results are in `Benchmarks/results`). Throws for an interval that is not positive and finite, a negative count, or a
-    /// worker count outside 1…64; curves beyond Float's range are refused by their initialisers.
+    /// results are in `Benchmarks/results`). Throws for an interval that is not positive and finite, a
+    /// negative count, or a worker count outside 1…64; curves out of range are refused by their initialisers.
     public static func sample(_ curves: [SpringTimingCurve], interval: TimeInterval, count: Int, workers: Int = 1,
                               simd: SIMDLevel = .automatic) throws(DynamicsError) -> [Float]
+    {
+        let total = try checkArguments(curves, interval: interval, count: count, workers: workers)
+        var result = dkResultOK
+        var error = dkError()
+        // Left uninitialised: the kernel writes every element, or nothing when it refuses the call.
+        let out = [Float](unsafeUninitializedCapacity: total) { buffer, initialized in
+            (result, error) = run(curves, interval: interval, count: count, workers: workers, simd: simd, into: buffer)
+            initialized = result == dkResultOK ? total : 0
+        }
+        try check(result, error)
+        return out
+    }
+
+    /// The same samples as ``sample(_:interval:count:workers:simd:)``, written into `buffer`, which is
+    /// resized to `curves.count * count` when it has another size. Sampling again into the same buffer
+    /// (an animation's frames, a sweep's batches) skips the cost of new memory: the operating system maps
+    /// and zeroes a fresh array's pages on first write, which for 10⁶ curves × 60 samples takes longer than
+    /// the sampling itself. Throws as that function does, before `buffer` is touched.
+    public static func sample(_ curves: [SpringTimingCurve], interval: TimeInterval, count: Int, into buffer: inout [Float],
+                              workers: Int = 1, simd: SIMDLevel = .automatic) throws(DynamicsError)
+    {
+        let total = try checkArguments(curves, interval: interval, count: count, workers: workers)
+        if buffer.count != total { buffer = [Float](repeating: 0, count: total) }
+        let (result, error) = buffer.withUnsafeMutableBufferPointer {
+            run(curves, interval: interval, count: count, workers: workers, simd: simd, into: $0)
+        }
+        try check(result, error)
+    }
+
+    /// Checks the arguments both forms share; returns the number of samples in all.
+    private static func checkArguments(_ curves: [SpringTimingCurve], interval: TimeInterval, count: Int, workers: Int)
+        throws(DynamicsError) -> Int
     {
         guard interval.isFinite, interval > 0, Float(interval) > 0 else {
             throw .invalidValue(field: "interval", value: interval, index: nil)
@@ -27,30 +59,34 @@ extension SpringTimingCurve {
         guard !total.overflow, curves.count <= Int(Int32.max) else {
             throw .invalidValue(field: "curves.count", value: Double(curves.count), index: nil)
         }
+        return total.partialValue
+    }
+
+    /// Runs the kernel into `out` (curves.count × count floats).
+    private static func run(_ curves: [SpringTimingCurve], interval: TimeInterval, count: Int, workers: Int,
+                            simd: SIMDLevel, into out: UnsafeMutableBufferPointer<Float>) -> (dkResult, dkError)
+    {
         let omega = curves.map { Float($0.naturalFrequency) }, zeta = curves.map { Float($0.dampingRatio) }
         let velocity = curves.map { Float($0.initialVelocity) }
         var error = dkError()
-        var result = dkResultOK
-        // Left uninitialised: the kernel writes every element, or nothing when it refuses the call.
-        let out = [Float](unsafeUninitializedCapacity: total.partialValue) { buffer, initialized in
-            result = omega.withUnsafeBufferPointer { w in
-                zeta.withUnsafeBufferPointer { z in
-                    velocity.withUnsafeBufferPointer { v in
-                        var sampling = dkSpringSampling(
-                            omega: w.baseAddress, zeta: z.baseAddress, velocity: v.baseAddress, count: Int32(curves.count),
-                            interval: Float(interval), samples: Int32(count), out: buffer.baseAddress,
-                            simdLimit: simd.kernelLimit, workerCount: Int32(workers), runTasks: kernelRunTasks,
-                            hostContext: nil)
-                        return dkSpringCurves_Sample(&sampling, &error)
-                    }
+        let result = omega.withUnsafeBufferPointer { w in
+            zeta.withUnsafeBufferPointer { z in
+                velocity.withUnsafeBufferPointer { v in
+                    var sampling = dkSpringSampling(
+                        omega: w.baseAddress, zeta: z.baseAddress, velocity: v.baseAddress, count: Int32(curves.count),
+                        interval: Float(interval), samples: Int32(count), out: out.baseAddress, simdLimit: simd.kernelLimit,
+                        workerCount: Int32(workers), runTasks: kernelRunTasks, hostContext: nil)
+                    return dkSpringCurves_Sample(&sampling, &error)
                 }
             }
-            initialized = result == dkResultOK ? total.partialValue : 0
         }
+        return (result, error)
+    }
+
+    private static func check(_ result: dkResult, _ error: dkError) throws(DynamicsError) {
         guard result == dkResultOK else {
             let field = error.field.map { String(cString: $0) } ?? "curves"
             throw .invalidValue(field: field, value: error.value, index: error.index >= 0 ? Int(error.index) : nil)
         }
-        return out
     }
 }
