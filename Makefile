@@ -84,7 +84,9 @@ test-browser: deps browser-deps
 	"$$($(SWIFT) build --show-bin-path)/dynamics" simulate bridge --seconds 4 --output $(BROWSER_DIR)/bridge.html --quiet
 	"$$($(SWIFT) build --show-bin-path)/dynamics" simulate Sources/DynamicsScenes/Resources/examples/falling-square.json --output $(BROWSER_DIR)/square.html --quiet
 	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/bridge.html
+	"$$($(SWIFT) build --show-bin-path)/dynamics" simulate flick --output $(BROWSER_DIR)/flick.html --quiet
 	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/square.html
+	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/flick.html
 
 # The test suite under AddressSanitizer, with UBSan on the C kernel (Swift has no UBSan on Linux); any
 # report fails the run. Separate build folders keep the sanitized builds apart from the plain one.

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: Apache-2.0
+import Dynamics
+import DynamicsScenes
+import Foundation
+import Testing
+
+/// The UIKit Dynamics examples, each as Swift written the UIKit way (in this folder) and as a scene file
+/// with a timeline (`Sources/DynamicsScenes/Resources/examples`), checked for the outcome the example shows.
+@Suite struct ExampleTests {
+    static let bounds = CGRect(x: 0, y: 0, width: 320, height: 568)
+
+    @Test("flick: the card follows the finger, is thrown at the finger's speed on release, and rests inside the bounds")
+    func flick() {
+        let example = FlickExample(bounds: Self.bounds)
+        let start = CGPoint(x: 180, y: 300)
+        example.panBegan(at: start)
+        // The finger moves up and right at (120, −480) pt/s for 0.25 s, one touch per frame.
+        for frame in 1...15 {
+            example.panChanged(to: CGPoint(x: start.x + 2 * CGFloat(frame), y: start.y - 8 * CGFloat(frame)))
+            example.animator.step(by: 1.0 / 60)
+        }
+        // The touched point of the card (20, 16) from its centre, turning with it, follows the finger.
+        let touched = CGPoint(x: start.x + 30, y: start.y - 120), angle = example.card.rotation
+        let grip = CGPoint(x: example.card.center.x + 20 * cos(angle) - 16 * sin(angle),
+                           y: example.card.center.y + 20 * sin(angle) + 16 * cos(angle))
+        #expect(hypot(grip.x - touched.x, grip.y - touched.y) < 10, "the card lags the finger: \(grip) vs \(touched)")
+        let before = example.velocity
+        example.panEnded(velocity: CGVector(dx: 120, dy: -480))
+        example.animator.step(by: 1.0 / 60)
+        // An instantaneous push of magnitude P changes the velocity by 100 · P / m: here by the finger's velocity
+        // (m = 1), less one step of resistance.
+        let thrown = example.velocity
+        #expect(thrown.y < before.y - 400, "thrown up: \(before) → \(thrown)")
+        var highest = example.card.frame.minY
+        for _ in 0..<120 {
+            example.animator.step(by: 1.0 / 60)
+            highest = min(highest, example.card.frame.minY)
+        }
+        #expect(highest < 5, "thrown up, it reaches the top edge: \(highest)")
+        #expect(example.animator.runUntilPaused(timeout: 20), "the card does not come to rest")
+        #expect(Self.bounds.contains(example.card.center), "the card left the bounds: \(example.card.center)")
+    }
+
+    @Test("flick as a scene file: the same drag and throw from its timeline")
+    func flickScene() throws {
+        let url = try #require(SceneDocument.exampleFiles.first { $0.deletingPathExtension().lastPathComponent == "flick" })
+        let run = try SceneRun(try SceneDocument.parse(try Data(contentsOf: url)))
+        var highest = Double.infinity
+        while run.time < 6 - 1e-9 {
+            try run.step()
+            highest = min(highest, run.world.pose(of: run.itemIDs[0]).center.y)
+        }
+        // A 100 pt card touching the top edge has its centre at most 71 pt below it (50 when square to it).
+        #expect(highest < 71, "thrown up, it reaches the top edge: centre at \(highest)")
+        let center = run.world.pose(of: run.itemIDs[0]).center
+        #expect(Self.bounds.insetBy(dx: 40, dy: 40).contains(center), "the card at \(center)")
+        #expect(run.world.awakeItemCount == 0, "the card still moves")
+    }
+}
