@@ -56,4 +56,29 @@ import Testing
         #expect(Self.bounds.insetBy(dx: 40, dy: 40).contains(center), "the card at \(center)")
         #expect(run.world.awakeItemCount == 0, "the card still moves")
     }
+
+    @Test("falling square: it comes to rest on the bottom edge and the animator pauses")
+    func fallingSquare() {
+        let example = FallingSquareExample(bounds: Self.bounds)
+        #expect(example.animator.runUntilPaused(timeout: 10), "still moving after 10 s")
+        #expect(example.paused == 1)
+        #expect(abs(example.square.frame.maxY - Self.bounds.maxY) < 1, "resting at \(example.square.frame)")
+        #expect(abs(example.square.rotation) < 1e-3 && abs(example.square.center.x - 150) < 1e-3)
+    }
+
+    @Test("falling square as a scene file: it lands on the bottom edge, is flicked sideways at 1 s and rests there")
+    func fallingSquareScene() throws {
+        let url = try #require(SceneDocument.exampleFiles.first { $0.deletingPathExtension().lastPathComponent == "falling-square" })
+        let run = try SceneRun(try SceneDocument.parse(try Data(contentsOf: url)))
+        var lowest = -Double.infinity
+        while run.time < 0.99 {
+            try run.step()
+            lowest = max(lowest, run.world.pose(of: run.itemIDs[0]).center.y)
+        }
+        let landed = run.world.pose(of: run.itemIDs[0]).center
+        #expect(abs(lowest - 550) < 1.5, "it lands on the bottom edge of the 600 pt bounds (elasticity 0.3: it bounces): \(lowest)")
+        while run.time < 3 - 1e-9 { try run.step() }
+        let rest = run.world.pose(of: run.itemIDs[0]).center
+        #expect(abs(rest.y - 550) < 1 && rest.x > landed.x + 20, "flicked sideways along the edge: \(rest)")
+    }
 }
