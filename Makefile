@@ -85,8 +85,10 @@ test-browser: deps browser-deps
 	"$$($(SWIFT) build --show-bin-path)/dynamics" simulate Sources/DynamicsScenes/Resources/examples/falling-square.json --output $(BROWSER_DIR)/square.html --quiet
 	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/bridge.html
 	"$$($(SWIFT) build --show-bin-path)/dynamics" simulate flick --output $(BROWSER_DIR)/flick.html --quiet
+	"$$($(SWIFT) build --show-bin-path)/dynamics" simulate sticky_corners --output $(BROWSER_DIR)/sticky.html --quiet
 	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/square.html
 	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/flick.html
+	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/sticky.html
 
 # The test suite under AddressSanitizer, with UBSan on the C kernel (Swift has no UBSan on Linux); any
 # report fails the run. Separate build folders keep the sanitized builds apart from the plain one.

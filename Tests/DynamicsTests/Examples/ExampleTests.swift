@@ -81,4 +81,21 @@ import Testing
         let rest = run.world.pose(of: run.itemIDs[0]).center
         #expect(abs(rest.y - 550) < 1 && rest.x > landed.x + 20, "flicked sideways along the edge: \(rest)")
     }
+
+    @Test("sticky corners: a card dragged and thrown sticks in the half it was thrown into",
+          arguments: [(2_000.0, 600.0), (300.0, 200.0), (-2_000.0, 200.0)])
+    func stickyCorners(flick: Double, restY: Double) {
+        let bounds = CGRect(x: 0, y: 0, width: 400, height: 800)
+        let start = flick < 0 ? 600.0 : 200.0
+        let example = StickyCornersExample(bounds: bounds, cardAt: CGPoint(x: 200, y: start))
+        example.panBegan(at: CGPoint(x: 200, y: start))
+        for frame in 1...6 {  // a short drag in the throw's direction, then the release
+            example.panChanged(to: CGPoint(x: 200, y: start + flick / 60 * Double(frame) / 6))
+            example.animator.step(by: 1.0 / 60)
+        }
+        example.panEnded(velocity: CGVector(dx: 0, dy: flick * 15))
+        #expect(example.animator.runUntilPaused(timeout: 10), "the card comes to rest")
+        #expect(abs(example.card.center.y - restY) < 5 && abs(example.card.center.x - 200) < 5,
+                "thrown at \(flick * 15) pt/s: \(example.card.center)")
+    }
 }
