@@ -86,9 +86,11 @@ test-browser: deps browser-deps
 	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/bridge.html
 	"$$($(SWIFT) build --show-bin-path)/dynamics" simulate flick --output $(BROWSER_DIR)/flick.html --quiet
 	"$$($(SWIFT) build --show-bin-path)/dynamics" simulate sticky_corners --output $(BROWSER_DIR)/sticky.html --quiet
+	"$$($(SWIFT) build --show-bin-path)/dynamics" simulate nine-ball-chain --seconds 4 --output $(BROWSER_DIR)/chain.html --quiet
 	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/square.html
 	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/flick.html
 	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/sticky.html
+	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/chain.html
 
 # The test suite under AddressSanitizer, with UBSan on the C kernel (Swift has no UBSan on Linux); any
 # report fails the run. Separate build folders keep the sanitized builds apart from the plain one.

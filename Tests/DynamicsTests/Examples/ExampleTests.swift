@@ -98,4 +98,21 @@ import Testing
         #expect(abs(example.card.center.y - restY) < 5 && abs(example.card.center.x - 200) < 5,
                 "thrown at \(flick * 15) pt/s: \(example.card.center)")
     }
+
+    @Test("nine-ball chain as a scene file: dragged with and against gravity, its links hold within 2 %, and it rests")
+    func nineBallChainScene() throws {
+        let url = try #require(SceneDocument.exampleFiles.first { $0.deletingPathExtension().lastPathComponent == "nine-ball-chain" })
+        let run = try SceneRun(try SceneDocument.parse(try Data(contentsOf: url)))
+        var stretch = 0.0
+        while run.time < 15 - 1e-9 {
+            try run.step()
+            let centres = run.itemIDs.prefix(9).map { run.world.pose(of: $0).center }
+            for (a, b) in zip(centres, centres.dropFirst()) {
+                stretch = max(stretch, abs(hypot(b.x - a.x, b.y - a.y) - 25) / 25)
+            }
+        }
+        #expect(stretch < 0.02, "a link stretched by \(stretch * 100) %")
+        #expect(run.world.awakeItemCount == 0, "still moving after 15 s")
+        for id in run.itemIDs { #expect(Self.bounds.insetBy(dx: 9, dy: 9).contains(run.world.pose(of: id).center)) }
+    }
 }
