@@ -115,4 +115,39 @@ import Testing
         #expect(run.world.awakeItemCount == 0, "still moving after 15 s")
         for id in run.itemIDs { #expect(Self.bounds.insetBy(dx: 9, dy: 9).contains(run.world.pose(of: id).center)) }
     }
+
+    @Test("alert view: it snaps to the centre (damping 0.8), and dismissed it dips, then flies up off the screen")
+    func alertView() {
+        let example = AlertViewExample(bounds: Self.bounds)
+        example.show()
+        #expect(example.animator.runUntilPaused(timeout: 10), "the alert does not settle")
+        #expect(hypot(example.alert.center.x - 160, example.alert.center.y - 284) < 1, "\(example.alert.center)")
+        example.dismiss()
+        var lowest = example.alert.center.y
+        example.animator.step(by: 0.3)
+        lowest = max(lowest, example.alert.center.y)
+        // The push: Δv = 100 · 20 / m down, m = 250 · 150 / 10 000 = 3.75, so 533 pt/s; gravity 1000 pt/s² up
+        // stops it after 0.53 s, 142 pt lower.
+        var dipped = lowest
+        for _ in 0..<30 {
+            example.animator.step(by: 1.0 / 60)
+            dipped = max(dipped, example.alert.center.y)
+        }
+        #expect(abs(dipped - (284 + 533.3 * 533.3 / 2000)) < 10, "it dips to \(dipped)")
+        #expect(example.animator.runUntilPaused(timeout: 10), "the alert does not land")
+        #expect(abs(example.alert.frame.minY - (-400)) < 1 && example.alert.frame.maxY < 0,
+                "off the screen against the line above: \(example.alert.frame)")
+    }
+
+    @Test("alert view as a scene file: shown by the snap, dismissed at 3 s by its timeline, it lands above the screen")
+    func alertViewScene() throws {
+        let url = try #require(SceneDocument.exampleFiles.first { $0.deletingPathExtension().lastPathComponent == "alert-view" })
+        let run = try SceneRun(try SceneDocument.parse(try Data(contentsOf: url)))
+        while run.time < 2.99 { try run.step() }
+        let shown = run.world.pose(of: run.itemIDs[0]).center
+        #expect(hypot(shown.x - 160, shown.y - 284) < 1, "shown at the centre: \(shown)")
+        while run.time < 6 - 1e-9 { try run.step() }
+        let gone = run.world.pose(of: run.itemIDs[0]).center
+        #expect(abs(gone.y - (-400 + 75)) < 1 && run.world.awakeItemCount == 0, "landed against the line above: \(gone)")
+    }
 }
