@@ -150,4 +150,43 @@ import Testing
         let gone = run.world.pose(of: run.itemIDs[0]).center
         #expect(abs(gone.y - (-400 + 75)) < 1 && run.world.awakeItemCount == 0, "landed against the line above: \(gone)")
     }
+
+    /// The documented law for a push of acceleration `a` (pt/s²) with resistance c for `steps` steps of 4
+    /// substeps: v ← (v + h·a) / (1 + h·c), x ← x + h·v per substep. Returns the distance and the speed.
+    static func pushed(_ a: Double, resistance c: Double, steps: Int, from v0: Double = 0) -> (x: Double, v: Double) {
+        let h = 1.0 / 240
+        var (x, v) = (0.0, v0)
+        for _ in 0..<(4 * steps) {
+            v = (v + h * a) / (1 + h * c)
+            x += h * v
+        }
+        return (x, v)
+    }
+
+    @Test("push by drag: while the finger is down the square accelerates at 100 · P / m toward the drag, then slows to rest")
+    func pushByDrag() {
+        let example = PushByDragExample(bounds: Self.bounds)
+        let x0 = example.square.center.x
+        example.panBegan(at: CGPoint(x: 100, y: 300))
+        example.panChanged(to: CGPoint(x: 250, y: 300))  // 150 pt right: P = 1.5, 150 pt/s² on mass 1
+        example.animator.step(by: 1)
+        let during = Self.pushed(150, resistance: 1, steps: 60)
+        #expect(abs((example.square.center.x - x0) - during.x) < 0.5, "moved \(example.square.center.x - x0), law \(during.x)")
+        example.panEnded()
+        example.animator.step(by: 1)
+        let after = Self.pushed(0, resistance: 1, steps: 60, from: during.v)
+        #expect(abs((example.square.center.x - x0) - (during.x + after.x)) < 1, "coasted to \(example.square.center.x - x0)")
+        #expect(example.animator.runUntilPaused(timeout: 30) && Self.bounds.contains(example.square.center))
+    }
+
+    @Test("push by drag as a scene file: the push is on from 0.5 s to 1.5 s by its timeline")
+    func pushByDragScene() throws {
+        let url = try #require(SceneDocument.exampleFiles.first { $0.deletingPathExtension().lastPathComponent == "push-by-drag" })
+        let run = try SceneRun(try SceneDocument.parse(try Data(contentsOf: url)))
+        let x0 = run.world.pose(of: run.itemIDs[0]).center.x
+        while run.time < 2.5 - 1e-9 { try run.step() }
+        let during = Self.pushed(150, resistance: 1, steps: 60), after = Self.pushed(0, resistance: 1, steps: 60, from: during.v)
+        let moved = run.world.pose(of: run.itemIDs[0]).center.x - x0
+        #expect(abs(moved - (during.x + after.x)) < 1, "moved \(moved), law \(during.x + after.x)")
+    }
 }
