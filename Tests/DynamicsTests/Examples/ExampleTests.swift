@@ -189,4 +189,33 @@ import Testing
         let moved = run.world.pose(of: run.itemIDs[0]).center.x - x0
         #expect(abs(moved - (during.x + after.x)) < 1, "moved \(moved), law \(during.x + after.x)")
     }
+
+    @Test("a square turned by π/4 stays balanced on its corner; turned by π/4 ± 0.01 it topples to that side",
+          arguments: [(0.0, 0), (0.01, 1), (-0.01, -1)])
+    func balancedSquare(tilt: Double, side: Int) {
+        let example = BalancedSquareExample(bounds: Self.bounds, angle: .pi / 4 + tilt)
+        let x0 = example.square.center.x
+        example.animator.step(by: 4)
+        let turn = example.square.rotation - .pi / 4
+        if side == 0 {
+            #expect(abs(turn) < 1e-3 && abs(example.square.center.x - x0) < 0.1, "balanced: turned \(turn), at \(example.square.center)")
+            #expect(abs(example.square.center.y - (568 - 50 * 2.squareRoot())) < 1, "on its corner: \(example.square.center)")
+        } else {
+            // Toppled onto a side: a quarter turn's worth of rotation from the corner, the centre 50 pt up.
+            #expect(abs(abs(turn) - .pi / 4) < 0.01 && turn * Double(side) > 0, "turned \(turn)")
+            #expect(abs(example.square.center.y - 518) < 1 && (example.square.center.x - x0) * Double(side) > 10,
+                    "toppled toward \(side): \(example.square.center)")
+        }
+    }
+
+    @Test("balanced square as a scene file: the middle one stays on its corner, its neighbours topple outward")
+    func balancedSquareScene() throws {
+        let url = try #require(SceneDocument.exampleFiles.first { $0.deletingPathExtension().lastPathComponent == "balanced-square" })
+        let run = try SceneRun(try SceneDocument.parse(try Data(contentsOf: url)))
+        while run.time < 4 - 1e-9 { try run.step() }
+        let poses = run.itemIDs.map { run.world.pose(of: $0) }
+        #expect(abs(poses[1].angle - .pi / 4) < 1e-3 && abs(poses[1].center.x - 450) < 0.1, "balanced: \(poses[1])")
+        #expect(poses[0].center.x < 140 && abs(poses[0].center.y - 518) < 1, "the left one toppled left: \(poses[0])")
+        #expect(poses[2].center.x > 760 && abs(poses[2].center.y - 518) < 1, "the right one toppled right: \(poses[2])")
+    }
 }
