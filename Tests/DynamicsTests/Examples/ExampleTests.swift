@@ -218,4 +218,26 @@ import Testing
         #expect(poses[0].center.x < 140 && abs(poses[0].center.y - 518) < 1, "the left one toppled left: \(poses[0])")
         #expect(poses[2].center.x > 760 && abs(poses[2].center.y - 518) < 1, "the right one toppled right: \(poses[2])")
     }
+
+    @Test("line and arc boundaries: the ball drops on the ramp, rolls into the bowl and rests on the arc, not its chords")
+    func boundaries() {
+        let example = BoundariesExample(bounds: Self.bounds)
+        #expect(example.animator.runUntilPaused(timeout: 30), "the ball does not settle")
+        #expect(example.touched.first == "ramp" && example.touched.contains("bowl"), "touched \(example.touched)")
+        // At rest at the bowl's bottom, touching the arc: its centre 120 − 15 pt below the bowl's centre. (The
+        // arc is drawn as 1/32-turn chords, which sag at most 0.6 pt inside the circle.)
+        let c = example.ball.center, centre = BoundariesExample.bowlCentre
+        #expect(abs(c.x - centre.x) < 2 && abs(hypot(c.x - centre.x, c.y - centre.y) - 105) < 1, "at rest at \(c)")
+        #expect(example.actions == Int((example.animator.elapsedTime * 60).rounded()), "the action runs once per step")
+        #expect(example.lowest >= c.y - 1e-9)
+    }
+
+    @Test("line and arc boundaries as a scene file: the ball rests at the bowl's bottom, on the arc")
+    func boundariesScene() throws {
+        let url = try #require(SceneDocument.exampleFiles.first { $0.deletingPathExtension().lastPathComponent == "line-and-arc" })
+        let run = try SceneRun(try SceneDocument.parse(try Data(contentsOf: url)))
+        while run.time < 12 - 1e-9 { try run.step() }
+        let c = run.world.pose(of: run.itemIDs[0]).center
+        #expect(abs(c.x - 160) < 2 && abs(hypot(c.x - 160, c.y - 300) - 105) < 1 && run.world.awakeItemCount == 0, "at \(c)")
+    }
 }
