@@ -240,4 +240,46 @@ import Testing
         let c = run.world.pose(of: run.itemIDs[0]).center
         #expect(abs(c.x - 160) < 2 && abs(hypot(c.x - 160, c.y - 300) - 105) < 1 && run.world.awakeItemCount == 0, "at \(c)")
     }
+
+    @Test("position-to-bounds mapping: the button's size swings as a 2 Hz, ζ 0.3 spring from the push and settles back")
+    func positionToBounds() {
+        let example = PositionToBoundsExample()
+        // The push: Δv = 100 · 2 / m at π/4, m = 100 · 50 / 10 000 = 0.5, so 400 pt/s; the size then moves as
+        // the damped oscillator d(t) = v/ω_d · exp(−ζωt) sin(ω_d t) along (1, 1)/√2.
+        let (omega, zeta, v) = (2 * Double.pi * 2, 0.3, 400.0)
+        let wd = omega * (1 - zeta * zeta).squareRoot()
+        var peak = 0.0, peakTime = 0.0
+        for frame in 1...60 {
+            example.animator.step(by: 1.0 / 60)
+            let grown = (example.button.bounds.width - 100) * 2.squareRoot()
+            if grown > peak { (peak, peakTime) = (grown, Double(frame) / 60) }
+        }
+        let lawPeakTime = atan(wd / (zeta * omega)) / wd
+        let lawPeak = v / wd * exp(-zeta * omega * lawPeakTime) * sin(wd * lawPeakTime)
+        // The push acts at the start of the first step: the motion runs from there, sampled once per frame.
+        #expect(abs(peak - lawPeak) < 0.03 * lawPeak, "peak growth \(peak) pt, law \(lawPeak) pt")
+        #expect(abs(peakTime - lawPeakTime) <= 1.0 / 60 + 1e-9, "peak at \(peakTime) s, law \(lawPeakTime) s")
+        #expect(abs(example.button.bounds.width - example.button.bounds.height - 50) < 1e-3, "it grows evenly")
+        #expect(example.animator.runUntilPaused(timeout: 20), "it does not settle")
+        #expect(abs(example.button.bounds.width - 100) < 0.5 && abs(example.button.bounds.height - 50) < 0.5,
+                "back to 100 × 50: \(example.button.bounds.size)")
+    }
+
+    @Test("position-to-bounds as a scene file: the mapped item swings as the same spring and settles at its anchor")
+    func positionToBoundsScene() throws {
+        let url = try #require(SceneDocument.exampleFiles.first { $0.deletingPathExtension().lastPathComponent == "position-to-bounds" })
+        let run = try SceneRun(try SceneDocument.parse(try Data(contentsOf: url)))
+        let (omega, zeta, v) = (2 * Double.pi * 2, 0.3, 400.0)
+        let wd = omega * (1 - zeta * zeta).squareRoot(), lawPeakTime = atan(wd / (zeta * omega)) / wd
+        let lawPeak = v / wd * exp(-zeta * omega * lawPeakTime) * sin(wd * lawPeakTime)
+        var peak = 0.0
+        while run.time < 4 - 1e-9 {
+            try run.step()
+            let c = run.world.pose(of: run.itemIDs[0]).center
+            peak = max(peak, hypot(c.x - 100, c.y - 50))
+        }
+        #expect(abs(peak - lawPeak) < 0.03 * lawPeak, "peak \(peak) pt, law \(lawPeak) pt")
+        let c = run.world.pose(of: run.itemIDs[0]).center
+        #expect(hypot(c.x - 100, c.y - 50) < 0.5, "settled at \(c)")
+    }
 }
