@@ -121,6 +121,14 @@ import Testing
         animator.addBehavior(rod)
         animator.step(by: 2)
         #expect(rod.length == 30 && abs(hypot(other.center.x - 100, other.center.y) - 30) < 0.5, "\(other.center)")
+        // The length is taken when the behaviour is added, not at the next step: moving the anchor between
+        // the two (a pan gesture's first change) drags the item rather than lengthening the rod.
+        let third = square(at: CGPoint(x: 300, y: 300), size: CGSize(width: 40, height: 40))
+        let grip = AttachmentBehavior(item: third, attachedToAnchor: CGPoint(x: 300, y: 300))
+        animator.addBehavior(grip)
+        grip.anchorPoint = CGPoint(x: 300, y: 340)
+        animator.step(by: 1)
+        #expect(grip.length == 0 && hypot(third.center.x - 300, third.center.y - 340) < 0.5, "\(third.center)")
     }
 
     /// Not yet met (issue 26, port fidelity): a rigid attachment whose anchor is dragged out of the view

@@ -34,7 +34,6 @@ extension DynamicAnimator {
     }
 
     private func makeAttachment(_ a: AttachmentBehavior) throws(DynamicsError) -> AttachmentID {
-        a.fixLengthOnFirstAdd()
         let first = entry(for: a.items[0])!.id
         let itemAnchor = a.sharedAnchor ?? AttachmentBehavior.point(of: a.items[0], a.offsets[0])
         if a.attachedBehaviorType == .anchor {

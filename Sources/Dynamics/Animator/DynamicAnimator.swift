@@ -80,6 +80,7 @@ public final class DynamicAnimator {
         require(behavior.parent == nil && behavior.owner == nil,
                      "\(type(of: behavior)) is already in a behaviour tree or an animator; remove it first")
         precheck(adding: behavior)
+        joining(behavior)
         behavior.forEachInTree { $0.willMove(to: self) }
         behaviors.append(behavior)
         behavior.owner = self
@@ -102,6 +103,12 @@ public final class DynamicAnimator {
     }
 
     /// Traps when an item of `behavior`'s tree already belongs to another animator.
+    /// A behaviour tree joins this animator: attachments without a length set take the distance between
+    /// their attachment points now.
+    func joining(_ behavior: DynamicBehavior) {
+        behavior.forEachInTree { ($0 as? AttachmentBehavior)?.fixLengthOnFirstAdd() }
+    }
+
     func precheck(adding behavior: DynamicBehavior) {
         let me = ObjectIdentifier(self)
         behavior.forEachInTree { b in

@@ -180,7 +180,8 @@ open class AttachmentBehavior: DynamicBehavior {
         return hypot(b.x - a.x, b.y - a.y)
     }
 
-    /// Called when the behaviour's attachment is made: an unset length becomes the current distance.
+    /// Called when the behaviour joins an animator (``DynamicAnimator/addBehavior(_:)`` or a parent already in
+    /// one): an unset length becomes the current distance, once.
     func fixLengthOnFirstAdd() {
         guard !lengthIsFixed else { return }
         storedLength = currentDistance

@@ -27,6 +27,7 @@ open class DynamicBehavior {
         let animator = dynamicAnimator
         if let animator {
             animator.precheck(adding: behavior)
+            animator.joining(behavior)
             behavior.forEachInTree { $0.willMove(to: animator) }
         }
         childBehaviors.append(behavior)

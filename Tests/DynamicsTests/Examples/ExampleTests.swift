@@ -31,12 +31,13 @@ import Testing
         // (m = 1), less one step of resistance.
         let thrown = example.velocity
         #expect(thrown.y < before.y - 400, "thrown up: \(before) → \(thrown)")
-        var highest = example.card.frame.minY
+        var highest = example.card.center.y
         for _ in 0..<120 {
             example.animator.step(by: 1.0 / 60)
-            highest = min(highest, example.card.frame.minY)
+            highest = min(highest, example.card.center.y)
         }
-        #expect(highest < 5, "thrown up, it reaches the top edge: \(highest)")
+        // A 100 pt card touching the top edge has its centre at most 71 pt below it (50 when square to it).
+        #expect(highest < 71, "thrown up, it reaches the top edge: centre at \(highest)")
         #expect(example.animator.runUntilPaused(timeout: 20), "the card does not come to rest")
         #expect(Self.bounds.contains(example.card.center), "the card left the bounds: \(example.card.center)")
     }
@@ -281,5 +282,17 @@ import Testing
         #expect(abs(peak - lawPeak) < 0.03 * lawPeak, "peak \(peak) pt, law \(lawPeak) pt")
         let c = run.world.pose(of: run.itemIDs[0]).center
         #expect(hypot(c.x - 100, c.y - 50) < 0.5, "settled at \(c)")
+    }
+
+    @Test("shade: pulled down it lands on the bottom edge (the delegate hears the nil boundary); pulled up it hides")
+    func shade() {
+        let example = ShadeExample(bounds: Self.bounds)
+        example.pull(down: true)
+        #expect(example.animator.runUntilPaused(timeout: 10), "the shade does not land")
+        #expect(abs(example.shade.frame.maxY - 568) < 1, "landed at \(example.shade.frame)")
+        #expect(example.boundaryContacts == ["reference bounds"], "contacts: \(example.boundaryContacts)")
+        example.pull(down: false)
+        #expect(example.animator.runUntilPaused(timeout: 10), "the shade does not rise")
+        #expect(abs(example.shade.frame.maxY - 40) < 0.5, "raised to \(example.shade.frame)")
     }
 }
