@@ -92,6 +92,7 @@ test-browser: deps browser-deps
 	"$$($(SWIFT) build --show-bin-path)/dynamics" simulate balanced-square --output $(BROWSER_DIR)/balanced.html --quiet
 	"$$($(SWIFT) build --show-bin-path)/dynamics" simulate line-and-arc --seconds 4 --output $(BROWSER_DIR)/arc.html --quiet
 	"$$($(SWIFT) build --show-bin-path)/dynamics" simulate position-to-bounds --output $(BROWSER_DIR)/mapping.html --quiet
+	"$$($(SWIFT) build --show-bin-path)/dynamics" simulate shade --output $(BROWSER_DIR)/shade.html --quiet
 	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/square.html
 	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/flick.html
 	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/sticky.html
@@ -101,6 +102,7 @@ test-browser: deps browser-deps
 	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/balanced.html
 	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/arc.html
 	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/mapping.html
+	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/shade.html
 
 # The test suite under AddressSanitizer, with UBSan on the C kernel (Swift has no UBSan on Linux); any
 # report fails the run. Separate build folders keep the sanitized builds apart from the plain one.

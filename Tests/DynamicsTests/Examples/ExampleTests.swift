@@ -295,4 +295,14 @@ import Testing
         #expect(example.animator.runUntilPaused(timeout: 10), "the shade does not rise")
         #expect(abs(example.shade.frame.maxY - 40) < 0.5, "raised to \(example.shade.frame)")
     }
+
+    @Test("shade as a scene file: pulled down at 0.5 s it lands on the bottom edge, pulled up at 3 s it hides")
+    func shadeScene() throws {
+        let url = try #require(SceneDocument.exampleFiles.first { $0.deletingPathExtension().lastPathComponent == "shade" })
+        let run = try SceneRun(try SceneDocument.parse(try Data(contentsOf: url)))
+        while run.time < 2.99 { try run.step() }
+        #expect(abs(run.world.pose(of: run.itemIDs[0]).center.y + 284 - 568) < 1, "landed: \(run.world.pose(of: run.itemIDs[0]).center)")
+        while run.time < 6 - 1e-9 { try run.step() }
+        #expect(abs(run.world.pose(of: run.itemIDs[0]).center.y + 284 - 40) < 0.5, "hidden: \(run.world.pose(of: run.itemIDs[0]).center)")
+    }
 }
