@@ -305,4 +305,31 @@ import Testing
         while run.time < 6 - 1e-9 { try run.step() }
         #expect(abs(run.world.pose(of: run.itemIDs[0]).center.y + 284 - 40) < 0.5, "hidden: \(run.world.pose(of: run.itemIDs[0]).center)")
     }
+
+    /// The dismissal is a known issue: the card hung from its corner after the presentation never comes to
+    /// rest. Its velocity grows by 2 000 pt/s² while the chain projection (joint_chain.c) holds its position,
+    /// so it creeps instead of swinging. Without the projection it swings and settles, and the same pendulum
+    /// made directly (without the presentation before it) behaves; the cause is not found yet.
+    @Test("drop-out presentation: it lands, the composite removes itself after 1.2 s; dismissed it hangs from its corner, then falls out")
+    func dropOut() {
+        let example = DropOutExample(bounds: Self.bounds)
+        example.present()
+        example.animator.step(by: 1.5)
+        #expect(example.animator.behaviors.isEmpty, "the drop-in behaviour removed itself")
+        #expect(abs(example.card.frame.maxY - (284 + 60)) < 5, "landed on the floor: \(example.card.frame)")
+        let anchor = CGPoint(x: example.card.center.x - 100, y: example.card.center.y - 60)
+        example.dismiss()
+        var hanging = example.card.center
+        while example.animator.isRunning && example.animator.elapsedTime < 30 && !example.letGo {
+            hanging = example.card.center
+            example.animator.step(by: 1.0 / 60)
+        }
+        withKnownIssue("a card hung from its corner after the presentation never comes to rest (velocity grows under the chain projection)") {
+            // Hanging from its top-left corner, the card's centre rests straight below the corner, a half
+            // diagonal (116.6 pt) away; then the delegate lets it go and it falls out of the screen.
+            #expect(example.letGo, "the delegate let it go when the animator paused")
+            #expect(abs(hanging.x - anchor.x) < 1 && abs(hypot(hanging.x - anchor.x, hanging.y - anchor.y) - 116.6) < 1,
+                    "hanging at \(hanging), corner at \(anchor)")
+        }
+    }
 }
