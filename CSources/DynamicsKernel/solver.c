@@ -229,6 +229,35 @@ static int32_t buildStages(dkStage* stages, const int32_t* colourStart, const in
 	return n;
 }
 
+// The stages of one step on the workers, then the impulses stored for the next step's warm start.
+static void runStages(dkWorld* world, dkBodyState* states, dkContactSoA* soa, dkJointSoA* joints, dkJointChains* chains,
+					  const int32_t* colourStart, const int32_t* jointStart, dkStage* stages, atomic_int* counters,
+					  int32_t workers, float h, int32_t substeps, int32_t iterations)
+{
+	int32_t awake = world->awake;
+	float hertz = fminf(world->def.contactHertz, 0.25f / h);
+	dkContactStep step = {
+		.world = world, .states = states, .soa = soa, .joints = joints, .chains = chains, .colourStart = colourStart,
+		.jointStart = jointStart, .stages = stages,
+		.counters = counters, .h = h, .invH = 1.0f / h,
+		.soft = dkMakeSoft(hertz, DK_CONTACT_DAMPING_RATIO, h), .stiff = dkMakeSoft(2.0f * hertz, DK_CONTACT_DAMPING_RATIO, h),
+		.joint = dkMakeSoft(fminf(DK_JOINT_HERTZ, 0.5f / h), DK_JOINT_DAMPING_RATIO, h),
+		.chain = dkMakeSoft(DK_CHAIN_STIFFNESS / h, DK_JOINT_DAMPING_RATIO, h)};
+	int32_t blocks = (awake + DK_CONTACT_BLOCK - 1) / DK_CONTACT_BLOCK;
+	int32_t impulseItems = (soa->count + DK_CONTACT_BLOCK - 1) / DK_CONTACT_BLOCK;
+	step.stageCount = buildStages(stages, colourStart, jointStart, blocks, chains->items, impulseItems, substeps, iterations,
+								  soa->elastic);
+	step.workers = workers;
+	for (int32_t s = 0; s < step.stageCount; ++s) {
+		atomic_int* done = counters + (size_t)s * (workers + 1);
+		atomic_init(done, 0);
+		for (int32_t w = 0; w < workers; ++w) atomic_init(&done[1 + w], dkShareStart(stages[s].items, w, workers));
+	}
+	dkRunTasks(world, contactTask, &step, workers);
+	dkJoints_StoreImpulses(world, joints);
+	dkChains_StoreImpulses(world, chains, joints);
+}
+
 // The coupled step's constraint solve: lays out the constraints, runs every stage on the workers, and
 // stores the impulses for the next step. False when out of memory, before anything moved.
 static bool solveConstraints(dkWorld* world, float dt, int32_t substeps)
@@ -256,43 +285,16 @@ static bool solveConstraints(dkWorld* world, float dt, int32_t substeps)
 	dkStage* stages = malloc((size_t)maxStages * sizeof(dkStage));
 	int32_t workers = soa.count + joints.count + awake >= DK_MIN_PARALLEL_SOLVE ? world->def.workerCount : 1;
 	atomic_int* counters = malloc((size_t)maxStages * (size_t)(workers + 1) * sizeof(atomic_int));
-	if (!stages || !counters) {
-		free(stages);
-		free(counters);
-		dkContactSolver_Free(&soa);
-		dkJoints_FreeSoa(&joints);
-		dkChains_Free(&chains);
-		free(states);
-		return false;
-	}
-	float hertz = fminf(world->def.contactHertz, 0.25f / h);
-	dkContactStep step = {
-		.world = world, .states = states, .soa = &soa, .joints = &joints, .chains = &chains, .colourStart = colourStart,
-		.jointStart = jointStart, .stages = stages,
-		.counters = counters, .h = h, .invH = 1.0f / h,
-		.soft = dkMakeSoft(hertz, DK_CONTACT_DAMPING_RATIO, h), .stiff = dkMakeSoft(2.0f * hertz, DK_CONTACT_DAMPING_RATIO, h),
-		.joint = dkMakeSoft(fminf(DK_JOINT_HERTZ, 0.5f / h), DK_JOINT_DAMPING_RATIO, h),
-		.chain = dkMakeSoft(DK_CHAIN_STIFFNESS / h, DK_JOINT_DAMPING_RATIO, h)};
-	int32_t blocks = (awake + DK_CONTACT_BLOCK - 1) / DK_CONTACT_BLOCK;
-	int32_t impulseItems = (soa.count + DK_CONTACT_BLOCK - 1) / DK_CONTACT_BLOCK;
-	step.stageCount = buildStages(stages, colourStart, jointStart, blocks, chains.items, impulseItems, substeps, iterations,
-								  soa.elastic);
-	step.workers = workers;
-	for (int32_t s = 0; s < step.stageCount; ++s) {
-		atomic_int* done = counters + (size_t)s * (workers + 1);
-		atomic_init(done, 0);
-		for (int32_t w = 0; w < workers; ++w) atomic_init(&done[1 + w], dkShareStart(stages[s].items, w, workers));
-	}
-	dkRunTasks(world, contactTask, &step, workers);
-	dkJoints_StoreImpulses(world, &joints);
-	dkChains_StoreImpulses(world, &chains, &joints);
+	bool ok = stages && counters;
+	if (ok) runStages(world, states, &soa, &joints, &chains, colourStart, jointStart, stages, counters, workers, h,
+					  substeps, iterations);
 	free(stages);
 	free(counters);
 	dkContactSolver_Free(&soa);
 	dkJoints_FreeSoa(&joints);
 	dkChains_Free(&chains);
 	free(states);
-	return true;
+	return ok;
 }
 
 typedef struct dkStepContext {
