@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-import DynamicsKernel
 import Foundation
 
 extension SpringTimingCurve {
@@ -19,14 +18,13 @@ extension SpringTimingCurve {
                               simd: SIMDLevel = .automatic) throws(DynamicsError) -> [Float]
     {
         let total = try checkArguments(curves, interval: interval, count: count, workers: workers)
-        var result = dkResultOK
-        var error = dkError()
+        var failure: DynamicsError?
         // Left uninitialised: the kernel writes every element, or nothing when it refuses the call.
         let out = [Float](unsafeUninitializedCapacity: total) { buffer, initialized in
-            (result, error) = run(curves, interval: interval, count: count, workers: workers, simd: simd, into: buffer)
-            initialized = result == dkResultOK ? total : 0
+            failure = KernelSprings.sample(curves, interval: interval, count: count, workers: workers, simd: simd, into: buffer)
+            initialized = failure == nil ? total : 0
         }
-        try check(result, error)
+        if let failure { throw failure }
         return out
     }
 
@@ -40,10 +38,10 @@ extension SpringTimingCurve {
     {
         let total = try checkArguments(curves, interval: interval, count: count, workers: workers)
         if buffer.count != total { buffer = [Float](repeating: 0, count: total) }
-        let (result, error) = buffer.withUnsafeMutableBufferPointer {
-            run(curves, interval: interval, count: count, workers: workers, simd: simd, into: $0)
+        let failure = buffer.withUnsafeMutableBufferPointer {
+            KernelSprings.sample(curves, interval: interval, count: count, workers: workers, simd: simd, into: $0)
         }
-        try check(result, error)
+        if let failure { throw failure }
     }
 
     /// Checks the arguments both forms share; returns the number of samples in all.
@@ -60,33 +58,5 @@ extension SpringTimingCurve {
             throw .invalidValue(field: "curves.count", value: Double(curves.count), index: nil)
         }
         return total.partialValue
-    }
-
-    /// Runs the kernel into `out` (curves.count × count floats).
-    private static func run(_ curves: [SpringTimingCurve], interval: TimeInterval, count: Int, workers: Int,
-                            simd: SIMDLevel, into out: UnsafeMutableBufferPointer<Float>) -> (dkResult, dkError)
-    {
-        let omega = curves.map { Float($0.naturalFrequency) }, zeta = curves.map { Float($0.dampingRatio) }
-        let velocity = curves.map { Float($0.initialVelocity) }
-        var error = dkError()
-        let result = omega.withUnsafeBufferPointer { w in
-            zeta.withUnsafeBufferPointer { z in
-                velocity.withUnsafeBufferPointer { v in
-                    var sampling = dkSpringSampling(
-                        omega: w.baseAddress, zeta: z.baseAddress, velocity: v.baseAddress, count: Int32(curves.count),
-                        interval: Float(interval), samples: Int32(count), out: out.baseAddress, simdLimit: simd.kernelLimit,
-                        workerCount: Int32(workers), runTasks: kernelRunTasks, hostContext: nil)
-                    return dkSpringCurves_Sample(&sampling, &error)
-                }
-            }
-        }
-        return (result, error)
-    }
-
-    private static func check(_ result: dkResult, _ error: dkError) throws(DynamicsError) {
-        guard result == dkResultOK else {
-            let field = error.field.map { String(cString: $0) } ?? "curves"
-            throw .invalidValue(field: field, value: error.value, index: error.index >= 0 ? Int(error.index) : nil)
-        }
     }
 }
