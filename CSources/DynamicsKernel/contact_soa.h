@@ -24,7 +24,7 @@ enum {
 	dkSoaInertiaA,
 	dkSoaMassB,
 	dkSoaInertiaB,
-	dkSoaStiff, // 1: against something that does not move
+	dkSoaStiff, // 1: against something that does not move; 2: that, for an item of a joint chain (rigid)
 	dkSoaShared,
 	// per point (add dkSoaPoint for the second)
 	dkSoaRAx = dkSoaShared,

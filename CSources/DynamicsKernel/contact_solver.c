@@ -83,7 +83,7 @@ static bool fillContact(const dkFillTask* t, int32_t i)
 	r[dkSoaInertiaA * DK_CONSTRAINT_PAD] = iA;
 	r[dkSoaMassB * DK_CONSTRAINT_PAD] = mB;
 	r[dkSoaInertiaB * DK_CONSTRAINT_PAD] = iB;
-	r[dkSoaStiff * DK_CONSTRAINT_PAD] = (ra < 0 || rb < 0) ? 1.0f : 0.0f;
+	r[dkSoaStiff * DK_CONSTRAINT_PAD] = (ra < 0 || rb < 0) ? 1.0f : 0.0f; // rigid when braced (below)
 	bool hasA = rowOfA >= 0, hasB = rowOfB >= 0;
 	float fA = hasA ? col[dkColumnFriction][rowOfA] : 0, fB = hasB ? col[dkColumnFriction][rowOfB] : 0;
 	float eA = hasA ? col[dkColumnElasticity][rowOfA] : 0, eB = hasB ? col[dkColumnElasticity][rowOfB] : 0;
@@ -136,6 +136,35 @@ static void fillTask(void* context, int32_t worker)
 		for (int32_t i = b; i < e; ++i) elastic = fillContact(t, i) || elastic;
 	}
 	if (elastic) atomic_store(&t->elastic, true);
+}
+
+// Finds the braced joint chains (joint.h) and makes their items' contacts with what does not move rigid.
+// False when out of memory.
+static bool markBraced(dkWorld* world, dkContactSoA* soa, dkJointChains* chains, const dkJointSoA* joints)
+{
+	uint8_t* braced = chains->braced;
+	double* pull = calloc(2 * ((size_t)soa->zeroState + 1), sizeof(double));
+	if (!pull) return false;
+	dkChains_Pulls(chains, joints, pull);
+	for (int32_t k = 0; k < soa->count; ++k) {
+		const float* r = dkSoaRow(soa, k);
+		if (r[dkSoaStiff * DK_CONSTRAINT_PAD] == 0.0f) continue;
+		bool itemIsB = soa->stateA[k] == soa->zeroState;
+		int32_t m = itemIsB ? soa->stateB[k] : soa->stateA[k];
+		// The normal points from A to B: out of what does not move when the item is B.
+		double nx = itemIsB ? r[dkSoaNx * DK_CONSTRAINT_PAD] : -r[dkSoaNx * DK_CONSTRAINT_PAD];
+		double ny = itemIsB ? r[dkSoaNy * DK_CONSTRAINT_PAD] : -r[dkSoaNy * DK_CONSTRAINT_PAD];
+		if (braced[m] == dkChainItem && pull[2 * m] * nx + pull[2 * m + 1] * ny < -DK_CHAIN_BRACED_ERROR)
+			braced[m] = dkChainPressed;
+	}
+	free(pull);
+	dkChains_FindBraced(chains, joints, world->joints);
+	for (int32_t k = 0; k < soa->count; ++k) {
+		float* stiff = &dkSoaRow(soa, k)[dkSoaStiff * DK_CONSTRAINT_PAD];
+		int32_t m = soa->stateA[k] == soa->zeroState ? soa->stateB[k] : soa->stateA[k];
+		if (*stiff != 0.0f && braced[m] == dkChainBraced) *stiff = 2.0f;
+	}
+	return true;
 }
 
 // Prepares the constraints of every joint and contact with a moving item, laid out wide. Joints and
@@ -210,6 +239,16 @@ bool dkContactSolver_Prepare(dkWorld* world, dkContactSoA* soa, int32_t* colourS
 	}
 	int32_t awake = world->awake;
 	soa->zeroState = awake;
+	if (!dkChains_MarkItems(chains, joints)) {
+		dkChains_Free(chains);
+		dkJoints_FreeSoa(joints);
+		free(soa->stateA);
+		free(soa->stateB);
+		free(soa->contact);
+		dkFreeColumn(soa->block);
+		free(list), free(rowA), free(rowB), free(order), free(slot), free(direct);
+		return false;
+	}
 	// Items in joint chains take the step's raised inertia in every constraint (joint_chain.c).
 	float* inertia = chains->joints > 0 ? malloc((size_t)(awake + 1) * sizeof(float)) : NULL;
 	if (inertia) {
@@ -239,6 +278,13 @@ bool dkContactSolver_Prepare(dkWorld* world, dkContactSoA* soa, int32_t* colourS
 	atomic_init(&fill.elastic, false);
 	dkRunTasks(world, fillTask, &fill, fill.workers);
 	soa->elastic = atomic_load(&fill.elastic);
+	if (chains->braced && !markBraced(world, soa, chains, joints)) {
+		free(list), free(rowA), free(rowB), free(order), free(slot), free(direct), free(inertia);
+		dkContactSolver_Free(soa);
+		dkJoints_FreeSoa(joints);
+		dkChains_Free(chains);
+		return false;
+	}
 	free(list), free(rowA), free(rowB), free(order), free(slot), free(direct), free(inertia);
 	return true;
 }

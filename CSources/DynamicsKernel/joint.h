@@ -22,6 +22,7 @@ typedef struct dkJoint {
 	// Accumulated impulses (warm start): point, axial (equality, lower, upper), perpendicular, angular
 	// (equality, lower, upper), friction.
 	float linearX, linearY, axial, axialLower, axialUpper, perp, angular, angleLower, angleUpper, friction;
+	bool braced; // its chain was braced in the last step (dkChains_FindBraced)
 } dkJoint;
 
 // The wide layout (dkJsAt): joints in colour order, each colour padded to DK_CONSTRAINT_PAD with inert joints
@@ -71,12 +72,19 @@ static inline float* dkJsAt(const dkJointSoA* s, int32_t field, int32_t k)
 		   u % DK_CONSTRAINT_PAD;
 }
 
-// A rigid rod of length 0 holds its two anchors together: it has a pin's point rows rather than an axial
-// row, whose direction a zero length leaves undefined (an item dragged by its centre, UIKit's attachment to
-// an anchor at the item's own point).
+// A rigid rod shorter than DK_POINT_ROD_LENGTH holds its two anchors together: it has a pin's point rows
+// rather than an axial row, whose direction a zero length leaves undefined (an item dragged by its centre,
+// UIKit's attachment to an anchor at the item's own point). A nearly zero length is no better: the axial
+// row's direction swings with every substep's motion (a rod of length L under an acceleration a is a
+// pendulum with ω² = a / L, unstable once h²a / L > 1, and 0.004 pt from rounding an anchor through a
+// 4·10⁻⁵ rad rotation is far below that), so the item's speed across the rod grows while the chain
+// projection holds its position. Holding the anchors together instead moves them at most the length apart,
+// less than the contacts' allowed overlap.
+#define DK_POINT_ROD_LENGTH 0.5f // pt
+
 static inline bool dkJointIsPointRod(const dkJointDef* d)
 {
-	return d->kind == dkJointDistance && d->rigid && d->length == 0.0f;
+	return d->kind == dkJointDistance && d->rigid && d->length < DK_POINT_ROD_LENGTH;
 }
 
 // Joint store (joint_store.c).
@@ -119,6 +127,7 @@ typedef struct dkJointChains {
 						 // when it shares item B with the next (otherwise item A)
 	float* impulse;		 // 3 per chain joint: accumulated impulses of its direct rows, in row order
 	double* scratch;	 // per chain joint: the factorisation's blocks
+	uint8_t* braced;	 // per state index: a dkChainItem value (dkChains_MarkItems, dkChains_FindBraced)
 } dkJointChains;
 
 // Finds the chains among the n active joints (dkJoints_Active's list and rows; slot: their wide layout
@@ -126,6 +135,27 @@ typedef struct dkJointChains {
 // memory (then nothing is marked and there are no chains).
 bool dkChains_Build(const dkWorld* world, const int32_t* list, const int32_t* rowA, const int32_t* rowB,
 					const int32_t* slot, int32_t n, uint8_t* direct, dkJointChains* chains);
+// A chain is braced when a joint to something that does not move (an anchor, an anchored item) pulls its
+// item more than DK_CHAIN_BRACED_ERROR into something else that does not move, which it touches: a rigid
+// attachment whose anchor is dragged outside the reference bounds pulls its item against a boundary. The
+// chain's items' contacts with what does not move are then rigid and solved after the chain, the chain
+// corrects its error no faster than a contact pushes out of an overlap (DK_CONTACT_PUSH_MAX_VELOCITY), and
+// it is not projected: the contact outranks the joints, so the item stays at the boundary instead of being
+// pulled through it. A braced chain stays braced while an error stays above DK_CHAIN_BRACED_ERROR, even
+// when its item bounces off for a step, so it does not then fling the item at the speed of its whole
+// error. A chain dragged along or away from the floor it lies on is solved as usual.
+#define DK_CHAIN_BRACED_ERROR 4.0f // pt (or rad)
+enum { dkChainNone = 0, dkChainItem = 1, dkChainPressed = 2, dkChainBraced = 3 };
+// Marks the states of chain items (dkChainItem) in chains->braced; false when out of memory.
+bool dkChains_MarkItems(dkJointChains* chains, const dkJointSoA* soa);
+// Adds to pull (2 per state index, pt) the displacement by which the chain joints to something that does
+// not move would meet their error at each item at the step's start.
+void dkChains_Pulls(const dkJointChains* chains, const dkJointSoA* soa, double* pull);
+// After the caller has marked the chain items pulled into something that does not move (dkChainPressed),
+// marks every item of a chain with such an item, or that was braced in the last step, and with a joint
+// error above DK_CHAIN_BRACED_ERROR (dkChainBraced); records in each chain joint whether its chain is
+// braced now.
+void dkChains_FindBraced(dkJointChains* chains, const dkJointSoA* soa, dkJoint* joints);
 // Raises the inverse inertias (per state index: awake rows, then the zero state) of the items in chains by
 // the geometric stiffness of their chain joints under the warm-start impulses, for substeps of h; every
 // constraint of the step then uses them (joint_chain.c).

@@ -82,6 +82,7 @@ void dkChains_Free(dkJointChains* chains)
 	free(chains->sides);
 	free(chains->impulse);
 	free(chains->scratch);
+	free(chains->braced);
 	memset(chains, 0, sizeof *chains);
 }
 
@@ -378,6 +379,66 @@ static void prepareChain(dkJointChains* chains, int32_t first, int32_t last, con
 	}
 }
 
+bool dkChains_MarkItems(dkJointChains* chains, const dkJointSoA* soa)
+{
+	if (chains->joints == 0) return true;
+	chains->braced = calloc((size_t)soa->zeroState + 1, 1);
+	if (!chains->braced) return false;
+	for (int32_t q = 0; q < chains->joints; ++q) {
+		int32_t k = chains->soaIndex[q];
+		chains->braced[soa->stateA[k]] = chains->braced[soa->stateB[k]] = dkChainItem;
+	}
+	chains->braced[soa->zeroState] = dkChainNone;
+	return true;
+}
+
+// The error rows of chain joint q at the step's start.
+static void startRows(const dkJointChains* chains, const dkJointSoA* soa, int32_t q, double* ja, double* jb, double* error)
+{
+	dkBodyState start = {.dc = 1.0f};
+	chainRows(chains->rows[q] & ~dkChainLimitRows, soa, chains->soaIndex[q], &start, &start, ja, jb, error, NULL, NULL,
+			  NULL, NULL);
+}
+
+void dkChains_Pulls(const dkJointChains* chains, const dkJointSoA* soa, double* pull)
+{
+	double ja[9], jb[9], error[3];
+	for (int32_t q = 0; q < chains->joints; ++q) {
+		int32_t k = chains->soaIndex[q], a = soa->stateA[k], b = soa->stateB[k];
+		if ((a == soa->zeroState) == (b == soa->zeroState)) continue; // between two items
+		startRows(chains, soa, q, ja, jb, error);
+		const double* j = a == soa->zeroState ? jb : ja; // the moving side's rows
+		int32_t m = a == soa->zeroState ? b : a;
+		for (int p = 0; p < 3; ++p) { // M⁻¹Jᵀ(−C) without the masses: the way the rows move the item
+			pull[2 * m] -= error[p] * j[3 * p];
+			pull[2 * m + 1] -= error[p] * j[3 * p + 1];
+		}
+	}
+}
+
+void dkChains_FindBraced(dkJointChains* chains, const dkJointSoA* soa, dkJoint* joints)
+{
+	double ja[9], jb[9], error[3];
+	for (int32_t c = 0; c < chains->count; ++c) {
+		bool pressed = false;
+		double worst = 0.0;
+		for (int32_t q = chains->start[c]; q < chains->start[c + 1]; ++q) {
+			int32_t k = chains->soaIndex[q];
+			pressed = pressed || joints[soa->joint[k]].braced || chains->braced[soa->stateA[k]] == dkChainPressed ||
+					  chains->braced[soa->stateB[k]] == dkChainPressed;
+			startRows(chains, soa, q, ja, jb, error);
+			worst = fmax(worst, fmax(fabs(error[0]), fmax(fabs(error[1]), fabs(error[2]))));
+		}
+		bool braced = pressed && worst > DK_CHAIN_BRACED_ERROR;
+		for (int32_t q = chains->start[c]; q < chains->start[c + 1]; ++q) {
+			int32_t k = chains->soaIndex[q];
+			joints[soa->joint[k]].braced = braced;
+			if (braced) chains->braced[soa->stateA[k]] = chains->braced[soa->stateB[k]] = dkChainBraced;
+		}
+		chains->braced[soa->zeroState] = dkChainNone;
+	}
+}
+
 void dkChains_RaiseInertia(const dkJointChains* chains, const dkJointSoA* soa, float h, float* inverseInertia)
 {
 	int32_t states = soa->zeroState + 1;
@@ -429,7 +490,8 @@ static int rowCount(const dkJointChains* chains, int32_t q)
 
 // Block elimination of one chain into x (nothing applied yet): the forward pass and back substitution.
 static void eliminate(dkJointChains* chains, int32_t first, int32_t last, const dkJointSoA* soa,
-					  const dkBodyState* states, double epsilon, double bias, bool leak, double invH, bool positions)
+					  const dkBodyState* states, double epsilon, double bias, double cap, bool leak, double invH,
+					  bool positions)
 {
 	for (int32_t q = first; q < last; ++q) {
 		double* s = chains->scratch + (size_t)q * dkChainScratch;
@@ -462,7 +524,8 @@ static void eliminate(dkJointChains* chains, int32_t first, int32_t last, const 
 			if (limit && limitSide * error[p] > 0.0) {
 				y[p] = -(cdot + invH * error[p]); // a bound not yet reached: speculative, reached at most
 			} else {
-				y[p] = -(cdot + bias * error[p]) - (leak ? compliance * chains->impulse[3 * q + p] : 0.0);
+				double correction = fmin(fmax(bias * error[p], -cap), cap);
+				y[p] = -(cdot + correction) - (leak ? compliance * chains->impulse[3 * q + p] : 0.0);
 			}
 			m[3 * p + p] += compliance;
 		}
@@ -613,17 +676,28 @@ static bool activateCrossing(dkJointChains* chains, int32_t first, int32_t last,
 	return activated;
 }
 
+// Whether chain [first, last) is braced (joint.h).
+static bool braced(const dkJointChains* chains, int32_t first, const dkJointSoA* soa)
+{
+	int32_t k = chains->soaIndex[first];
+	return chains->braced[soa->stateA[k]] == dkChainBraced || chains->braced[soa->stateB[k]] == dkChainBraced;
+}
+
 static void solveChain(dkJointChains* chains, int32_t first, int32_t last, const dkJointSoA* soa,
 					   dkBodyState* states, double epsilon, double bias, bool leak, double invH)
 {
 	if (!leak) prepareChain(chains, first, last, soa, states);
 	bool limits = chooseLimits(chains, first, last, soa, states, invH);
+	// A braced chain (joint.h) corrects its error no faster than a contact pushes out of an overlap: the rigid contact
+	// solved after it then holds, and the attachment that cannot be met stores impulses of that speed, not
+	// of its whole error, which would throw the item through the boundary the moment the contact lets go.
+	double cap = braced(chains, first, soa) ? DK_CONTACT_PUSH_MAX_VELOCITY : HUGE_VAL;
 	// Each pass solves the chain with its active limits and applies the impulses; a pass that leaves a
 	// limit about to cross its bound activates it for one more (a second pass with an unchanged set
 	// changes nothing: its right-hand side is zero).
 	for (int pass = 1;; ++pass) {
 		for (int round = 1;; ++round) {
-			eliminate(chains, first, last, soa, states, epsilon, bias, leak, invH, false);
+			eliminate(chains, first, last, soa, states, epsilon, bias, cap, leak, invH, false);
 			if (!limits || !dropPulling(chains, first, last, soa, states, round == DK_CHAIN_LIMIT_ROUNDS)) break;
 		}
 		for (int32_t q = first; q < last; ++q) {
@@ -678,11 +752,13 @@ void dkChains_Project(dkJointChains* chains, const dkJointSoA* soa, dkBodyState*
 	double epsilon = soft.massScale > 0.0f ? (double)soft.impulseScale / soft.massScale : 0.0;
 	for (int32_t c = chains->itemStart[item]; c < chains->itemStart[item + 1]; ++c) {
 		int32_t first = chains->start[c], last = chains->start[c + 1];
-		bool limits = false; // chains with limits are not projected: their limits keep their speculative rule
+		// Chains with limits are not projected (their limits keep their speculative rule), nor braced chains:
+		// the projection would move their item through what it leans on.
+		bool limits = false;
 		for (int32_t q = first; q < last; ++q) limits = limits || (chains->rows[q] & dkChainLimitRows);
-		if (limits) continue;
+		if (limits || braced(chains, first, soa)) continue;
 		prepareChain(chains, first, last, soa, states);
-		eliminate(chains, first, last, soa, states, epsilon, 1.0, false, 1.0, true);
+		eliminate(chains, first, last, soa, states, epsilon, 1.0, HUGE_VAL, false, 1.0, true);
 		for (int32_t q = first; q < last; ++q) {
 			double* s = chains->scratch + (size_t)q * dkChainScratch;
 			int32_t k = chains->soaIndex[q];

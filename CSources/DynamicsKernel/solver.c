@@ -212,12 +212,12 @@ static int32_t buildStages(dkStage* stages, const int32_t* colourStart, const in
 				if (chainItems > 0) stages[n++] = (dkStage){.kind = dkStageChainProject, .items = chainItems};
 			}
 			bool reverse = (p > 0 && (p & 1) == 0) != ((s & 1) != 0);
+			if (chainItems > 0) stages[n++] = (dkStage){.kind = chainKind, .items = chainItems};
 			for (int32_t i = 0; i <= DK_GRAPH_COLOURS; ++i) {
 				dkStage stage = colourStage(kind, reverse ? DK_GRAPH_COLOURS - i : i, colourStart, jointStart);
 				stage.springs = p == 1;
 				if (stage.items > 0) stages[n++] = stage;
 			}
-			if (chainItems > 0) stages[n++] = (dkStage){.kind = chainKind, .items = chainItems};
 		}
 	}
 	for (int32_t c = 0; elastic && c <= DK_GRAPH_COLOURS; ++c) {

@@ -36,10 +36,13 @@ static void DK_FN(dkContactSolve)(dkContactSoA* c, int32_t begin, int32_t end, d
 		DK_FN(dkBodyVec) b = DK_FN(gatherBodies)(states, c->stateB + k);
 		dkVf nx = DK_LOAD(dkSoaNx), ny = DK_LOAD(dkSoaNy), tx = ny, ty = -nx;
 		dkVf mA = DK_LOAD(dkSoaMassA), iA = DK_LOAD(dkSoaInertiaA), mB = DK_LOAD(dkSoaMassB), iB = DK_LOAD(dkSoaInertiaB);
-		dkVm isStiff = DK_LOAD(dkSoaStiff) > 0.0f;
+		dkVf stiffness = DK_LOAD(dkSoaStiff);
+		dkVm isStiff = stiffness > 0.0f, isRigid = stiffness > 1.0f;
 		dkVf biasRate = dkV_select(isStiff, dkV_splat(stiff.biasRate), dkV_splat(soft.biasRate));
-		dkVf softMass = dkV_select(isStiff, dkV_splat(stiff.massScale), dkV_splat(soft.massScale));
-		dkVf softImpulse = dkV_select(isStiff, dkV_splat(stiff.impulseScale), dkV_splat(soft.impulseScale));
+		dkVf softMass = dkV_select(isRigid, dkV_splat(1.0f),
+								   dkV_select(isStiff, dkV_splat(stiff.massScale), dkV_splat(soft.massScale)));
+		dkVf softImpulse = dkV_select(isRigid, dkV_splat(0.0f),
+									  dkV_select(isStiff, dkV_splat(stiff.impulseScale), dkV_splat(soft.impulseScale)));
 		for (int j = 0; j < 2; ++j) {
 			int o = j * dkSoaPoint;
 			dkVf rAx = DK_LOAD(dkSoaRAx + o), rAy = DK_LOAD(dkSoaRAy + o);

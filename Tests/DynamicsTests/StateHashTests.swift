@@ -21,7 +21,7 @@ import Testing
         ("scatter-giants", 300, 120, 0x5b7940d00efe8f79),
         ("joint_grid", 300, 120, 0x1fa744f239980e83),
         ("chain", 300, 120, 0x2e089eccb318574a),
-        ("bridge", 300, 120, 0x486041ed3be265d9),
+        ("bridge", 300, 120, 0x87a57ced1132e80b),
         ("fields", 300, 120, 0x4cfd7b3e64db38cb),
         ("sticky_corners", 2, 120, 0x1009d3ea855ade4e),
     ]
