@@ -36,7 +36,7 @@ SCHEMA_DIR := .build/schema
 
 test-schema: schema-deps
 	$(SWIFT) build --product dynamics
-	@mkdir -p $(SCHEMA_DIR)
+	@rm -rf $(SCHEMA_DIR) && mkdir -p $(SCHEMA_DIR)
 	@bin="$$($(SWIFT) build --show-bin-path)/dynamics"; \
 	for name in $$("$$bin" scenes | grep -v "(example file" | cut -d' ' -f1); do "$$bin" scenes --export $$name --items 40 > $(SCHEMA_DIR)/$$name.json || exit 1; done; \
 	"$$bin" schema > .build/scene.schema.json
@@ -93,6 +93,7 @@ test-browser: deps browser-deps
 	"$$($(SWIFT) build --show-bin-path)/dynamics" simulate line-and-arc --seconds 4 --output $(BROWSER_DIR)/arc.html --quiet
 	"$$($(SWIFT) build --show-bin-path)/dynamics" simulate position-to-bounds --output $(BROWSER_DIR)/mapping.html --quiet
 	"$$($(SWIFT) build --show-bin-path)/dynamics" simulate shade --output $(BROWSER_DIR)/shade.html --quiet
+	"$$($(SWIFT) build --show-bin-path)/dynamics" simulate drop-out --output $(BROWSER_DIR)/drop-out.html --quiet
 	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/square.html
 	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/flick.html
 	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/sticky.html
@@ -103,6 +104,7 @@ test-browser: deps browser-deps
 	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/arc.html
 	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/mapping.html
 	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/shade.html
+	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/drop-out.html
 
 # The test suite under AddressSanitizer, with UBSan on the C kernel (Swift has no UBSan on Linux); any
 # report fails the run. Separate build folders keep the sanitized builds apart from the plain one.

@@ -70,12 +70,15 @@ enum PlaybackPage {
             ctx.setTransform(s, 0, 0, s, canvas.width / 2 - s * (vx + vw / 2), canvas.height / 2 - s * (vy + vh / 2));
             ctx.lineWidth = 1.5 / s;
             ctx.strokeStyle = "#555";
-            for (const o of meta.outlines) {
+            const now = current * secondsPerFrame;
+            meta.outlines.forEach((o, k) => {
+              const end = meta.outlineEnds ? meta.outlineEnds[k] : null;
+              if (end !== null && now >= end) return; // its collision behaviour was removed
               ctx.beginPath();
               ctx.moveTo(o[0], o[1]);
               for (let i = 2; i < o.length; i += 2) ctx.lineTo(o[i], o[i + 1]);
               ctx.stroke();
-            }
+            });
             const base = current * 3 * n, [ox, oy] = meta.origin, u = meta.unit;
             ctx.lineWidth = 1 / s;
             for (let k = 0; k < n; k++) {

@@ -44,14 +44,17 @@ final class PlaybackWriter: FrameSink {
             }
             return "[" + parts.joined(separator: ",") + "]"
         }
-        let outlines = source.run.boundaryOutlines.map { "[" + $0.map { "\(n($0.x)),\(n($0.y))" }.joined(separator: ",") + "]" }
+        let timed = source.run.timedBoundaryOutlines
+        let outlines = timed.map { "[" + $0.points.map { "\(n($0.x)),\(n($0.y))" }.joined(separator: ",") + "]" }
+        // The time each outline's behaviour is removed (s), or null: the page stops drawing it then.
+        let ends = timed.map { $0.removedAt.map { TrajectoryWriter.number(Float($0)) } ?? "null" }
         let names = source.names.map(TrajectoryWriter.jsonString)
         return """
             {"name":\(TrajectoryWriter.jsonString(source.run.document.name ?? "")),"frames":\(source.frames),"items":\(ids.count),\
             "stepsPerSecond":\(source.stepsPerSecond),"every":\(source.every),\
             "view":[\(n(view.minX)),\(n(view.minY)),\(n(view.width)),\(n(view.height))],\
             "origin":[\(n(origin.x)),\(n(origin.y))],"unit":\(n(unit)),\
-            "shapes":[\(shapes.joined(separator: ","))],"outlines":[\(outlines.joined(separator: ","))],\
+            "shapes":[\(shapes.joined(separator: ","))],"outlines":[\(outlines.joined(separator: ","))],"outlineEnds":[\(ends.joined(separator: ","))],\
             "ids":[\(names.joined(separator: ","))]}
             """
     }

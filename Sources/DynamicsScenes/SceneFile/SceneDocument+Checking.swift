@@ -117,7 +117,6 @@ extension SceneDocument {
                 else { checkBehavior(b, at: "\(path)/add") }
             case .remove(let id):
                 if kinds[id] == nil && !reader.declaredBehaviors.contains(id) { reader.error("\(path)/remove", "no behaviour has the id '\(id)'") }
-                if kinds[id] == "collision" { reader.error("\(path)/remove", "a collision behaviour cannot be removed") }
             case .velocity(let t, _, _): checkTargets(t, at: "\(path)/velocity")
             case .set(let id, let property, let value):
                 guard let kind = kinds[id] else {

@@ -6,12 +6,15 @@ extension SceneRun {
     /// The collision behaviours: a shape for every item one holds, filters from their groups (behaviour k
     /// is group k), and their boundaries.
     func buildCollisions() throws(DynamicsError) {
-        let collisions = document.behaviors.compactMap { b -> SceneCollision? in
-            if case .collision(let c) = b.kind { return c }
-            return nil
+        var collisions: [SceneCollision] = []
+        for b in document.behaviors {
+            guard case .collision(let c) = b.kind else { continue }
+            if let id = b.id { collisionIndex[id] = collisions.count }
+            collisions.append(c)
         }
         guard !collisions.isEmpty else { return }
-        var itemGroups = [UInt64](repeating: 0, count: itemIDs.count), boundaryGroups = itemGroups
+        itemGroups = [UInt64](repeating: 0, count: itemIDs.count)
+        boundaryGroups = itemGroups
         for (k, c) in collisions.enumerated() {
             let bit: UInt64 = 1 << UInt64(k)
             for i in indices(of: c.targets) {
@@ -42,26 +45,60 @@ extension SceneRun {
             start = end
         }
         for (k, c) in collisions.enumerated() {
+            var made: [BoundaryID] = []
             if c.boundsAsBoundary, let b = document.bounds {
                 let r = CGRect(x: b.minX + c.insets.left, y: b.minY + c.insets.top,
                                width: b.width - c.insets.left - c.insets.right, height: b.height - c.insets.top - c.insets.bottom)
-                _ = try world.addBoundary(BezierPath(rect: r), group: k)  // no identifier, as UIKit's
+                made += try world.addBoundary(BezierPath(rect: r), group: k)  // no identifier, as UIKit's
             }
             for boundary in c.boundaries {
+                var ids: [BoundaryID] = []
                 switch boundary.shape {
                 case .segment(let from, let to):
-                    boundaryNames[try world.addBoundary(from: from, to: to, group: k)] = boundary.id
+                    ids = [try world.addBoundary(from: from, to: to, group: k)]
                 case .path(let points, let closed):
                     let path = BezierPath()
                     path.move(to: points[0])
                     for p in points.dropFirst() { path.addLine(to: p) }
                     if closed { path.close() }
-                    for id in try world.addBoundary(path, group: k) { boundaryNames[id] = boundary.id }
+                    ids = try world.addBoundary(path, group: k)
                 case .arc(let center, let radius, let start, let end, let clockwise):
                     let path = BezierPath(arcCenter: center, radius: radius, startAngle: start, endAngle: end, clockwise: clockwise)
-                    for id in try world.addBoundary(path, group: k) { boundaryNames[id] = boundary.id }
+                    ids = try world.addBoundary(path, group: k)
                 }
+                for id in ids { boundaryNames[id] = boundary.id }
+                made += ids
             }
+            collisionBoundaries.append(made)
+        }
+    }
+
+    /// Removes collision behaviour k (a timeline event): its boundaries go, and its items stop colliding
+    /// through it (an item it alone held keeps its shape and collides with nothing).
+    func removeCollision(_ k: Int) throws(DynamicsError) {
+        for id in collisionBoundaries[k] {
+            try world.removeBoundary(id)
+            boundaryNames[id] = nil
+        }
+        collisionBoundaries[k] = []
+        let bit: UInt64 = 1 << UInt64(k)
+        var changed: [Int] = []
+        for i in itemIDs.indices where (itemGroups[i] | boundaryGroups[i]) & bit != 0 {
+            itemGroups[i] &= ~bit
+            boundaryGroups[i] &= ~bit
+            changed.append(i)
+        }
+        // One call per run of items left with the same groups.
+        var start = 0
+        while start < changed.count {
+            let i = changed[start]
+            var end = start + 1
+            while end < changed.count, itemGroups[changed[end]] == itemGroups[i], boundaryGroups[changed[end]] == boundaryGroups[i] {
+                end += 1
+            }
+            try world.setCollisionFilter(CollisionFilter(itemGroups: itemGroups[i], boundaryGroups: boundaryGroups[i]),
+                                         for: changed[start..<end].map { itemIDs[$0] })
+            start = end
         }
     }
 

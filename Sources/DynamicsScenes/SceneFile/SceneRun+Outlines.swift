@@ -3,13 +3,30 @@ import Dynamics
 import Foundation
 
 extension SceneRun {
-    /// The boundaries of the scene's collision behaviours as polylines in reference coordinates (pt), for
-    /// drawing: the reference bounds less their insets, segments, paths, and arcs flattened to 5° steps.
-    /// A closed outline repeats its first point at the end.
+    /// The boundaries of the scene's collision behaviours in force as polylines in reference coordinates
+    /// (pt), for drawing: the reference bounds less their insets, segments, paths, and arcs flattened to 5°
+    /// steps. A closed outline repeats its first point at the end. A collision behaviour the timeline has
+    /// removed is left out.
     public var boundaryOutlines: [[CGPoint]] {
         document.behaviors.flatMap { behavior -> [[CGPoint]] in
             guard case .collision(let c) = behavior.kind else { return [] }
+            if let id = behavior.id, collisionIndex[id] == nil { return [] }  // removed by the timeline
             return c.outlines(bounds: document.bounds)
+        }
+    }
+
+    /// Every collision behaviour's boundary outlines (as ``boundaryOutlines``), each with the time (s) at
+    /// which the timeline removes its behaviour, or nil when it stays: for a playback that draws each
+    /// boundary while it exists.
+    public var timedBoundaryOutlines: [(points: [CGPoint], removedAt: Double?)] {
+        var removal: [String: Double] = [:]
+        for event in document.timeline {
+            if case .remove(let id) = event.action, removal[id] == nil { removal[id] = event.time }
+        }
+        return document.behaviors.flatMap { behavior -> [(points: [CGPoint], removedAt: Double?)] in
+            guard case .collision(let c) = behavior.kind else { return [] }
+            let removedAt = behavior.id.flatMap { removal[$0] }
+            return c.outlines(bounds: document.bounds).map { (points: $0, removedAt: removedAt) }
         }
     }
 }

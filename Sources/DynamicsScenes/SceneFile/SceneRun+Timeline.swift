@@ -17,6 +17,8 @@ extension SceneRun {
             if let k = live.firstIndex(where: { $0.behavior.id == id }) {
                 try remove(at: k)
                 try applyAggregates()
+            } else if let k = collisionIndex.removeValue(forKey: id) {
+                try removeCollision(k)
             }
         case .set(let id, let property, let value):
             guard let k = live.firstIndex(where: { $0.behavior.id == id }) else { return }

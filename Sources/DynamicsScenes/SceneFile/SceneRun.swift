@@ -35,6 +35,11 @@ public final class SceneRun {
     var live: [LiveBehavior] = []
     var pending: [SceneEvent]
     var nextEvent = 0
+    /// The collision behaviours' groups per item (behaviour k is bit k), each behaviour's boundaries, and
+    /// the index of each collision behaviour with an id (buildCollisions; a timeline may remove one).
+    var itemGroups: [UInt64] = [], boundaryGroups: [UInt64] = []
+    var collisionBoundaries: [[BoundaryID]] = []
+    var collisionIndex: [String: Int] = [:]
 
     /// A behaviour of the running scene and what it made in the world.
     struct LiveBehavior {

@@ -330,4 +330,23 @@ import Testing
         example.animator.step(by: 1)
         #expect(example.card.frame.minY > Self.bounds.maxY, "fell out of the screen: \(example.card.frame)")
     }
+
+    @Test("drop-out as a scene file: it lands on the floor, hangs from its corner when the floor has gone, and falls out when let go")
+    func dropOutScene() throws {
+        let url = try #require(SceneDocument.exampleFiles.first { $0.deletingPathExtension().lastPathComponent == "drop-out" })
+        let run = try SceneRun(try SceneDocument.parse(try Data(contentsOf: url)))
+        let card = run.itemIDs[0]
+        while run.time < 1.19 { try run.step() }
+        #expect(abs(run.world.pose(of: card).center.y + 60 - 344) < 5, "landed: \(run.world.pose(of: card).center)")
+        #expect(run.boundaryOutlines.count == 1 && run.timedBoundaryOutlines[0].removedAt == 1.2, "the floor is drawn until 1.2 s")
+        while run.time < 1.21 { try run.step() }
+        #expect(run.boundaryOutlines.isEmpty && run.boundaryNames.isEmpty, "the floor went with its behaviour")
+        // Hung at 2 s from its top-left corner (60, 224): by 8 s its centre swings within a few points of
+        // straight below the corner, a half diagonal (116.6 pt) away, where the floor line used to be.
+        while run.time < 7.99 { try run.step() }
+        let hanging = run.world.pose(of: card).center
+        #expect(abs(hanging.x - 60) < 5 && abs(hypot(hanging.x - 60, hanging.y - 224) - 116.6) < 1, "hanging at \(hanging)")
+        while run.time < 10 - 1e-9 { try run.step() }
+        #expect(run.world.pose(of: card).center.y - 117 > 568, "fell out: \(run.world.pose(of: card).center)")
+    }
 }
