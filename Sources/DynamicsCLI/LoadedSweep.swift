@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: Apache-2.0
+import Dynamics
+import DynamicsScenes
+import Foundation
+
+/// A sweep file read, with its base scene resolved to a scene file's value and its pointers checked.
+struct LoadedSweep {
+    let sweep: Sweep
+    let name: String
+    let base: SceneValue
+    let manifest: SweepManifest
+
+    init(path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        do {
+            sweep = try Sweep.load(contentsOf: url)
+        } catch {
+            let first = error.problems.first.map { ($0.path.isEmpty ? "" : "\($0.path): ") + $0.message } ?? "invalid"
+            let more = error.problems.count > 1 ? " (and \(error.problems.count - 1) more problems)" : ""
+            throw CLIError(error.kind.status, "\(path): \(first)\(more)")
+        }
+        name = sweep.name ?? url.deletingPathExtension().lastPathComponent
+        switch sweep.scene {
+        case .named(let sceneName):
+            if let scene = Scene.named(sceneName) {
+                base = scene.document(items: sweep.items).value
+            } else if let example = SceneSource.example(named: sceneName) {
+                if sweep.items != nil { throw CLIError(.usage, "\(path): /items: applies to a built-in scene; '\(sceneName)' is a scene file") }
+                base = try Self.sceneValue(example.path, from: path)
+            } else {
+                throw CLIError(.data, "\(path): /scene: '\(sceneName)' is neither a built-in nor an example scene (dynamics scenes)")
+            }
+        case .file(let file):
+            let resolved = file.hasPrefix("/") ? file : url.deletingLastPathComponent().appendingPathComponent(file).path
+            base = try Self.sceneValue(resolved, from: path)
+        case .inline(let value):
+            base = value
+        }
+        // Every pointer must resolve in the base scene (with its first value), so a typo fails at once.
+        var probe = base
+        for (k, a) in sweep.fixed.enumerated() {
+            do { probe = try probe.setting(a.pointer, to: a.value) } catch { throw CLIError(.data, "\(path): /fixed/\(k): \(error)") }
+        }
+        for (k, p) in sweep.parameters.enumerated() {
+            do { _ = try probe.setting(p.pointer, to: p.values[0]) } catch { throw CLIError(.data, "\(path): /parameters/\(k): \(error)") }
+        }
+        manifest = SweepManifest(sweep, base: base, name: name)
+    }
+
+    /// A scene file's value, checked to be a valid scene.
+    static func sceneValue(_ file: String, from sweepPath: String) throws -> SceneValue {
+        do {
+            return try SceneDocument.load(contentsOf: URL(fileURLWithPath: file)).value
+        } catch {
+            let first = error.problems.first.map { ($0.path.isEmpty ? "" : "\($0.path): ") + $0.message } ?? "invalid"
+            throw CLIError(error.kind.status, "\(sweepPath): scene \(file): \(first)")
+        }
+    }
+}

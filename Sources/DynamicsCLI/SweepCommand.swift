@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: Apache-2.0
+import ArgumentParser
+import Dynamics
+import DynamicsScenes
+import Foundation
+
+struct SweepCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sweep",
+        abstract: "Run a parameter sweep (a scene's variants), in shards, and merge the shards' results.",
+        discussion: """
+            dynamics sweep SWEEP --output DIR [--shard I/N | --shards N] [--workers W] runs this process's \
+            share of the sweep's variants (variant k belongs to shard k mod N) and appends each variant's \
+            row to DIR/shard-I-of-N.jsonl.partial, flushed after every variant; the file is renamed to \
+            shard-I-of-N.jsonl when the shard completes. Run again, a shard skips the variants it has \
+            recorded. Without --shard, the shard comes from the job array: SLURM_ARRAY_TASK_ID with \
+            SLURM_ARRAY_TASK_COUNT (or _MIN and _MAX), or JOB_COMPLETION_INDEX with --shards N; otherwise \
+            the whole sweep runs. dynamics sweep --merge DIR --output TABLE.csv|TABLE.jsonl writes one table \
+            in variant order and exits 65 when variants are missing. dynamics sweep --example prints a small \
+            sweep to start from. Exit status: 0 done, 64 usage, 65 invalid sweep or missing variants, 66 \
+            cannot open, 73/74 cannot write, 130 interrupted (rerun to finish).
+            """
+    )
+
+    @Argument(help: "A sweep file (.json, .yaml, .yml).")
+    var sweep: String?
+
+    @Option(name: .long, help: "The results folder (with a sweep), or the merged table's files .csv and .jsonl (with --merge; repeatable).")
+    var output: [String] = []
+
+    @Option(help: "This process's shard, I/N (0 ≤ I < N).")
+    var shard: String?
+
+    @Option(parsing: .unconditional, help: "How many shards, with JOB_COMPLETION_INDEX (Kubernetes Indexed Jobs) or to check a Slurm array's size.")
+    var shards: Int?
+
+    @Option(help: "Merge the shard files of this results folder into --output tables.")
+    var merge: String?
+
+    @Flag(help: "Print a small runnable sweep (YAML) and exit.")
+    var example = false
+
+    @Flag(help: "Print the sweep's variants (index, id, parameter values) as CSV and exit.")
+    var list = false
+
+    @OptionGroup var engine: EngineOptions
+
+    @Flag(help: "No progress on the terminal.")
+    var quiet = false
+
+    func validate() throws {
+        if let shards, !(1...1_000_000).contains(shards) { throw ValidationError("--shards must be 1…1000000, got \(shards)") }
+        if let shard, SweepShard.parse(shard) == nil { throw ValidationError("--shard must be I/N with 0 ≤ I < N, got '\(shard)'") }
+        if example || list { return }
+        if let merge {
+            if sweep != nil { throw ValidationError("--merge takes a results folder, not a sweep file") }
+            if output.isEmpty { throw ValidationError("--merge \(merge) needs --output TABLE.csv or TABLE.jsonl") }
+            for path in output where !["csv", "jsonl"].contains(URL(fileURLWithPath: path).pathExtension.lowercased()) {
+                throw ValidationError("--output \(path): a merged table is .csv or .jsonl")
+            }
+            return
+        }
+        guard sweep != nil else { throw ValidationError("give a sweep file, --merge DIR or --example") }
+        guard output.count == 1 else { throw ValidationError("give one --output DIR, the results folder") }
+    }
+
+    func run() throws {
+        try reportingFailures {
+            if example {
+                print(Self.exampleText, terminator: "")
+            } else if let merge {
+                try mergeTables(merge)
+            } else {
+                let loaded = try LoadedSweep(path: sweep!)
+                if list {
+                    try listVariants(loaded)
+                } else {
+                    let shard = try chosenShard()
+                    try SweepRunner(loaded: loaded, directory: URL(fileURLWithPath: output[0]), shard: shard,
+                                    engine: engine, quiet: quiet).run()
+                }
+            }
+        }
+    }
+
+    /// --shard, else the job array's environment, else the whole sweep.
+    private func chosenShard() throws -> SweepShard {
+        if let shard, let parsed = SweepShard.parse(shard) {
+            if let shards, shards != parsed.count { throw CLIError(.usage, "--shard \(shard) disagrees with --shards \(shards)") }
+            return parsed
+        }
+        do {
+            if let fromJob = try SweepShard.fromEnvironment(ProcessInfo.processInfo.environment, shards: shards) { return fromJob }
+        } catch {
+            throw CLIError(.usage, error.description)
+        }
+        if let shards, shards != 1 { throw CLIError(.usage, "--shards \(shards) without JOB_COMPLETION_INDEX or a Slurm array; pass --shard I/\(shards)") }
+        return SweepShard(index: 0, count: 1)!
+    }
+
+    private func listVariants(_ loaded: LoadedSweep) throws {
+        let s = loaded.sweep
+        var out = (["index", "id"] + s.parameters.map(\.pointer)).map { SweepRow.csvField(.string($0)) }.joined(separator: ",") + "\n"
+        for k in 0..<s.variantCount {
+            let v = s.variant(k)
+            out += ([String(k), v.id] + v.values.map(SweepRow.csvField)).joined(separator: ",") + "\n"
+        }
+        print(out, terminator: "")
+    }
+
+    private func mergeTables(_ directory: String) throws {
+        let table: SweepTable
+        do {
+            table = try SweepTable.merge(directory: URL(fileURLWithPath: directory))
+        } catch {
+            throw CLIError(.noInput, error.description)
+        }
+        if !table.conflicts.isEmpty {
+            throw CLIError(.data, "\(directory): variants recorded twice with different results: \(Self.listed(table.conflicts)) (shards of different runs mixed?)")
+        }
+        for path in output {
+            let file = try AtomicFile(path)
+            try file.write(URL(fileURLWithPath: path).pathExtension.lowercased() == "csv" ? table.csv : table.jsonLines)
+            try file.commit()
+        }
+        let note = "\(table.rows.count) of \(table.manifest.variants) variants, \(table.rows.filter { $0.error != nil }.count) with errors"
+        if !table.duplicates.isEmpty {
+            FileHandle.standardError.write(Data("dynamics: recorded more than once (identical rows, kept once): \(Self.listed(table.duplicates))\n".utf8))
+        }
+        guard table.missing.isEmpty else {
+            let partial = table.partialFiles.isEmpty ? "" : "; unfinished shard files: \(table.partialFiles.joined(separator: ", "))"
+            throw CLIError(.data, "wrote \(output.joined(separator: ", ")) with \(note); missing: \(Self.listed(table.missing))\(partial)")
+        }
+        if !quiet { FileHandle.standardError.write(Data("dynamics: merged \(note) into \(output.joined(separator: ", "))\n".utf8)) }
+    }
+
+    /// At most 20 indices, then how many more.
+    static func listed(_ indices: [Int]) -> String {
+        indices.prefix(20).map(String.init).joined(separator: ", ") + (indices.count > 20 ? " and \(indices.count - 20) more" : "")
+    }
+
+    /// `dynamics sweep --example`.
+    static let exampleText = """
+        # A small sweep: the pile-and-flick example scene (boxes and balls dropped into a box) over the
+        # boxes' friction, the balls' elasticity and four random seeds of the balls' sizes and places:
+        # 3 × 3 × 4 = 36 variants of 3 simulated seconds, a few seconds on one core.
+        #   dynamics sweep example.yaml --output results
+        #   dynamics sweep --merge results --output table.csv
+        format: dynamics-sweep/1
+        name: pile-friction-elasticity
+        scene: pile-and-flick
+        seconds: 3
+        combine: grid
+        parameters:
+          - pointer: /generators/0/material/friction
+            values: [0.1, 0.5, 0.9]
+          - pointer: /generators/1/material/elasticity
+            range: {from: 0, to: 0.6, step: 0.3}
+          - pointer: /configuration/seed
+            random: {count: 4, seed: 1, min: 0, max: 1000000, integer: true}
+        metrics:
+          - stateHash
+          - kineticEnergy
+          - timeToRest
+          - contactEvents
+          - {highest: height}
+          - {item: red, quantity: position}
+          - {boundingBox: box}
+
+        """
+}
