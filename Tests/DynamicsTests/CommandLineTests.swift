@@ -23,12 +23,14 @@ import Testing
         var stderr: String
     }
 
-    /// Runs `dynamics` with `arguments`; `interruptAfter` sends SIGINT after that many seconds.
-    static func dynamics(_ arguments: [String], interruptAfter: Double? = nil) throws -> Result {
+    /// Runs `dynamics` with `arguments` and `environment` added to this process's; `interruptAfter` sends
+    /// SIGINT after that many seconds.
+    static func dynamics(_ arguments: [String], environment: [String: String] = [:], interruptAfter: Double? = nil) throws -> Result {
         let url = try #require(executable, "the dynamics executable is not beside the tests (build it with swift build)")
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

@@ -110,7 +110,10 @@ extension Sweep {
         if sweep.combination == .zip, Set(sweep.parameters.map(\.values.count)).count > 1 {
             fail("/combine", "zip needs parameters with as many values each, got \(sweep.parameters.map(\.values.count))")
         }
-        if sweep.variantCount > maximumVariants { fail("/parameters", "\(sweep.variantCount) variants; at most \(maximumVariants)") }
+        if sweep.variantCount > maximumVariants {
+            let sizes = sweep.parameters.map { String($0.values.count) }.joined(separator: " × ")
+            fail("/parameters", "\(sizes) values make more than \(maximumVariants) variants")
+        }
         if let v = top["metrics"] {
             guard case .array(let list) = v else {
                 fail("/metrics", "must be a list, got \(v.kindName)")
