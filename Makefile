@@ -3,7 +3,7 @@
 SWIFT ?= swift
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
-.PHONY: deps arm64-deps browser-deps schema-deps build run test test-schema test-arm64 test-browser test-asan test-tsan fuzz docs bench clean
+.PHONY: deps arm64-deps browser-deps schema-deps slurm-deps build run dist test test-schema test-arm64 test-browser test-slurm test-asan test-tsan fuzz docs bench clean
 
 # Debian's reference BLAS (cblas symbols live in libblas.so.3); installed only when missing.
 deps:
@@ -18,6 +18,38 @@ build: deps
 
 run: build
 	"$$($(SWIFT) build -c release --show-bin-path)/dynamics" simulate
+
+# A `dynamics` for machines without a Swift toolchain: the Swift standard library, Foundation and Dispatch
+# linked statically (--static-swift-stdlib) and BLAS from Debian's static libblas.a (found first through
+# its own -L folder), packed with its scene resources, licence and version into
+# .build/dist/dynamics-VERSION-linux-ARCH.tar.gz, also unpacked as .build/dist/dynamics (the Containerfile's).
+# The commit comes from git (DYNAMICS_COMMIT); the build has its own folder, so the commit is current.
+DIST_DIR := .build/dist
+DIST_ARCH := $(shell uname -m)
+
+dist: deps
+	@blas=/usr/lib/$(DIST_ARCH)-linux-gnu/libblas.a; \
+	if [ ! -f "$$blas" ]; then \
+		echo "make dist: $$blas is missing (Debian's libblas-dev ships it); without it the binary would need libblas.so.3 on every node" >&2; \
+		exit 1; \
+	fi; \
+	mkdir -p $(DIST_DIR)/blas && ln -sf "$$blas" $(DIST_DIR)/blas/libblas.a; \
+	commit=$$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown); \
+	if [ -n "$$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then commit=$$commit-dirty; fi; \
+	echo "Building a static dynamics at commit $$commit"; \
+	DYNAMICS_COMMIT=$$commit $(SWIFT) build -c release --product dynamics --static-swift-stdlib \
+		--scratch-path $(DIST_DIR)/build -Xlinker -L$(CURDIR)/$(DIST_DIR)/blas
+	@bin=$(DIST_DIR)/build/release/dynamics; \
+	if ldd $$bin | grep -E 'libblas|libswift|libFoundation|libdispatch|libBlocksRuntime'; then \
+		echo "make dist: $$bin still needs the shared libraries above" >&2; exit 1; \
+	fi; \
+	version=$$($$bin --version | cut -d' ' -f2); name=dynamics-$$version-linux-$(DIST_ARCH); \
+	rm -rf $(DIST_DIR)/$$name $(DIST_DIR)/dynamics; mkdir -p $(DIST_DIR)/$$name/bin; \
+	cp $$bin $(DIST_DIR)/$$name/bin/ && cp -R $(DIST_DIR)/build/release/*.resources $(DIST_DIR)/$$name/bin/; \
+	cp LICENSE README.md CHANGELOG.md $(DIST_DIR)/$$name/; $$bin --version > $(DIST_DIR)/$$name/VERSION; \
+	tar -C $(DIST_DIR) -czf $(DIST_DIR)/$$name.tar.gz $$name && cp -R $(DIST_DIR)/$$name $(DIST_DIR)/dynamics; \
+	echo "$(DIST_DIR)/$$name.tar.gz: $$(cat $(DIST_DIR)/$$name/VERSION)"; \
+	echo "  shared libraries: $$(ldd $$bin | awk '{print $$1}' | tr '\n' ' ')"
 
 test: deps schema-deps
 	$(SWIFT) test --disable-xctest
@@ -105,6 +137,20 @@ test-browser: deps browser-deps
 	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/mapping.html
 	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/shade.html
 	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/drop-out.html
+
+# Debian's Slurm and munge for `make test-slurm`, installed when missing.
+slurm-deps:
+	@if ! command -v slurmctld >/dev/null || ! command -v slurmd >/dev/null || ! command -v sbatch >/dev/null || \
+		! command -v munged >/dev/null; then \
+		echo "Installing slurmctld slurmd slurm-client munge (apt-get update first)"; \
+		$(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq slurmctld slurmd slurm-client munge >/dev/null; \
+	fi
+
+# The README's Slurm recipe on a single-node cluster started on this machine by Tests/Slurm/run.sh (munged,
+# slurmctld and slurmd by hand, stopped by their PIDs), running the `make dist` archive's binary.
+test-slurm: slurm-deps dist
+	$(SUDO) bash Tests/Slurm/run.sh "$$(ls -t $(DIST_DIR)/dynamics-*-linux-$(DIST_ARCH).tar.gz | head -n 1)"
 
 # The test suite under AddressSanitizer, with UBSan on the C kernel (Swift has no UBSan on Linux); any
 # report fails the run. Separate build folders keep the sanitized builds apart from the plain one.

@@ -6,6 +6,12 @@
 // No unsafe compiler or linker flags: the package stays usable as a versioned dependency.
 import PackageDescription
 
+// The commit `dynamics --version` reports: `make dist` passes it as DYNAMICS_COMMIT (hex digits and
+// "-dirty" only); any other build says "unknown".
+let commit = Context.environment["DYNAMICS_COMMIT"].flatMap { value in
+    value.allSatisfy { $0.isHexDigit || "-dirty".contains($0) } && !value.isEmpty && value.count <= 48 ? value : nil
+} ?? "unknown"
+
 let package = Package(
     name: "Dynamics",
     products: [
@@ -23,7 +29,7 @@ let package = Package(
         .target(
             name: "DynamicsKernel",
             path: "CSources/DynamicsKernel",
-            cSettings: [.define("_POSIX_C_SOURCE", to: "200809L")],
+            cSettings: [.define("_POSIX_C_SOURCE", to: "200809L"), .define("DK_BUILD_COMMIT", to: "\"\(commit)\"")],
             linkerSettings: [.linkedLibrary("blas"), .linkedLibrary("m")]
         ),
         .target(name: "Dynamics", dependencies: ["DynamicsKernel"]),
@@ -41,7 +47,8 @@ let package = Package(
         ),
         .testTarget(
             name: "DynamicsTests",
-            dependencies: ["Dynamics", "DynamicsScenes", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["Dynamics", "DynamicsScenes", .product(name: "PropertyBased", package: "swift-property-based"),
+                           .product(name: "Yams", package: "Yams")]
         ),
         .testTarget(name: "DynamicsKernelTests", dependencies: ["DynamicsKernel"]),
         // The scene reader's fuzz target (`make fuzz`); built plainly, it replays the corpus it is given.

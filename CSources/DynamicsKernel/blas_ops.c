@@ -50,9 +50,11 @@ int32_t dkBlasMaxAbsIndex(int32_t n, const float* x, bool reference)
 
 const char* dkBlasLibraryPath(void)
 {
-	Dl_info info;
-	if (dladdr((void*)cblas_saxpy, &info) && info.dli_fname) return info.dli_fname;
-	return "unknown";
+	Dl_info info, kernel;
+	if (!dladdr((void*)cblas_saxpy, &info) || !info.dli_fname) return "unknown";
+	// BLAS in the same object as the kernel: linked statically (make dist).
+	if (dladdr((void*)dkBlasLibraryPath, &kernel) && kernel.dli_fbase == info.dli_fbase) return "static";
+	return info.dli_fname;
 }
 
 dkEnergy dkWorld_Energy(dkWorld* world)

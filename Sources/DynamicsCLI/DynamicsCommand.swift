@@ -15,6 +15,8 @@ struct DynamicsCommand: ParsableCommand {
             magnitude 1 is 1000 pt/s². The environment variable DYNAMICS_SIMD (scalar, sse2, avx2, avx512, \
             neon) caps the SIMD path when --simd is not given.
             """,
+        version: "dynamics \(DynamicsBuild.version) (commit \(DynamicsBuild.commit); SIMD paths \(DynamicsBuild.simdPaths.joined(separator: ", ")), "
+            + "this CPU \(DynamicWorld.bestSIMDPath); BLAS \(DynamicWorld.blasLibrary))",
         subcommands: [Simulate.self, Validate.self, Schema.self, Bench.self, Scenes.self, Spring.self, SweepCommand.self]
     )
 }

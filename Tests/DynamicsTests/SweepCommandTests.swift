@@ -169,6 +169,11 @@ import Testing
         #expect(r.status == 65 && r.stderr.contains("/parameters/0: pointer '/generators/5/material/friction': index 5 is past the end"),
                 "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("typo").path))
+        // --version names the version and the SIMD paths of the build.
+        r = try CLI.dynamics(["--version"])
+        #expect(r.status == 0 && r.stdout.hasPrefix("dynamics \(DynamicsBuild.version) (commit ")
+            && r.stdout.contains("SIMD paths \(DynamicsBuild.simdPaths.joined(separator: ", "))"), "\(r.stdout)")
+        #expect(DynamicsBuild.simdPaths.first == "scalar" && DynamicsBuild.simdPaths.contains(DynamicWorld.bestSIMDPath))
         // --example prints a sweep that reads.
         r = try CLI.dynamics(["sweep", "--example"])
         let example = try Sweep.parse(Data(r.stdout.utf8), yaml: true)

@@ -115,6 +115,7 @@ import Testing
             == [#"/metrics/0: must be {item: ID, quantity: position, speed, height}, got {"item": "a", "quantity": "mass"}"#])
         #expect(problems(#"{"format": "dynamics-sweep/2", "scene": "pile"}"#) == [#"/format: must be "dynamics-sweep/1", got "dynamics-sweep/2""#])
         #expect(problems(head + #""colour": 1}"#).first?.hasPrefix("/colour: unknown key") == true)
+        #expect(problems(" \n") == [": the file is empty"])
         let big = #"{"pointer": "/a", "range": {"from": 1, "to": 10000, "step": 1}}"#
         #expect(problems(head + #""parameters": [\#(big), \#(big.replacingOccurrences(of: "/a", with: "/b"))]}"#)
             == ["/parameters: 10000 × 10000 values make more than 10000000 variants"])

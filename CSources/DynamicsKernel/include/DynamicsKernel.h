@@ -8,4 +8,5 @@
 #include "dk_joint.h"
 #include "dk_field.h"
 #include "dk_spring.h"
+#include "dk_build.h"
 #endif

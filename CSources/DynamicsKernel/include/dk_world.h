@@ -28,7 +28,8 @@ const char* dkSimdLevelName(dkSimdLevel level);
 /// between steps (the other fields of `def` are ignored). Turning rest detection off wakes every item.
 /// An invalid field changes nothing.
 dkResult dkWorld_Configure(dkWorld* world, const dkWorldDef* def, dkError* error);
-/// Which BLAS library answers cblas_saxpy (from the loaded shared object's path).
+/// Which BLAS library answers cblas_saxpy (from the loaded shared object's path), or "static" when BLAS is
+/// linked into the same object as the kernel.
 const char* dkBlasLibraryPath(void);
 
 // ---- Items -------------------------------------------------------------------------------------

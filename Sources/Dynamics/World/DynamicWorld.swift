@@ -79,7 +79,8 @@ public final class DynamicWorld {
     public var simdPath: String { kernel.simdLevelName }
     /// The best SIMD path this CPU supports.
     public static var bestSIMDPath: String { KernelWorld.bestSimdLevelName }
-    /// The BLAS shared library answering `cblas_saxpy` (e.g. Debian's reference BLAS or OpenBLAS).
+    /// The BLAS shared library answering `cblas_saxpy` (e.g. Debian's reference BLAS or OpenBLAS), or "static" when
+    /// BLAS is linked into the executable (`make dist`).
     public static var blasLibrary: String { KernelWorld.blasLibraryPath }
     /// Timing of the last step.
     public var lastStepProfile: StepProfile { kernel.profile }

@@ -20,6 +20,9 @@ extension Sweep {
 
     /// Reads a sweep from its text (JSON, or YAML when `yaml`).
     public static func parse(_ data: Data, yaml: Bool = false) throws(SceneFileError) -> Sweep {
+        if data.allSatisfy({ [0x20, 0x0A, 0x0D, 0x09].contains($0) }) {
+            throw SceneFileError(kind: .data, problems: [SceneProblem(path: "", message: "the file is empty")])
+        }
         let value: SceneValue
         do {
             if yaml {
