@@ -17,7 +17,8 @@ import Foundation
 ///
 /// Parameters are JSON Pointers (RFC 6901) into the scene as a scene file writes it (a built-in scene's
 /// `dynamics scenes --export`), so anything a scene file holds can be swept. The variants and their order
-/// depend only on the sweep: ``variants()`` enumerates them with a stable index and id.
+/// depend only on the sweep: ``variant(_:)`` gives each, with a stable index and id, for indices below
+/// ``variantCount``.
 public struct Sweep: Hashable, Sendable {
     /// The sweep's name (default: the file's name).
     public var name: String?
