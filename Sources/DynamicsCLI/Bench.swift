@@ -6,23 +6,29 @@ import Foundation
 
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Time a built-in scene and print the fields of the benchmark scenes.",
+        abstract: "Time built-in scenes: one, or a sweep of scenes × items × workers with a table and a plot.",
         discussion: """
             One untimed step, then --steps timed steps. Reports the median and mean wall time per step, CPU time \
-            per step, the kernel's per-stage medians and the state hash (identical for every worker count). The \
-            benchmark scenes and these fields are described in \
+            per step, the kernel's per-stage medians, the resident memory per item and the state hash (identical \
+            for every worker count). --scene, --items and --workers take comma-separated lists: every \
+            combination runs --repeat times, the repeats interleaved, and a table (or one JSON object per line) \
+            gives the median and smallest ms/step over the repeats, steps/s and the speed-up over 1 worker; \
+            --plot draws ms/step against items. The benchmark scenes and the JSON fields are described in \
             Sources/DynamicsScenes/DynamicsScenes.docc/BenchmarkScenes.md.
             """
     )
 
-    @Option(help: "A built-in scene name (see `dynamics scenes`).")
+    @Option(help: "Built-in scene names, comma-separated (see `dynamics scenes`).")
     var scene: String = "default"
 
-    @Option(parsing: .unconditional, help: "Number of items (default: the scene's).")
-    var items: Int?
+    @Option(help: "Numbers of items, comma-separated (default: each scene's).")
+    var items: String?
 
-    @Option(parsing: .unconditional, help: "Timed steps.")
+    @Option(parsing: .unconditional, help: "Timed steps per run.")
     var steps: Int = 600
+
+    @Option(name: .customLong("repeat"), parsing: .unconditional, help: "Runs of each combination, interleaved (default 1).")
+    var repeats: Int = 1
 
     @Option(help: ArgumentHelp(
         "Step with rest detection on until every item rests (at most this many simulated seconds), then time --steps steps at rest.",
@@ -31,30 +37,91 @@ struct Bench: ParsableCommand {
 
     @OptionGroup var engine: EngineOptions
 
-    @Flag(help: "Print one JSON object (one line).")
+    @Option(help: "Draw ms/step against items (log axes, a line per worker count, a panel per scene) into this .svg file.")
+    var plot: String?
+
+    @Flag(help: "Print one JSON object per combination (one line each).")
     var json = false
 
+    struct Case: Hashable {
+        let scene: String
+        let items: Int?
+        let workers: Int?
+    }
+
     func run() throws {
-        guard (1...10_000_000).contains(steps) else { throw ValidationError("--steps must be 1…10000000, got \(steps)") }
-        if let items, !(1...1_000_000_000).contains(items) { throw ValidationError("--items must be 1…1000000000, got \(items)") }
-        try MemoryEstimate.check(items: items ?? DynamicsCLI.scene(named: scene).defaultItems)
-        let recipe = try DynamicsCLI.scene(named: scene)
-        let configuration = try engine.configuration()
+        try reportingFailures { try bench() }
+    }
+
+    private func bench() throws {
+        guard (1...10_000_000).contains(steps) else { throw CLIError(.usage, "--steps must be 1…10000000, got \(steps)") }
+        guard (1...1000).contains(repeats) else { throw CLIError(.usage, "--repeat must be 1…1000, got \(repeats)") }
+        let recipes = try scene.split(separator: ",").map { try DynamicsCLI.scene(named: String($0).trimmingCharacters(in: .whitespaces)) }
+        guard !recipes.isEmpty else { throw CLIError(.usage, "--scene names no scene") }
+        var counts: [Int?] = [nil]
+        if let items {
+            let parsed = items.split(separator: ",", omittingEmptySubsequences: false).map { Int($0.trimmingCharacters(in: .whitespaces)) }
+            guard parsed.allSatisfy({ $0.map { (1...1_000_000_000).contains($0) } ?? false }) else {
+                throw CLIError(.usage, "--items must be 1…1000000000 (comma-separated), got '\(items)'")
+            }
+            counts = parsed
+        }
+        let workers: [Int?] = try engine.workerCounts() ?? [nil]
+        if let plot, URL(fileURLWithPath: plot).pathExtension.lowercased() != "svg" { throw CLIError(.usage, "--plot \(plot): the plot is an .svg file") }
         if let untilRest {
             guard untilRest.isFinite, untilRest > 0, untilRest <= 3600 else {
-                throw ValidationError("--until-rest must be in (0, 3600] simulated seconds, got \(untilRest)")
+                throw CLIError(.usage, "--until-rest must be in (0, 3600] simulated seconds, got \(untilRest)")
             }
-            guard configuration.restDetection else { throw ValidationError("--until-rest needs rest detection (drop --no-rest)") }
         }
-        let world = try recipe.makeWorld(items: items, configuration: configuration,
-                                         keepRestDetection: untilRest != nil)
+        let cases = recipes.flatMap { r in counts.flatMap { n in workers.map { Case(scene: r.name, items: n, workers: $0) } } }
+        for c in cases { try MemoryEstimate.check(items: c.items ?? DynamicsCLI.scene(named: c.scene).defaultItems) }
+        let machine = MachineInfo.current
+        let progress = BenchProgress(total: cases.count * repeats)
+        var runs: [Case: [BenchResult]] = [:]
+        for r in 0..<repeats {
+            for c in cases {
+                progress.show(c, repeat: r, of: repeats)
+                runs[c, default: []].append(try measure(c))
+            }
+        }
+        progress.finish()
+        var results = cases.map { c in Self.combine(runs[c]!, machine: machine) }
+        for k in results.indices where results[k].workers != 1 {
+            let one = results.first { $0.scene == results[k].scene && $0.items == results[k].items && $0.workers == 1 }
+            results[k].speedUp = one.map { $0.msPerStepMedian / max(results[k].msPerStepMedian, 1e-12) }
+        }
+        for k in results.indices where results[k].workers == 1 { results[k].speedUp = 1 }
+        if json {
+            for result in results { print(result.json) }
+        } else if cases.count == 1 && repeats == 1 {
+            print(machine.line)
+            print(results[0].text)
+        } else {
+            print(machine.line)
+            print(BenchTable(results).text, terminator: "")
+        }
+        if let plot {
+            let file = try AtomicFile(plot)
+            try file.write(BenchPlot(results: results, machine: machine, steps: steps, repeats: repeats).svg)
+            try file.commit()
+        }
+    }
+
+    /// One run of one combination.
+    private func measure(_ c: Case) throws -> BenchResult {
+        let recipe = try DynamicsCLI.scene(named: c.scene)
+        let configuration = try engine.configuration(base: DynamicsConfiguration(), workers: c.workers)
+        if untilRest != nil, !configuration.restDetection { throw CLIError(.usage, "--until-rest needs rest detection (drop --no-rest)") }
+        ResidentMemory.trim()
+        let before = ResidentMemory.current
+        let world = try recipe.makeWorld(items: c.items, configuration: configuration, keepRestDetection: untilRest != nil)
         let top = TopItem(in: world)
         try world.step(count: 1)  // untimed, as Box2D's benchmark does
         var settle: RestResult?
         if let untilRest {
             settle = try RestResult.settle(world, seconds: untilRest)
             guard settle?.restSeconds != nil else {
-                throw ValidationError("\(world.awakeItemCount) of \(world.itemCount) items still awake after \(untilRest) s")
+                throw CLIError(.software, "\(c.scene): \(world.awakeItemCount) of \(world.itemCount) items still awake after \(untilRest) s")
             }
         }
         var timer = StepTimer(capacity: steps)
@@ -71,7 +138,8 @@ struct Bench: ParsableCommand {
             contact.append(p.contactSolveNanoseconds / 1e6)
         }
         let cpu = (StepTimer.processCPUSeconds() - cpu0) * 1000 / Double(steps)
-        let result = BenchResult(
+        let added = max(0, ResidentMemory.current - before)
+        return BenchResult(
             scene: recipe.name, shape: recipe.shape, items: world.itemCount, workers: configuration.workerCount,
             steps: steps, msPerStepMedian: timer.medianMilliseconds, msPerStepMean: timer.meanMilliseconds,
             cpuMsPerStep: cpu, stateHash: String(format: "%016llx", world.stateHash()),
@@ -82,53 +150,30 @@ struct Bench: ParsableCommand {
             substeps: configuration.substeps, contactFrequency: configuration.contactFrequency,
             solverIterations: configuration.solverIterations, awakeItems: world.awakeItemCount,
             topItemSink: top.sink(in: world), restSeconds: settle?.restSeconds,
-            msPerStepAwakeMedian: settle?.msPerStepAwakeMedian)
-        print(json ? result.json : result.text)
-    }
-}
-
-/// One line of `dynamics bench --json` (the field names of the benchmark scenes,
-/// Sources/DynamicsScenes/DynamicsScenes.docc/BenchmarkScenes.md).
-struct BenchResult: Encodable {
-    let engine = "dynamics"
-    let scene, shape: String
-    let items, workers, steps: Int
-    let msPerStepMedian, msPerStepMean, cpuMsPerStep: Double
-    let stateHash: String
-    let solveMsMedian, partitionMsMedian: Double
-    let broadphaseMsMedian, narrowphaseMsMedian, contactSolveMsMedian: Double
-    let contacts: Int
-    let simd, integrator: String
-    let substeps: Int
-    let contactFrequency: Double
-    let solverIterations, awakeItems: Int
-    /// How far the item that started highest sank by the end, pt (the top of a stack).
-    let topItemSink: Double
-    /// With --until-rest: simulated seconds until every item rested (from the scene's start).
-    let restSeconds: Double?
-    /// With --until-rest: the median ms/step of the steps before every item rested.
-    let msPerStepAwakeMedian: Double?
-
-    var json: String {
-        let encoder = JSONEncoder()
-        encoder.keyEncodingStrategy = .convertToSnakeCase
-        encoder.outputFormatting = [.sortedKeys]
-        return String(decoding: (try? encoder.encode(self)) ?? Data(), as: UTF8.self)
+            msPerStepAwakeMedian: settle?.msPerStepAwakeMedian, msPerStepMin: timer.medianMilliseconds,
+            bytesPerItem: Double(added) / Double(max(world.itemCount, 1)), peakResidentBytes: ResidentMemory.peak)
     }
 
-    var text: String {
-        """
-        \(scene) (\(shape)), \(items) items, \(workers) worker(s), \(steps) steps, \(simd)/\(integrator), \
-        \(substeps) substeps, \(String(format: "%g", contactFrequency)) Hz contacts, \(solverIterations) iteration(s)
-        ms/step  median \(String(format: "%.4f", msPerStepMedian))  mean \(String(format: "%.4f", msPerStepMean))  \
-        cpu \(String(format: "%.4f", cpuMsPerStep))
-        stages   solve \(String(format: "%.4f", solveMsMedian))  partition \(String(format: "%.4f", partitionMsMedian))  \
-        broadphase \(String(format: "%.4f", broadphaseMsMedian))  narrowphase \(String(format: "%.4f", narrowphaseMsMedian))  \
-        contact solve \(String(format: "%.4f", contactSolveMsMedian))  (\(contacts) contacts)
-        state    \(stateHash)  (top item sank \(String(format: "%.2f", topItemSink)) pt)
-        """ + (restSeconds.map { seconds in
-            "\nrest     every item rested after \(String(format: "%.3f", seconds)) s; awake steps median " +
-                String(format: "%.4f", msPerStepAwakeMedian ?? 0) + " ms, the timed steps above are at rest"
-        } ?? "")
+    /// The runs of one combination as one result: medians of the runs' values, the smallest run median.
+    static func combine(_ runs: [BenchResult], machine: MachineInfo) -> BenchResult {
+        var r = runs[runs.count / 2]
+        func median(_ f: (BenchResult) -> Double) -> Double { StepTimer.median(runs.map(f)) }
+        r = BenchResult(
+            scene: r.scene, shape: r.shape, items: r.items, workers: r.workers, steps: r.steps,
+            msPerStepMedian: median(\.msPerStepMedian), msPerStepMean: median(\.msPerStepMean), cpuMsPerStep: median(\.cpuMsPerStep),
+            stateHash: r.stateHash, solveMsMedian: median(\.solveMsMedian), partitionMsMedian: median(\.partitionMsMedian),
+            broadphaseMsMedian: median(\.broadphaseMsMedian), narrowphaseMsMedian: median(\.narrowphaseMsMedian),
+            contactSolveMsMedian: median(\.contactSolveMsMedian), contacts: r.contacts, simd: r.simd, integrator: r.integrator,
+            substeps: r.substeps, contactFrequency: r.contactFrequency, solverIterations: r.solverIterations,
+            awakeItems: r.awakeItems, topItemSink: r.topItemSink, restSeconds: r.restSeconds,
+            msPerStepAwakeMedian: r.msPerStepAwakeMedian, repeats: runs.count,
+            msPerStepMin: runs.map(\.msPerStepMedian).min()!, bytesPerItem: median(\.bytesPerItem),
+            peakResidentBytes: runs.map(\.peakResidentBytes).max()!)
+        r.cpuModel = machine.cpuModel
+        r.cores = machine.cores
+        r.version = machine.version
+        r.commit = machine.commit
+        r.blas = machine.blas
+        return r
     }
 }

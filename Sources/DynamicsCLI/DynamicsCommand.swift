@@ -23,8 +23,18 @@ struct DynamicsCommand: ParsableCommand {
 
 /// Options shared by `simulate` and `bench`. Given ones override a scene file's configuration.
 struct EngineOptions: ParsableArguments {
-    @Option(parsing: .unconditional, help: "Worker threads, 1…64 (default: active processors). Results do not depend on it.")
-    var workers: Int?
+    @Option(parsing: .unconditional, help: "Worker threads, 1…64 (default: active processors; `bench` takes a comma-separated list). Results do not depend on it.")
+    var workers: String?
+
+    /// The --workers values (nil when not given).
+    func workerCounts() throws -> [Int]? {
+        guard let workers else { return nil }
+        let counts = workers.split(separator: ",", omittingEmptySubsequences: false).map { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard !counts.isEmpty, counts.allSatisfy({ $0.map { (1...64).contains($0) } ?? false }) else {
+            throw ValidationError("--workers must be 1…64 (bench: a comma-separated list), got '\(workers)'")
+        }
+        return counts.map { $0! }
+    }
 
     @Option(help: "Highest SIMD path: automatic, scalar, sse2, neon, avx2, avx512 (default: $DYNAMICS_SIMD or automatic).")
     var simd: String?
@@ -47,12 +57,15 @@ struct EngineOptions: ParsableArguments {
     /// The default configuration with the given options.
     func configuration() throws -> DynamicsConfiguration { try configuration(base: DynamicsConfiguration()) }
 
-    /// `base` with the given options applied.
-    func configuration(base: DynamicsConfiguration) throws -> DynamicsConfiguration {
+    /// `base` with the given options applied; `workers` replaces the --workers list (which must then hold
+    /// one value).
+    func configuration(base: DynamicsConfiguration, workers: Int? = nil) throws -> DynamicsConfiguration {
         var c = base
         if let workers {
-            guard (1...64).contains(workers) else { throw ValidationError("--workers must be 1…64, got \(workers)") }
             c.workerCount = workers
+        } else if let counts = try workerCounts() {
+            guard counts.count == 1 else { throw ValidationError("--workers takes one value here, got '\(self.workers ?? "")'") }
+            c.workerCount = counts[0]
         }
         if let name = simd ?? ProcessInfo.processInfo.environment["DYNAMICS_SIMD"] {
             guard let level = SIMDLevel(name: name) else {
