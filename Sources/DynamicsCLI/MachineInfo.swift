@@ -13,7 +13,7 @@ struct MachineInfo: Encodable {
     let commit: String
 
     static var current: MachineInfo {
-        let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
+        let cpuinfo = String(smallFile: "/proc/cpuinfo") ?? ""
         let model = cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") || $0.hasPrefix("Model") }
             .flatMap { $0.split(separator: ":", maxSplits: 1).last }.map { $0.trimmingCharacters(in: .whitespaces) }
         return MachineInfo(cpuModel: model ?? "unknown CPU", cores: ProcessInfo.processInfo.activeProcessorCount,

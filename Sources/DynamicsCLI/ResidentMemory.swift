@@ -7,7 +7,7 @@ import Foundation
 enum ResidentMemory {
     /// Bytes resident now (0 where /proc is missing).
     static var current: Int {
-        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        guard let text = String(smallFile: "/proc/self/statm") else { return 0 }
         let fields = text.split(separator: " ")
         guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))

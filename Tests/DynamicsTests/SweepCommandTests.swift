@@ -101,7 +101,9 @@ import Testing
         // Kill it (SIGKILL: no handler runs) once two variants are recorded, while a third runs.
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
-            let lines = (try? String(contentsOf: partial, encoding: .utf8))?.split(separator: "\n").count ?? 0
+            // Through a file handle: String(contentsOf:) leaks its buffer for an empty file.
+            let lines = FileHandle(forReadingAtPath: partial.path).flatMap { try? $0.readToEnd() }
+                .map { String(decoding: $0, as: UTF8.self).split(separator: "\n").count } ?? 0
             if lines >= 2 { break }
             Thread.sleep(forTimeInterval: 0.005)
         }

@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+
+extension String {
+    /// The text of a small file read through a file handle, or nil. (`String(contentsOfFile:)` leaks its
+    /// buffer for a file whose size reads as 0, as /proc's files and empty files do, which LeakSanitizer
+    /// reports.)
+    init?(smallFile path: String) {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let data = try? handle.readToEnd() else { return nil }
+        self = String(decoding: data ?? Data(), as: UTF8.self)
+    }
+}
