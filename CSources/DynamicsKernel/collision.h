@@ -7,6 +7,8 @@
 #include "core.h"
 #include "dk_collision.h"
 
+#include <string.h>
+
 #define DK_LINEAR_SLOP 0.5f				   // pt: allowed overlap
 #define DK_SPECULATIVE_DISTANCE 2.0f	   // pt: contact points are kept this far apart (4 × slop)
 #define DK_CONTACT_HERTZ 30.0f			   // default stiffness of the soft contact (dkWorldDef.contactHertz)
@@ -30,6 +32,21 @@ typedef struct dkShape {
 	float x[DK_MAX_POLYGON_VERTICES], y[DK_MAX_POLYGON_VERTICES];	// item frame, or world for boundaries
 	float nx[DK_MAX_POLYGON_VERTICES], ny[DK_MAX_POLYGON_VERTICES]; // outward edge normals
 } dkShape;
+
+// Four floats: SSE2 on x86-64 and NEON on arm64, both baseline, so no dispatch. Lane arithmetic is the
+// scalar arithmetic, operation for operation (no contraction: core.h), so the bits are the scalar path's.
+// For boxes, the narrowphase's common case (manifold.c, dkPlaceShape).
+typedef float dkF4 __attribute__((vector_size(16)));
+typedef int32_t dkM4 __attribute__((vector_size(16)));
+
+static inline dkF4 dkLoad4(const float* p)
+{
+	dkF4 v;
+	memcpy(&v, p, sizeof v);
+	return v;
+}
+
+static inline void dkStore4(float* p, dkF4 v) { memcpy(p, &v, sizeof v); }
 
 // A shape placed in the world, relative to an origin near the pair (keeps float precision).
 typedef struct dkPlaced {
@@ -71,7 +88,7 @@ void dkCollide(const dkPlaced* a, const dkPlaced* b, float speculative, dkManifo
 // the separating-axis test of two polygons. Two boxes take four edges at once.
 float dkMaxSeparation(const dkPlaced* a, const dkPlaced* b, int32_t* edge);
 // Places a shape of a body at (x, y, angle) relative to an origin.
-void dkPlaceShape(const dkShape* s, float x, float y, float c, float sn, float ox, float oy, dkPlaced* out);
+void dkPlaceShape(const dkShape* restrict s, float x, float y, float c, float sn, float ox, float oy, dkPlaced* restrict out);
 
 // Shapes (shape_store.c).
 void dkShapes_Destroy(dkWorld* world);

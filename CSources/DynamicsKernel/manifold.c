@@ -12,18 +12,6 @@
 // The vertex after i of a polygon of `count` (no division: this runs for every pair every step).
 static inline int32_t nextVertex(int32_t i, int32_t count) { return i + 1 < count ? i + 1 : 0; }
 
-// Four floats: SSE2 on x86-64 and NEON on arm64, both baseline, so no dispatch. Lane arithmetic is the
-// scalar arithmetic, operation for operation (no contraction: core.h), so the bits are the scalar path's.
-typedef float dkF4 __attribute__((vector_size(16)));
-typedef int32_t dkM4 __attribute__((vector_size(16)));
-
-static inline dkF4 load4(const float* p)
-{
-	dkF4 v;
-	memcpy(&v, p, sizeof v);
-	return v;
-}
-
 // Lane by lane b < a ? b : a, as the scalar tree of minima below.
 static inline dkF4 min4(dkF4 a, dkF4 b)
 {
@@ -37,7 +25,7 @@ float dkMaxSeparation(const dkPlaced* a, const dkPlaced* b, int32_t* edge)
 	float best = -INFINITY;
 	*edge = 0;
 	if (a->count == 4 && b->count == 4) { // two boxes, the common case: a's four edges in lanes
-		dkF4 ax = load4(a->x), ay = load4(a->y), nx = load4(a->nx), ny = load4(a->ny);
+		dkF4 ax = dkLoad4(a->x), ay = dkLoad4(a->y), nx = dkLoad4(a->nx), ny = dkLoad4(a->ny);
 		dkF4 d[4];
 		for (int32_t j = 0; j < 4; ++j) {
 			float bx = b->x[j], by = b->y[j];

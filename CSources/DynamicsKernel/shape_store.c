@@ -270,12 +270,21 @@ dkResult dkWorld_SetItemShapeGroups(dkWorld* world, const dkItemId* items, const
 
 bool dkWorld_ShapeIsValid(dkWorld* world, dkShapeId id) { return resolveShape(world, id) != NULL; }
 
-void dkPlaceShape(const dkShape* s, float x, float y, float c, float sn, float ox, float oy, dkPlaced* out)
+void dkPlaceShape(const dkShape* restrict s, float x, float y, float c, float sn, float ox, float oy, dkPlaced* restrict out)
 {
 	out->kind = s->kind;
 	out->count = s->count;
 	out->radius = s->radius;
 	out->chain = s->chain;
+	if (s->count == 4) { // a box: the four vertices and normals in lanes, the same arithmetic as below
+		dkF4 cv = {c, c, c, c}, sv = {sn, sn, sn, sn}, tx = {x - ox, x - ox, x - ox, x - ox}, ty = {y - oy, y - oy, y - oy, y - oy};
+		dkF4 vx = dkLoad4(s->x), vy = dkLoad4(s->y), nx = dkLoad4(s->nx), ny = dkLoad4(s->ny);
+		dkStore4(out->x, (cv * vx - sv * vy) + tx);
+		dkStore4(out->y, (sv * vx + cv * vy) + ty);
+		dkStore4(out->nx, cv * nx - sv * ny);
+		dkStore4(out->ny, sv * nx + cv * ny);
+		return;
+	}
 	for (int32_t i = 0; i < s->count; ++i) {
 		out->x[i] = (c * s->x[i] - sn * s->y[i]) + (x - ox);
 		out->y[i] = (sn * s->x[i] + c * s->y[i]) + (y - oy);

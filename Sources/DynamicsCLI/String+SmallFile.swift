@@ -8,7 +8,12 @@ extension String {
     init?(smallFile path: String) {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
-        guard let data = try? handle.readToEnd() else { return nil }
-        self = String(decoding: data ?? Data(), as: UTF8.self)
+        let data: Data
+        do {
+            data = try handle.readToEnd() ?? Data()  // nil at the end of an empty file
+        } catch {
+            return nil
+        }
+        self = String(decoding: data, as: UTF8.self)
     }
 }
