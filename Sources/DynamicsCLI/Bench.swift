@@ -74,7 +74,7 @@ struct Bench: ParsableCommand {
             }
         }
         let cases = recipes.flatMap { r in counts.flatMap { n in workers.map { Case(scene: r.name, items: n, workers: $0) } } }
-        for c in cases { try MemoryEstimate.check(items: c.items ?? DynamicsCLI.scene(named: c.scene).defaultItems) }
+        for c in cases { try MemoryEstimate.check(items: c.items ?? DynamicsCLI.scene(named: c.scene).defaultItems, scene: c.scene) }
         let machine = MachineInfo.current
         let progress = BenchProgress(total: cases.count * repeats)
         var runs: [Case: [BenchResult]] = [:]
@@ -138,7 +138,7 @@ struct Bench: ParsableCommand {
             contact.append(p.contactSolveNanoseconds / 1e6)
         }
         let cpu = (StepTimer.processCPUSeconds() - cpu0) * 1000 / Double(steps)
-        let added = max(0, ResidentMemory.current - before)
+        let resident = ResidentMemory.current, added = max(0, resident - before)
         return BenchResult(
             scene: recipe.name, shape: recipe.shape, items: world.itemCount, workers: configuration.workerCount,
             steps: steps, msPerStepMedian: timer.medianMilliseconds, msPerStepMean: timer.meanMilliseconds,
@@ -151,7 +151,8 @@ struct Bench: ParsableCommand {
             solverIterations: configuration.solverIterations, awakeItems: world.awakeItemCount,
             topItemSink: top.sink(in: world), restSeconds: settle?.restSeconds,
             msPerStepAwakeMedian: settle?.msPerStepAwakeMedian, msPerStepMin: timer.medianMilliseconds,
-            bytesPerItem: Double(added) / Double(max(world.itemCount, 1)), peakResidentBytes: ResidentMemory.peak)
+            bytesPerItem: Double(added) / Double(max(world.itemCount, 1)), residentBytes: resident,
+            peakResidentBytes: ResidentMemory.peak)
     }
 
     /// The runs of one combination as one result: medians of the runs' values, the smallest run median.
@@ -168,7 +169,7 @@ struct Bench: ParsableCommand {
             awakeItems: r.awakeItems, topItemSink: r.topItemSink, restSeconds: r.restSeconds,
             msPerStepAwakeMedian: r.msPerStepAwakeMedian, repeats: runs.count,
             msPerStepMin: runs.map(\.msPerStepMedian).min()!, bytesPerItem: median(\.bytesPerItem),
-            peakResidentBytes: runs.map(\.peakResidentBytes).max()!)
+            residentBytes: Int(median { Double($0.residentBytes) }), peakResidentBytes: runs.map(\.peakResidentBytes).max()!)
         r.cpuModel = machine.cpuModel
         r.cores = machine.cores
         r.version = machine.version

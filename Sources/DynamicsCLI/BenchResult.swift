@@ -30,7 +30,9 @@ struct BenchResult: Encodable {
     var speedUp: Double?
     /// Resident bytes the world added (after its steps, less before it was made), per item.
     var bytesPerItem: Double
-    /// The process's peak resident memory so far, bytes.
+    /// The process's resident memory after the timed steps, with the world alive, bytes.
+    var residentBytes: Int
+    /// The process's peak resident memory so far, bytes (in a sweep, of every run until this one).
     var peakResidentBytes: Int
     /// The machine and build.
     var cpuModel = "", cores = 0, version = "", commit = "", blas = ""

@@ -9,13 +9,13 @@ struct BenchTable {
 
     var text: String {
         let header = ["scene", "items", "workers", "median ms", "min ms", "steps/s", "speed-up", "broad ms", "narrow ms",
-                      "contact ms", "bytes/item", "peak MiB"]
+                      "contact ms", "bytes/item", "resident MiB"]
         let rows = results.map { r in
             [r.scene, String(r.items), String(r.workers), String(format: "%.4f", r.msPerStepMedian), String(format: "%.4f", r.msPerStepMin),
              String(format: "%.1f", 1000 / max(r.msPerStepMedian, 1e-9)), r.speedUp.map { String(format: "%.2f×", $0) } ?? "",
              String(format: "%.4f", r.broadphaseMsMedian), String(format: "%.4f", r.narrowphaseMsMedian),
              String(format: "%.4f", r.contactSolveMsMedian), String(format: "%.0f", r.bytesPerItem),
-             String(format: "%.0f", Double(r.peakResidentBytes) / 1_048_576)]
+             String(format: "%.0f", Double(r.residentBytes) / 1_048_576)]
         }
         let widths = header.indices.map { c in ([header[c]] + rows.map { $0[c] }).map(\.count).max()! }
         func line(_ cells: [String]) -> String {

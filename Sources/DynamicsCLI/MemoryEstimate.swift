@@ -4,12 +4,23 @@ import Foundation
 
 /// Refuses a run that would not fit in this machine's memory, before building anything.
 enum MemoryEstimate {
-    /// Resident bytes per item measured for the default and pile scenes (20 000 and 200 000 items:
-    /// about 1 000 bytes per item), rounded up, plus the process's own.
-    static let bytesPerItem = 1_200.0, baseBytes = 64.0 * 1_048_576
+    /// Peak resident bytes per item, measured with `dynamics bench --scene S --items N --steps 10 --workers 2`
+    /// (`/usr/bin/time` max RSS; Benchmarks/results/x86_64-avx512-epyc-2core/memory.md) and rounded up:
+    /// integration 518 at 10⁷ items, fields 567 at 10⁶, joint_grid 1 690 at 10⁶ (its joints and chains),
+    /// pyramid 2 430 at 10⁶ (three contacts per box). Scenes with collisions and scene files take the
+    /// pyramid's figure, so a pile allowed to settle into a stack fits too.
+    static func bytesPerItem(scene: String?) -> Double {
+        switch scene {
+        case "integration", "fields": 700
+        case "joint_grid", "chain", "bridge": 1_900
+        default: 2_600
+        }
+    }
 
-    static func check(items: Int) throws {
-        let need = baseBytes + bytesPerItem * Double(items)
+    static let baseBytes = 64.0 * 1_048_576
+
+    static func check(items: Int, scene: String? = nil) throws {
+        let need = baseBytes + bytesPerItem(scene: scene) * Double(items)
         let have = Double(ProcessInfo.processInfo.physicalMemory)
         if need > 0.8 * have {
             throw ValidationError(String(format: "%d items need about %.1f GiB, more than 80 %% of this machine's %.1f GiB",

@@ -95,7 +95,7 @@ struct Simulate: ParsableCommand {
         Interrupt.install()  // before anything is built, so that an early Ctrl-C still removes partial outputs
         let source = try SceneSource.resolve(scene, limits: limits.limits)
         switch source {
-        case .builtIn(let recipe): try MemoryEstimate.check(items: items ?? recipe.defaultItems)
+        case .builtIn(let recipe): try MemoryEstimate.check(items: items ?? recipe.defaultItems, scene: recipe.name)
         case .file(let document, _): try MemoryEstimate.check(items: document.items.count + document.generators.reduce(0) { $0 + $1.count })
         }
         // The document (a built-in's for the chosen item count) and the configuration the flags leave.

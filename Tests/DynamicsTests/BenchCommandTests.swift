@@ -25,6 +25,7 @@ import Testing
             let median = try #require(o["ms_per_step_median"] as? Double), least = try #require(o["ms_per_step_min"] as? Double)
             #expect(o["repeats"] as? Int == 2 && least <= median && least > 0)
             #expect((o["bytes_per_item"] as? Double).map { $0 >= 0 } == true && (o["peak_resident_bytes"] as? Int ?? 0) > 1 << 20)
+            #expect((o["resident_bytes"] as? Int).map { $0 > 1 << 20 && $0 <= o["peak_resident_bytes"] as! Int } == true)
             #expect(o["cores"] as? Int == ProcessInfo.processInfo.activeProcessorCount && o["version"] as? String == DynamicsBuild.version)
             let speedUp = try #require(o["speed_up"] as? Double)
             if o["workers"] as? Int == 1 { #expect(speedUp == 1) }
