@@ -55,9 +55,10 @@ public struct SweepMeasurement {
                 else { out += Array(repeating: .null, count: metric.columns.count) }
             case .highest(let q):
                 // The smallest centre y; the first such item in creation order on a tie.
-                var best: Int?
-                for i in run.itemIDs.indices where best == nil || world.pose(of: run.itemIDs[i]).center.y < world.pose(of: run.itemIDs[best!]).center.y {
-                    best = i
+                var best: Int?, bestY = CGFloat.infinity
+                for i in run.itemIDs.indices {
+                    let y = world.pose(of: run.itemIDs[i]).center.y
+                    if best == nil || y < bestY { (best, bestY) = (i, y) }
                 }
                 if let best { out += [.string(run.itemNames[best])] + quantity(best, q) }
                 else { out += Array(repeating: .null, count: metric.columns.count) }
