@@ -227,6 +227,10 @@ bool dkContactSolver_Prepare(dkWorld* world, dkContactSoA* soa, int32_t* colourS
 		if (ok && !dkJoints_Prepare(world, joints, list, rowA, rowB, slot, direct, totalJ, nj, h)) {
 			dkChains_Free(chains);
 			ok = false;
+		} else if (ok && !dkChains_MarkItems(chains, joints)) {
+			dkChains_Free(chains);
+			dkJoints_FreeSoa(joints);
+			ok = false;
 		}
 	}
 	if (!ok) {
@@ -239,16 +243,6 @@ bool dkContactSolver_Prepare(dkWorld* world, dkContactSoA* soa, int32_t* colourS
 	}
 	int32_t awake = world->awake;
 	soa->zeroState = awake;
-	if (!dkChains_MarkItems(chains, joints)) {
-		dkChains_Free(chains);
-		dkJoints_FreeSoa(joints);
-		free(soa->stateA);
-		free(soa->stateB);
-		free(soa->contact);
-		dkFreeColumn(soa->block);
-		free(list), free(rowA), free(rowB), free(order), free(slot), free(direct);
-		return false;
-	}
 	// Items in joint chains take the step's raised inertia in every constraint (joint_chain.c).
 	float* inertia = chains->joints > 0 ? malloc((size_t)(awake + 1) * sizeof(float)) : NULL;
 	if (inertia) {
