@@ -15,9 +15,8 @@ struct LoadedSweep {
         do {
             sweep = try Sweep.load(contentsOf: url)
         } catch {
-            let first = error.problems.first.map { ($0.path.isEmpty ? "" : "\($0.path): ") + $0.message } ?? "invalid"
             let more = error.problems.count > 1 ? " (and \(error.problems.count - 1) more problems)" : ""
-            throw CLIError(error.kind.status, "\(path): \(first)\(more)")
+            throw CLIError(error.kind.status, "\(path): \(error)\(more)")
         }
         name = sweep.name ?? url.deletingPathExtension().lastPathComponent
         switch sweep.scene {
@@ -52,8 +51,7 @@ struct LoadedSweep {
         do {
             return try SceneDocument.load(contentsOf: URL(fileURLWithPath: file)).value
         } catch {
-            let first = error.problems.first.map { ($0.path.isEmpty ? "" : "\($0.path): ") + $0.message } ?? "invalid"
-            throw CLIError(error.kind.status, "\(sweepPath): scene \(file): \(first)")
+            throw CLIError(error.kind.status, "\(sweepPath): scene \(file): \(error)")
         }
     }
 }

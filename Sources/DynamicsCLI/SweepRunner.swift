@@ -92,8 +92,7 @@ struct SweepRunner {
         do {
             document = try SceneDocument.parse(Data(scene.text.utf8))
         } catch {
-            let first = error.problems.first.map { ($0.path.isEmpty ? "" : "\($0.path): ") + $0.message } ?? "invalid"
-            return failed("invalid scene: \(first)")
+            return failed("invalid scene: \(error)")
         }
         do {
             let run = try SceneRun(document, configuration: try engine.configuration(base: document.configuration.dynamics))
