@@ -164,6 +164,7 @@ static void fatTask(void* context, int32_t worker)
 int32_t dkBroadphase_Pairs(dkWorld* world, float dt, bool bruteForce)
 {
 	int32_t n = world->shapeSlots;
+	world->pairsReused = false;
 	if (n == 0) {
 		world->pairCount = 0;
 		return 0;
@@ -203,6 +204,7 @@ int32_t dkBroadphase_Pairs(dkWorld* world, float dt, bool bruteForce)
 	if (contained) { // nothing left its fat box: last step's pairs still cover every pair of boxes
 		free(filters);
 		free(slots);
+		world->pairsReused = true;
 		return world->pairCount;
 	}
 	dkFatTask fatten = {.world = world, .slots = slots, .filters = filters, .live = live};

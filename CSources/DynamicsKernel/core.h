@@ -101,10 +101,13 @@ struct dkWorld {
 					// out (2 pt + |v|·dt, 0 for a boundary), unused
 	int32_t aabbCapacity;
 	bool pairsValid; // the pair list still covers every box (cleared by anything that changes pairs)
+	bool pairsReused; // this step's broadphase kept last step's pair list (nothing left its fat box)
 	bool rotationsCurrent; // the Sin and Cos columns hold every row's rotation for this step (dkStore_Rotations)
 	dkPairGrid* grid; // scratch of the pair search (pair_grid.c), kept between steps
-	dkContact* contacts; // sorted by (shapeA, shapeB)
+	dkContact* contacts; // sorted by (shapeA, shapeB): one per pair, and resting ones carried (contact.c)
 	int32_t contactCount, contactCapacity;
+	int32_t manifoldCount; // contacts with points (dkWorld_ContactCount)
+	bool contactsCoverPairs; // the last update succeeded: every pair of the pair list has its contact
 	dkContact* spareContacts; // the other buffer of the double-buffered contact list
 	int32_t spareCapacity;
 	dkMergeEntry* mergeEntries; // scratch of the contact update (contact.c)

@@ -152,3 +152,67 @@ void manifolds(Report* r)
 	check(r, ok, "a resting box keeps its points' ids and impulses carry its weight", ok ? "" : detail);
 	dkWorld_Destroy(w);
 }
+
+// ---- Contacts kept between steps ------------------------------------------------------------------------
+
+// A stack of boxes with balls dropped on it: contacts persist, begin and end.
+static void stackAndBalls(dkWorld* w)
+{
+	segment(w, -2000, FLOOR, 2000, FLOOR);
+	for (int row = 0; row < 12; ++row)
+		for (int j = row; j < 12; ++j)
+			box(w, 50.0f * (float)row + 100.0f * (float)(j - row) - 600.0f, FLOOR - 50 - 100.0f * (float)row, 0, 100, 100);
+	for (int i = 0; i < 8; ++i) ball(w, -500.0f + 130.0f * (float)i, FLOOR - 1500.0f - 40.0f * (float)i, 50, 0.5f);
+}
+
+typedef struct ContactRun {
+	float* state; // poses and velocities, 6 floats per item
+	int32_t items;
+	int32_t reused; // steps whose broadphase kept last step's pairs
+	uint64_t trace; // FNV-1a of every step's contact count and events
+} ContactRun;
+
+// The scene's steps, with every step's pairs found again (a full merge of the contact list) when `merge`.
+static ContactRun contactRun(bool merge)
+{
+	dkWorld* w = makeWorld(dkSimdAVX512, 1, dkIntegratorFused);
+	stackAndBalls(w);
+	ContactRun run = {.trace = 1469598103934665603u};
+	for (int s = 0; s < 240; ++s) {
+		if (merge) w->pairsValid = false;
+		step(w, 1);
+		run.reused += w->pairsReused;
+		int32_t events, count = dkWorld_ContactCount(w);
+		const dkContactEvent* e = dkWorld_ContactEvents(w, &events);
+		run.trace = (run.trace ^ (uint64_t)count) * 1099511628211u;
+		for (int32_t k = 0; k < events; ++k)
+			run.trace = (run.trace ^ (e[k].shapeA.index1 * 31u + e[k].shapeB.index1 * 7u + e[k].began)) * 1099511628211u;
+	}
+	run.items = dkWorld_ItemCount(w);
+	run.state = malloc((size_t)run.items * 6 * sizeof(float));
+	if (!run.state) exit(2);
+	dkWorld_PackPoses(w, run.state);
+	for (int32_t c = 0; c < 3; ++c)
+		memcpy(run.state + (size_t)run.items * (size_t)(3 + c), dkWorld_Column(w, (dkColumn)(dkColumnVelocityX + c)),
+			   (size_t)run.items * sizeof(float));
+	dkWorld_Destroy(w);
+	return run;
+}
+
+// Contacts updated in place (contact.c) give the same steps, bit for bit, as merging the whole list with
+// pairs found again every step: a contact's record outlives its points without changing what is solved.
+void persistentContacts(Report* r)
+{
+	ContactRun kept = contactRun(false), merged = contactRun(true);
+	char detail[160];
+	snprintf(detail, sizeof detail, "%d of 240 steps kept their pairs", kept.reused);
+	check(r, kept.reused >= 20 && merged.reused == 0, "the stack's settled steps update contacts in place", detail);
+	bool same = kept.items == merged.items && kept.trace == merged.trace &&
+				memcmp(kept.state, merged.state, (size_t)kept.items * 6 * sizeof(float)) == 0;
+	snprintf(detail, sizeof detail, "trace %016llx vs %016llx", (unsigned long long)kept.trace,
+			 (unsigned long long)merged.trace);
+	check(r, same, "contacts in place: the same states, contact counts and events as a full merge every step",
+		  same ? "" : detail);
+	free(kept.state);
+	free(merged.state);
+}

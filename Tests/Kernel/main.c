@@ -57,6 +57,7 @@ int main(int argc, char** argv)
 	colourings(&r);
 	separations(&r);
 	manifolds(&r);
+	persistentContacts(&r);
 	laws(&r);
 	springs(&r, best);
 	if (argc == 3 && !strcmp(argv[1], "--compare-states")) compareStates(&r, argv[2]);
