@@ -17,6 +17,7 @@
 #define DK_CONTACT_PUSH_MAX_VELOCITY 300.0f // pt/s: the fastest overlap recovery
 #define DK_RESTITUTION_THRESHOLD 100.0f	   // pt/s: slower impacts do not bounce
 #define DK_AABB_MARGIN 10.0f			   // pt: fat boxes let the pair list survive small movements
+#define DK_RECYCLE_COS 0.999f			   // a manifold is reused while neither item turned more than 2.6°
 
 // Everything but the vertices fits the first cache line, which is all a new contact reads.
 typedef struct dkShape {
@@ -28,6 +29,7 @@ typedef struct dkShape {
 	float radius;
 	uint32_t chain; // segments: dkChainPrevious | dkChainNext
 	int32_t tag;
+	float extent; // pt: the farthest the shape reaches from its item's centre (0 for a boundary)
 	uint64_t itemGroups, boundaryGroups;
 	float x[DK_MAX_POLYGON_VERTICES], y[DK_MAX_POLYGON_VERTICES];	// item frame, or world for boundaries
 	float nx[DK_MAX_POLYGON_VERTICES], ny[DK_MAX_POLYGON_VERTICES]; // outward edge normals
@@ -63,6 +65,9 @@ typedef struct dkManifoldPoint {
 	float separation;	// negative when overlapping, pt
 	float normalImpulse, tangentImpulse; // accumulated, N·s (warm start)
 	uint32_t id;		// feature id for matching across steps
+	// When the manifold was computed (contact.c reuses it while the items move little): the point
+	// relative to A's centre (world orientation; the world origin for a boundary), and its separation.
+	float anchorX, anchorY, baseSeparation;
 } dkManifoldPoint;
 
 typedef struct dkManifold {
@@ -79,6 +84,9 @@ typedef struct dkContact {
 	int32_t tagA, tagB;
 	float originX, originY; // the pair origin of the manifold, world
 	dkManifold manifold;
+	// The poses the manifold was computed at: A's and B's rotations, and B's centre less A's (world).
+	float cachedCosA, cachedSinA, cachedCosB, cachedSinB, cachedDx, cachedDy;
+	bool cached; // the manifold has points and may be reused (contact.c)
 	bool touching;
 } dkContact;
 
@@ -144,6 +152,8 @@ void dkPairGrid_Destroy(dkPairGrid* grid);
 // Contacts (contact.c): pairs → manifolds, warm-start matching, events; wakes touched resting items.
 bool dkContacts_Update(dkWorld* world, float dt); // false when out of memory: last step's contacts stay
 void dkContacts_Destroy(dkWorld* world);
+// A contact's manifold at the current poses (the Cos and Sin columns current), computed again or reused.
+void dkContact_UpdateManifold(const dkWorld* world, dkContact* c, float dt);
 
 
 #endif

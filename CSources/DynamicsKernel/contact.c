@@ -102,12 +102,77 @@ static inline bool beyondReach(const dkWorld* world, int32_t a, int32_t b, float
 	return gap + excess > 0;
 }
 
-// Recomputes a contact's manifold at the current poses, keeping impulses of matching features.
-static void updateManifold(const dkWorld* world, dkContact* c, float dt)
+// A circle about its item's centre.
+static bool centredCircle(const dkShape* s)
+{
+	return s->kind == dkGeometryCircle && s->x[0] == 0 && s->y[0] == 0;
+}
+
+// Reuses a contact's manifold when its items moved little since it was computed, the idea of Box2D v3's
+// contact recycling (Erin Catto, physics_world.c, 2025), with a bound of our own. `pose` holds each
+// shape's item pose now (x, y, cos, sin). The bound: B moved relative to A, in A's frame, by `moved` at most
+// at any of its points (the distance its centre moved plus its reach times the turn). Points the manifold
+// left out were more than DK_SPECULATIVE_DISTANCE apart when it was computed, so while `moved` plus how far
+// the pair can close this step (`reach` less the speculative distance) stays under that distance, none of
+// them can meet within the step. Neither item may have turned more than DK_RECYCLE_COS allows either: the
+// normal is kept in world coordinates. The points keep their ids and impulses; each point's anchors turn
+// with their items, and its separation is the base separation plus how far the anchors moved apart along
+// the normal. Returns false when the manifold must be computed again.
+static bool recycle(const dkWorld* world, dkContact* c, const float pose[2][4], float reach)
+{
+	const float cA = pose[0][2], sA = pose[0][3], cB = pose[1][2], sB = pose[1][3];
+	// Each item's turn since: the rotation now times the inverse of the cached one.
+	float qAc = cA * c->cachedCosA + sA * c->cachedSinA, qAs = sA * c->cachedCosA - cA * c->cachedSinA;
+	float qBc = cB * c->cachedCosB + sB * c->cachedSinB, qBs = sB * c->cachedCosB - cB * c->cachedSinB;
+	if (qAc < DK_RECYCLE_COS || qBc < DK_RECYCLE_COS) return false;
+	float dx = pose[1][0] - pose[0][0], dy = pose[1][1] - pose[0][1];
+	// B's centre in A's frame, now and then.
+	float tx = cA * dx + sA * dy, ty = cA * dy - sA * dx;
+	float ux = c->cachedCosA * c->cachedDx + c->cachedSinA * c->cachedDy;
+	float uy = c->cachedCosA * c->cachedDy - c->cachedSinA * c->cachedDx;
+	// The sine of B's turn relative to A since then: qB times the inverse of qA. A point r from B's centre
+	// moves 2·sin(φ/2)·r, under 1.01·|sin φ|·r for the turns DK_RECYCLE_COS allows.
+	float turn = 1.01f * fabsf(qBs * qAc - qBc * qAs);
+	float extent = fmaxf(world->shapes[c->shapeA].extent, world->shapes[c->shapeB].extent);
+	float moved = sqrtf((tx - ux) * (tx - ux) + (ty - uy) * (ty - uy)) + extent * turn;
+	if (!(moved + (reach - DK_SPECULATIVE_DISTANCE) < DK_SPECULATIVE_DISTANCE)) return false;
+	int k0 = world->shapes[c->shapeA].body >= 0 ? 0 : 1; // the origin: A's centre, or B's for a boundary
+	c->originX = pose[k0][0];
+	c->originY = pose[k0][1];
+	// A circle's point lies on the normal through its centre, which turning a circle about its centre does
+	// not move: its anchor keeps its direction. (Turned with a rolling ball, it pushed the ball off centre
+	// and kept it rolling; the nine-ball chain never rested.) Other points are the shape's own vertices and
+	// edges, and turn with it.
+	if (centredCircle(&world->shapes[c->shapeA])) {
+		qAc = 1;
+		qAs = 0;
+	}
+	if (centredCircle(&world->shapes[c->shapeB])) {
+		qBc = 1;
+		qBs = 0;
+	}
+	float nx = c->manifold.nx, ny = c->manifold.ny;
+	for (int32_t i = 0; i < c->manifold.count; ++i) {
+		dkManifoldPoint* p = &c->manifold.points[i];
+		float ax = p->anchorX, ay = p->anchorY, bx = ax - c->cachedDx, by = ay - c->cachedDy;
+		float rAx = qAc * ax - qAs * ay, rAy = qAs * ax + qAc * ay;
+		float rBx = qBc * bx - qBs * by, rBy = qBs * bx + qBc * by;
+		float px = dx + rBx - rAx, py = dy + rBy - rAy; // how far B's anchor moved from A's
+		p->separation = p->baseSeparation + (px * nx + py * ny);
+		p->px = k0 == 0 ? rAx : rBx; // the point on the item's side
+		p->py = k0 == 0 ? rAy : rBy;
+	}
+	return true;
+}
+
+// Recomputes a contact's manifold at the current poses, keeping impulses of matching features, or reuses
+// it (recycle).
+void dkContact_UpdateManifold(const dkWorld* world, dkContact* c, float dt)
 {
 	float gap = boxGap(world->aabb, c->shapeA, c->shapeB), reach = pairReach(world, c->shapeA, c->shapeB, dt);
 	if (gap > 0 || beyondReach(world, c->shapeA, c->shapeB, gap, reach)) {
 		c->manifold.count = 0; // no point is within reach
+		c->cached = false;
 		return;
 	}
 	const dkShape *sa = &world->shapes[c->shapeA], *sb = &world->shapes[c->shapeB];
@@ -122,6 +187,7 @@ static void updateManifold(const dkWorld* world, dkContact* c, float dt)
 		pose[k][2] = col[dkColumnCos][row];
 		pose[k][3] = col[dkColumnSin][row];
 	}
+	if (c->cached && recycle(world, c, pose, reach)) return;
 	// The origin is an item's centre (a boundary has none), which keeps coordinates small.
 	int k0 = sa->body >= 0 ? 0 : 1;
 	c->originX = pose[k0][0];
@@ -139,7 +205,17 @@ static void updateManifold(const dkWorld* world, dkContact* c, float dt)
 				p->tangentImpulse = old.points[j].tangentImpulse;
 			}
 		}
+		p->anchorX = k0 == 0 ? p->px : (c->originX + p->px) - pose[0][0];
+		p->anchorY = k0 == 0 ? p->py : (c->originY + p->py) - pose[0][1];
+		p->baseSeparation = p->separation;
 	}
+	c->cachedCosA = pose[0][2];
+	c->cachedSinA = pose[0][3];
+	c->cachedCosB = pose[1][2];
+	c->cachedSinB = pose[1][3];
+	c->cachedDx = pose[1][0] - pose[0][0];
+	c->cachedDy = pose[1][1] - pose[0][1];
+	c->cached = c->manifold.count > 0;
 }
 
 static int comparePair(int32_t a0, int32_t a1, int32_t b0, int32_t b1)
@@ -301,7 +377,7 @@ static void newContact(const dkWorld* world, int32_t a, int32_t b, dkContact* c)
 // Without memory for the event, `touching` stays as it was, so the next step finds the change again.
 static void settle(const dkWorld* world, dkMergeRange* r, dkContact* c, float dt)
 {
-	updateManifold(world, c, dt);
+	dkContact_UpdateManifold(world, c, dt);
 	bool touching = isTouching(&c->manifold);
 	if (touching == c->touching) return;
 	dkContactEvent e;

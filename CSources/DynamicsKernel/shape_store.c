@@ -154,6 +154,8 @@ dkResult dkWorld_CreateShape(dkWorld* world, const dkShapeDef* def, dkShapeId* o
 	}
 	default: return invalid(error, "kind", -1, def->kind);
 	}
+	for (int32_t i = 0; s.body >= 0 && i < n; ++i) // a boundary never moves: extent 0
+		s.extent = fmaxf(s.extent, sqrtf(s.x[i] * s.x[i] + s.y[i] * s.y[i]) + s.radius);
 	if (!growShapes(world)) {
 		dkSetError(error, dkResultOutOfMemory, -1, "shapes", world->shapeSlots);
 		return dkResultOutOfMemory;

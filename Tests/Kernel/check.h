@@ -50,6 +50,7 @@ void colourings(Report* r);                            // colouring_checks.c
 void separations(Report* r);                           // collision_checks.c
 void manifolds(Report* r);                             // collision_checks.c
 void persistentContacts(Report* r);                    // collision_checks.c
+void recycledManifolds(Report* r);                     // collision_checks.c
 void laws(Report* r);                                  // law_checks.c
 void springs(Report* r, dkSimdLevel best);             // spring_checks.c
 

@@ -216,3 +216,67 @@ void persistentContacts(Report* r)
 	free(kept.state);
 	free(merged.state);
 }
+
+// A reused manifold (contact.c, recycle) against one computed again at the same poses: a box resting on
+// the floor, then on a second box, moved by `dx`, `dy` and turned by `turn` after the first step. Returns
+// the largest difference in separation (pt), or -1 when the manifold was not reused or the points differ.
+static float recycledAgainstFresh(bool onBox, float dx, float dy, float turn)
+{
+	dkWorld* w = makeWorld(dkSimdAVX512, 1, dkIntegratorFused);
+	segment(w, -2000, FLOOR, 2000, FLOOR);
+	if (onBox) box(w, 0, FLOOR - 50, 0, 100, 100);
+	dkItemId top = box(w, 10, FLOOR - (onBox ? 150.0f : 50.0f), 0, 100, 100);
+	step(w, 1);
+	int32_t row = w->slots[top.index1 - 1].dense;
+	float angle = atan2f(w->col[dkColumnSin][row], w->col[dkColumnCos][row]) + turn;
+	w->col[dkColumnPositionX][row] += dx;
+	w->col[dkColumnPositionY][row] += dy;
+	w->col[dkColumnCos][row] = cosf(angle);
+	w->col[dkColumnSin][row] = sinf(angle);
+	float worst = -1;
+	for (int32_t k = 0; k < w->contactCount; ++k) {
+		dkContact reused = w->contacts[k], fresh = w->contacts[k];
+		if (reused.bodyB != (int32_t)top.index1 - 1 || !reused.cached) continue;
+		fresh.cached = false;
+		dkContact_UpdateManifold(w, &reused, 1.0f / 60.0f);
+		dkContact_UpdateManifold(w, &fresh, 1.0f / 60.0f);
+		if (!fresh.cached || reused.manifold.count != fresh.manifold.count) return -1;
+		// Reused, the base separations stay the first step's; computed again, they are the new separations.
+		if (reused.manifold.points[0].baseSeparation == fresh.manifold.points[0].baseSeparation) return -1;
+		// Each point against the nearest point computed again (the reference face may have changed sides).
+		worst = 0;
+		for (int32_t i = 0; i < reused.manifold.count; ++i) {
+			const dkManifoldPoint* a = &reused.manifold.points[i];
+			float ax = reused.originX + a->px, ay = reused.originY + a->py, nearest = INFINITY, difference = 0;
+			for (int32_t j = 0; j < fresh.manifold.count; ++j) {
+				const dkManifoldPoint* b = &fresh.manifold.points[j];
+				float d = hypotf(fresh.originX + b->px - ax, fresh.originY + b->py - ay);
+				if (d < nearest) nearest = d, difference = fabsf(a->separation - b->separation);
+			}
+			worst = fmaxf(worst, difference);
+		}
+	}
+	dkWorld_Destroy(w);
+	return worst;
+}
+
+// Small moves reuse the manifold, with separations within 0.003 pt of those computed again on the floor
+// (flat, so a box's corners on it are exact) and 0.02 pt on a box (whose normal is kept as it was); larger
+// moves and turns compute it again.
+void recycledManifolds(Report* r)
+{
+	const struct { bool onBox; float dx, dy, turn, within; } cases[] = {
+		{false, 0.3f, -0.2f, 0.01f, 0.003f}, {false, -0.5f, 0.4f, -0.015f, 0.003f},
+		{true, 0.3f, -0.2f, 0.01f, 0.02f}, {true, -0.4f, 0.3f, -0.015f, 0.02f},
+	};
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+		float worst = recycledAgainstFresh(cases[k].onBox, cases[k].dx, cases[k].dy, cases[k].turn);
+		char what[160], detail[80];
+		snprintf(what, sizeof what, "a reused manifold (%s, moved %.1f, %.1f pt, turned %.3f rad) matches one computed again",
+				 cases[k].onBox ? "box on box" : "box on floor", cases[k].dx, cases[k].dy, cases[k].turn);
+		snprintf(detail, sizeof detail, "separations differ by %.2g pt (allowed %.2g)", worst, cases[k].within);
+		check(r, worst >= 0 && worst <= cases[k].within, what, detail);
+	}
+	float far = recycledAgainstFresh(false, 2.5f, 0.0f, 0.0f), turned = recycledAgainstFresh(true, 0.0f, 0.0f, 0.05f);
+	check(r, far < 0 && turned < 0, "a move of 2.5 pt or a turn of 0.05 rad computes the manifold again", "");
+}

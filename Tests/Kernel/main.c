@@ -58,6 +58,7 @@ int main(int argc, char** argv)
 	separations(&r);
 	manifolds(&r);
 	persistentContacts(&r);
+	recycledManifolds(&r);
 	laws(&r);
 	springs(&r, best);
 	if (argc == 3 && !strcmp(argv[1], "--compare-states")) compareStates(&r, argv[2]);
