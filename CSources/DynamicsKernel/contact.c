@@ -1,17 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
-// Contacts: one per broadphase pair, sorted by (shapeA, shapeB), and the contacts of resting items carried
-// as they were. A contact keeps its record while its pair lasts, with or without points. Each step gives
-// every contact of a moving item a fresh manifold whose points inherit the previous step's impulses by
-// feature id (warm starting). Touching transitions become began/ended events, in list order; touching
+// Contacts: the list of shape pairs near each other, sorted by (shapeA, shapeB), and the contacts of resting
+// items carried as they were. Each step gives every contact of a moving item its manifold, computed again
+// (points inherit the previous step's impulses by feature id: warm starting) or reused while the pair
+// moved little (recycle). Touching transitions become began/ended events, in list order; touching
 // contacts link their items' islands (island.c), and resting islands touched by a moving item wake up.
 //
 // When the broadphase kept last step's pairs (nothing left its fat box, the common step of a settled
-// scene), the list already holds a contact for every pair: each is updated in place, in ranges of the list
-// on any number of workers. Otherwise this step's pairs are merged with the list: in ranges of shape slots,
-// each range merges its pairs with its contacts, computes the manifolds and decides each entry, reading
-// the world and writing only its own region and lists, and the kept entries are gathered into the new
-// list. (Until November 2026 a contact lived only while it had points, so every step merged and copied
-// the whole list: 510 of the narrowphase's 1 070 instructions per contact on the pyramid.)
+// scene) and the list holds a contact for every pair, each is updated in place, in ranges of the list on
+// any number of workers. Otherwise this step's pairs are merged with the list: in ranges of shape slots,
+// each range merges its pairs with its contacts, settles each entry, reading the world and writing only
+// its own region and lists, and the kept entries are gathered into the new list. A merge keeps a contact
+// for every pair, points or none, when last step kept its pairs (the next step may well update in place);
+// otherwise only contacts with points, so scenes whose pairs change every step merge no more than needed.
+// Which contacts are listed never changes what is solved: the solver, the chains and the islands read
+// points and touching contacts only (a kernel check compares both ways bit for bit).
 //
 // In both cases what changes the world (events, waking) is then applied in range order, which is list
 // order, so the result does not depend on the worker count.
@@ -312,8 +314,9 @@ struct dkMergeEntry {
 };
 enum { dkEntryCarry, dkEntryEnded, dkEntryEndedLost, dkEntryUpdate };
 
-// Lists a range's entries: merges its sorted pairs with its sorted contacts; returns their number.
-static int32_t mergeRange(const dkWorld* world, const dkMergeRange* r, dkMergeEntry* entry)
+// Lists a range's entries: merges its sorted pairs with its sorted contacts; returns their number. Unless
+// every pair is to have its contact (`cover`), a new pair with no point within reach gets none.
+static int32_t mergeRange(const dkWorld* world, const dkMergeRange* r, dkMergeEntry* entry, float dt, bool cover)
 {
 	int32_t m = 0, i = r->pairBegin, j = r->contactBegin;
 	while (i < r->pairEnd || j < r->contactEnd) {
@@ -343,7 +346,10 @@ static int32_t mergeRange(const dkWorld* world, const dkMergeRange* r, dkMergeEn
 			if (old->touching) entry[m++] = (dkMergeEntry){-1, j, dkEntryEnded};
 			++j;
 		}
-		entry[m++] = (dkMergeEntry){i++, -1, dkEntryUpdate}; // a new pair: its contact begins
+		float gap = cover ? 0.0f : boxGap(world->aabb, a, b);
+		if (cover || !(gap > 0 || beyondReach(world, a, b, gap, pairReach(world, a, b, dt))))
+			entry[m++] = (dkMergeEntry){i, -1, dkEntryUpdate}; // a new pair: its contact begins
+		++i;
 	}
 	return m;
 }
@@ -386,20 +392,25 @@ static void settle(const dkWorld* world, dkMergeRange* r, dkContact* c, float dt
 	else r->ok = false;
 }
 
-// Whether a touching contact may link its items' islands or wake one: its items are not both awake in
-// one island already.
+// Whether a contact between two items may wake one (it has points and an item rests) or link their
+// islands (it touches, and its items are not both awake in one island already).
 static bool mayLink(const dkWorld* world, const dkContact* c)
 {
-	if (!c->touching || c->bodyA < 0 || c->bodyB < 0) return false;
+	if (c->manifold.count == 0 || c->bodyA < 0 || c->bodyB < 0) return false;
 	int32_t ra = world->slots[c->bodyA].dense, rb = world->slots[c->bodyB].dense;
 	if (ra < 0 || rb < 0) return false;
 	if (ra >= world->awake || rb >= world->awake) return true;
+	if (!c->touching) return false;
 	int32_t ia = world->islandOf[c->bodyA];
 	return ia < 0 || ia != world->islandOf[c->bodyB];
 }
 
-// The speed of item A's point of a contact relative to item B's at the contact's first point, pt/s.
-static float relativeSpeed(const dkWorld* world, const dkContact* c, int32_t ra, int32_t rb)
+// Whether an awake item wakes the resting one of a contact: touching, when A's point moves relative to B's
+// (at the contact's first point) faster than restSpeed; about to touch (a point within reach, farther than
+// the speculative distance), when they close faster than restSpeed and fast enough to touch within the
+// step. (Without the second rule a fast item stopped at the speculative distance, as at an anchored item,
+// and touched at no speed at all: a resting wall stopped a thrown ball dead.)
+static bool wakes(const dkWorld* world, const dkContact* c, int32_t ra, int32_t rb, float dt)
 {
 	float* const* col = world->col;
 	float px = c->originX + (c->manifold.count > 0 ? c->manifold.points[0].px : 0.0f);
@@ -412,8 +423,11 @@ static float relativeSpeed(const dkWorld* world, const dkContact* c, int32_t ra,
 		v[k][0] = col[dkColumnVelocityX][r] - w * (py - col[dkColumnPositionY][r]);
 		v[k][1] = col[dkColumnVelocityY][r] + w * (px - col[dkColumnPositionX][r]);
 	}
-	float dx = v[0][0] - v[1][0], dy = v[0][1] - v[1][1];
-	return sqrtf(dx * dx + dy * dy);
+	float dx = v[0][0] - v[1][0], dy = v[0][1] - v[1][1], limit = world->def.restSpeed;
+	if (c->touching) return dx * dx + dy * dy > limit * limit;
+	float closing = dx * c->manifold.nx + dy * c->manifold.ny, nearest = INFINITY;
+	for (int32_t i = 0; i < c->manifold.count; ++i) nearest = fminf(nearest, c->manifold.points[i].separation);
+	return closing > limit && closing * dt >= nearest - DK_SPECULATIVE_DISTANCE;
 }
 
 // Lists the kept contacts, `n` from `work`, that may link islands or wake a resting item (by their index
@@ -433,11 +447,12 @@ static void listWaking(const dkWorld* world, dkMergeRange* r, const dkContact* w
 // One range of a merge: lists its entries, then settles them in list order (manifolds, events, lost
 // supports), writing the kept ones to the start of its region. Reads the world and writes only the
 // range's region and lists; what changes the world (events, waking) is applied after all ranges.
-static void mergeAndSettle(const dkWorld* world, dkMergeRange* r, dkContact* spare, dkMergeEntry* entries, float dt)
+static void mergeAndSettle(const dkWorld* world, dkMergeRange* r, dkContact* spare, dkMergeEntry* entries, float dt,
+						   bool cover)
 {
 	dkContact* work = spare + r->offset;
 	dkMergeEntry* entry = entries + r->offset;
-	int32_t m = mergeRange(world, r, entry), n = 0;
+	int32_t m = mergeRange(world, r, entry, dt, cover), n = 0;
 	for (int32_t k = 0; k < m; ++k) {
 		if (k + DK_MERGE_AHEAD < m && entry[k + DK_MERGE_AHEAD].pair >= 0)
 			prefetchShape(&world->shapes[world->pairs[2 * entry[k + DK_MERGE_AHEAD].pair + 1]]);
@@ -449,7 +464,8 @@ static void mergeAndSettle(const dkWorld* world, dkMergeRange* r, dkContact* spa
 		default:
 			if (e->contact >= 0) work[n] = world->contacts[e->contact];
 			else newContact(world, world->pairs[2 * e->pair], world->pairs[2 * e->pair + 1], &work[n]);
-			settle(world, r, &work[n++], dt);
+			settle(world, r, &work[n], dt);
+			n += cover || work[n].manifold.count > 0 || work[n].touching;
 		}
 	}
 	listWaking(world, r, work, n);
@@ -487,6 +503,7 @@ typedef struct dkMergeTask {
 	int32_t rangeCount;
 	float dt;
 	bool inPlace; // each range settles its part of the list where it is
+	bool cover;	  // a merge keeps a contact for every pair, with or without points
 	bool gather; // the second pass of a merge: kept entries into the next list
 	atomic_int claim;
 } dkMergeTask;
@@ -506,7 +523,7 @@ static void mergeTask(void* context, int32_t worker)
 			r.eventCount = r.lostCount = r.wakingCount = 0;
 			r.ok = true;
 			if (t->inPlace) settleInPlace(t->world, &r, t->next, t->dt);
-			else mergeAndSettle(t->world, &r, t->spare, t->entries, t->dt);
+			else mergeAndSettle(t->world, &r, t->spare, t->entries, t->dt, t->cover);
 			t->ranges[g] = r;
 		}
 	}
@@ -602,21 +619,25 @@ bool dkContacts_Update(dkWorld* world, float dt)
 	world->eventCount = 0;
 	double t0 = dkNowNs();
 
+	bool settled = world->pairsReused; // last step kept its pairs
 	int32_t np = dkBroadphase_Pairs(world, dt, false);
 	double t1 = dkNowNs();
 	world->profile.broadphase = t1 - t0;
 	if (np < 0) return false; // out of memory: keep last step's contacts rather than lose or duplicate some
 	// Last step's pairs, each with its contact: the list is updated where it is. Otherwise the merge
 	// settles into the spare buffer, and the list's own buffer, read by the merge, then receives the kept
-	// contacts. Both buffers persist across steps.
-	bool inPlace = world->pairsReused && world->contactsCoverPairs;
+	// contacts. Both buffers persist across steps. A merge gives every pair its contact when the pairs
+	// may well be kept next step (they were last step); while they change every step (an item flying
+	// through, a scene in motion), only pairs with points get one, which keeps the merge small.
+	bool inPlace = world->pairsReused && world->contactsCoverPairs, cover = settled;
 	world->contactsCoverPairs = false; // until this update succeeds
 	if (!inPlace && !reserveMerge(world, np)) return false; // out of memory: keep last step's contacts
 	dkMergeRange ranges[DK_MERGE_RANGES];
 	memset(ranges, 0, sizeof ranges);
 	int32_t rangeCount = inPlace ? inPlaceRanges(world, ranges) : mergeRanges(world, np, ranges);
 	dkMergeTask task = {.world = world, .ranges = ranges, .spare = world->spareContacts, .entries = world->mergeEntries,
-						.next = world->contacts, .rangeCount = rangeCount, .dt = dt, .inPlace = inPlace};
+						.next = world->contacts, .rangeCount = rangeCount, .dt = dt, .inPlace = inPlace,
+						.cover = cover};
 	atomic_init(&task.claim, 0);
 	int32_t workers = rangeCount > 1 ? world->def.workerCount : 1;
 	dkRunTasks(world, mergeTask, &task, workers);
@@ -654,12 +675,13 @@ bool dkContacts_Update(dkWorld* world, float dt)
 		world->contactCount = n;
 	}
 	world->manifoldCount = withPoints;
-	world->contactsCoverPairs = true;
+	world->contactsCoverPairs = inPlace || cover;
 	world->profile.narrowphase = dkNowNs() - t1;
 
 	// In list order, touching contacts between moving items link their islands (island.c). A resting item
-	// touched by an awake one faster than restSpeed wakes with its island first (which may let it wake the
-	// next); touched slower, it stays at rest and the awake item leans on it as on an anchored one.
+	// touched by an awake one faster than restSpeed (or about to be: wakes) wakes with its island first
+	// (which may let it wake the next); touched slower, it stays at rest and the awake item leans on it as
+	// on an anchored one.
 	for (int32_t g = 0; g < rangeCount; ++g) {
 		dkMergeRange* r = &ranges[g];
 		for (int32_t w = 0; w < r->wakingCount; ++w) {
@@ -669,10 +691,10 @@ bool dkContacts_Update(dkWorld* world, float dt)
 			bool awakeA = ra < world->awake, awakeB = rb < world->awake;
 			if (!awakeA && !awakeB) continue;
 			if (awakeA != awakeB) {
-				if (relativeSpeed(world, c, ra, rb) <= world->def.restSpeed) continue;
+				if (!wakes(world, c, ra, rb, dt)) continue;
 				dkIslands_WakeRow(world, awakeA ? rb : ra);
 			}
-			dkIslands_Link(world, c->bodyA, c->bodyB);
+			if (c->touching) dkIslands_Link(world, c->bodyA, c->bodyB);
 		}
 	}
 	freeRanges(ranges, rangeCount);

@@ -3,6 +3,7 @@
 // stage, solver.c); then, once per step, the rows that may rest leave the awake range (dkRest_Partition).
 // An island rests when every member's timer reached restTime, an item in no island when its own did; their rows leave the awake range in row order
 // (deterministic) and every stage skips them until something wakes them (island.c, dkIslands_WakeRow).
+// Items can also be put to rest by the host (dkWorld_Rest), as Box2D creates bodies asleep.
 // First, one island that has lost links is split, so that a part that is still can rest while another part
 // moves: the island of the stillest member that could rest (Box2D's rule), one island a step.
 #include "island.h"
@@ -75,4 +76,45 @@ void dkRest_Partition(dkWorld* world)
 		}
 	}
 	free(busy);
+}
+
+// Moves the awake rows whose slot is marked to the resting range, in row order (as dkRest_Partition).
+static void restMarked(dkWorld* world, const uint8_t* marked)
+{
+	int32_t row = 0;
+	while (row < world->awake) {
+		if (!marked[world->slotOf[row]]) {
+			++row;
+			continue;
+		}
+		int32_t last = world->awake - 1;
+		dkStore_SwapRows(world, row, last);
+		world->flags[last] |= dkItemResting;
+		world->col[dkColumnSleepTime][last] = world->def.restTime;
+		world->pairsValid = false;
+		world->awake--;
+	}
+}
+
+dkResult dkWorld_Rest(dkWorld* world, const dkItemId* ids, int32_t count, dkError* error)
+{
+	for (int32_t i = 0; i < count; ++i) {
+		if (dkStore_Resolve(world, ids[i]) < 0) {
+			dkSetError(error, dkResultStaleId, i, "item", ids[i].index1);
+			return dkResultStaleId;
+		}
+	}
+	uint8_t* marked = calloc(world->slotCount > 0 ? (size_t)world->slotCount : 1, 1);
+	if (!marked) {
+		dkSetError(error, dkResultOutOfMemory, -1, "items", count);
+		return dkResultOutOfMemory;
+	}
+	for (int32_t i = 0; i < count; ++i) {
+		int32_t slot = (int32_t)ids[i].index1 - 1, island = world->islandOf[slot];
+		marked[slot] = 1;
+		for (int32_t s = island >= 0 ? world->islands[island].head : -1; s >= 0; s = world->islandNext[s]) marked[s] = 1;
+	}
+	restMarked(world, marked);
+	free(marked);
+	return dkResultOK;
 }

@@ -63,7 +63,9 @@ extension Scene {
 
     /// `smash`: Box2D v3's benchmark at 100 pt per metre, y down, no gravity: an 800 × 800 pt box of density 8
     /// starts at x = −2 000 pt moving at 4 000 pt/s into a 120 × 80 grid of 40 pt boxes whose first column is at
-    /// x = 3 000 pt, centred on y = 0 as Box2D's is. The item count scales the grid (columns : rows = 3 : 2).
+    /// x = 3 000 pt, centred on y = 0 as Box2D's is. The grid starts at rest, as Box2D's starts asleep: the
+    /// hammer wakes the boxes it strikes, and they wake the next. The item count scales the grid
+    /// (columns : rows = 3 : 2).
     public static let smash = Scene(
         name: "smash", summary: "Box2D smash: a heavy box at 4 000 pt/s into a 120 × 80 grid of 40 pt boxes",
         defaultItems: 9_601, defaultSeconds: 300.0 / 60, shape: "box", restDetection: false
@@ -77,6 +79,7 @@ extension Scene {
         }
         var d = SceneDocument()
         d.items = SceneDocument.listed("box", .rectangle(width: 40, height: 40), grid, material: material)
+        for k in d.items.indices { d.items[k].resting = true } // Box2D creates its grid asleep
         var hammer = SceneItem(id: "hammer", shape: .rectangle(width: 800, height: 800), center: CGPoint(x: -2000, y: 0))
         hammer.material = material
         hammer.material.density = 8

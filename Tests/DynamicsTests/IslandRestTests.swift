@@ -146,7 +146,12 @@ import Testing
         let rightBefore = right.map(\.center)
         #expect(a.runUntilPaused(timeout: 5))
         #expect(right.map(\.center) == rightBefore, "the other stack moved")
-        #expect(abs(dropped.center.y - 650) < 2 && left.allSatisfy { abs($0.center.x - 300) < 2 })
+        // The box lands on the stack, which stands. The stack wakes as the box is about to touch it, and takes
+        // the 840 pt/s blow as an awake stack does: its boxes shift by up to 13 pt (a stack that never rested,
+        // hit the same way, shifts by 8 pt; before the stack woke on the approach, it stopped the box as an
+        // anchored item would and barely moved).
+        #expect(abs(dropped.center.y - 650) < 2 && left.allSatisfy { abs($0.center.x - 300) < 20 },
+                "dropped box at \(dropped.center), stack at \(left.map(\.center))")
         #expect(a.world.islandCount == 2)
     }
 

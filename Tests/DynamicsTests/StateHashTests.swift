@@ -16,7 +16,7 @@ import Testing
         ("pile-circles", 300, 120, 0x938db56c272c289c),
         ("pyramid", 220, 120, 0x91f1417d62dd10aa),
         ("many_pyramids", 220, 120, 0x045d56d5f769205e),
-        ("smash", 300, 120, 0x7dd50cb210611b1e),
+        ("smash", 300, 120, 0xe61ebfa48147fd4f),
         ("scatter", 300, 120, 0x946353f0eef40bb8),
         ("scatter-giants", 300, 120, 0x9775b0c667c71538),
         ("joint_grid", 300, 120, 0x1fa744f239980e83),

@@ -78,6 +78,10 @@ dkResult dkWorld_SetMassProperties(dkWorld* world, const dkItemId* ids, int32_t 
 								   dkError* error);
 /// Wakes the given items (null ids: every item).
 void dkWorld_Wake(dkWorld* world, const dkItemId* ids, int32_t count);
+/// Puts the given items to rest, each with the items its island holds (touching or joined), as if they
+/// had come to rest: the step skips them until something wakes them. They keep their velocities, which
+/// they move with once woken. A stale id fails the whole call and changes nothing.
+dkResult dkWorld_Rest(dkWorld* world, const dkItemId* ids, int32_t count, dkError* error);
 
 // ---- Stepping and reductions ---------------------------------------------------------------------
 

@@ -140,6 +140,13 @@ final class KernelWorld {
         kids.withUnsafeBufferPointer { dkWorld_Wake(raw, $0.baseAddress, Int32($0.count)) }
     }
 
+    func rest(_ ids: [ItemID]) throws(DynamicsError) {
+        let kids = ids.map(kernelID)
+        var error = dkError()
+        let result = kids.withUnsafeBufferPointer { dkWorld_Rest(raw, $0.baseAddress, Int32($0.count), &error) }
+        try check(result, error, ids: ids)
+    }
+
     // MARK: columns
 
     /// Calls `body` with a read-only view of one column in dense order; the view must not escape.

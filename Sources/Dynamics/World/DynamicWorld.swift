@@ -126,6 +126,13 @@ public final class DynamicWorld {
     /// Wakes resting items (all of them when `ids` is nil).
     public func wake(_ ids: [ItemID]? = nil) { kernel.wake(ids) }
 
+    /// Puts items to rest as if they had come to rest, each with the items it touches or is attached to
+    /// (its island): steps skip them until something wakes them (see <doc:UnitsAndSemantics>, §Rest), as
+    /// Box2D creates bodies asleep. A pile or a wall built already settled can start at rest, so that only
+    /// what disturbs it costs anything. Items keep their velocities (pt/s), which they move with once
+    /// woken. Throws ``DynamicsError/staleID(_:)`` for a stale id, and then changes nothing.
+    public func putToRest(_ ids: [ItemID]) throws(DynamicsError) { try kernel.rest(ids) }
+
     // MARK: stepping
 
     /// The longest duration one ``step(by:)`` call (or an animator's `step(by:)` or `runUntilPaused(timeout:)`)

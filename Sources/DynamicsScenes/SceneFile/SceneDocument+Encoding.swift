@@ -82,6 +82,7 @@ extension SceneItem {
         if angularVelocity != 0 { o["angularVelocity"] = .number(angularVelocity) }
         if let m = material.value { o["material"] = m }
         if !tags.isEmpty { o["tags"] = .strings(tags) }
+        if resting { o["resting"] = .bool(true) }
         return .object(o)
     }
 }
@@ -106,6 +107,7 @@ extension SceneGenerator {
         if let m = material.value { o["material"] = m }
         if !tags.isEmpty { o["tags"] = .strings(tags) }
         if angle != 0 { o["angle"] = .number(angle) }
+        if resting { o["resting"] = .bool(true) }
         return .object(o)
     }
 }

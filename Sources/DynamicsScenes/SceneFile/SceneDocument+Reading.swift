@@ -138,7 +138,7 @@ extension SceneDocument {
 
     static func readItem(_ value: SceneValue, at path: String, reader: SceneReader) -> SceneItem? {
         guard let o = reader.object(value, at: path, keys: ["id", "shape", "center", "angle", "velocity", "angularVelocity",
-                                                            "material", "tags"])
+                                                            "material", "tags", "resting"])
         else { return nil }
         let id = o.string("id", required: true)
         if let id { reader.declaredItems.append((id, o.at("id"))) }
@@ -156,6 +156,7 @@ extension SceneDocument {
         if let angularVelocity { item.angularVelocity = angularVelocity }
         item.material = material
         if let tags { item.tags = tags }
+        if let resting = o.bool("resting") { item.resting = resting }
         return item
     }
 
@@ -165,7 +166,7 @@ extension SceneDocument {
             return nil
         }
         let type = SceneObject(fields: fields, path: path, reader: reader).choice("type", ["grid", "random"], required: true)
-        let common = ["type", "id", "count", "shape", "material", "tags", "angle"]
+        let common = ["type", "id", "count", "shape", "material", "tags", "angle", "resting"]
         let keys = type == "grid" ? common + ["origin", "columns", "spacing"] : common + ["rect", "minSize", "maxSize", "seed"]
         guard let type, let o = reader.object(value, at: path, keys: keys) else { return nil }
         let id = o.string("id", required: true)
@@ -195,13 +196,14 @@ extension SceneDocument {
         }
         var material = SceneMaterial()
         if let m = o.object("material", keys: materialKeys) { readMaterial(m, into: &material) }
-        let tags = o.strings("tags"), angle = o.number("angle")
+        let tags = o.strings("tags"), angle = o.number("angle"), resting = o.bool("resting")
         reader.declaredTags.formUnion(tags ?? [])
         guard let id, let count, let shape, let layout else { return nil }
         var generator = SceneGenerator(id: id, count: count, layout: layout, shape: shape)
         generator.material = material
         if let tags { generator.tags = tags }
         if let angle { generator.angle = angle }
+        if let resting { generator.resting = resting }
         return generator
     }
 

@@ -20,6 +20,9 @@ public struct SceneItem: Hashable, Sendable {
     public var material = SceneMaterial()
     /// Names behaviours can refer to this item by (with its generator's id).
     public var tags: [String] = []
+    /// Whether the item starts at rest, with its island (``DynamicWorld/putToRest(_:)``): skipped by
+    /// the step until something wakes it (default false).
+    public var resting = false
 
     /// An item with the default material.
     public init(id: String, shape: SceneShape, center: CGPoint) {
@@ -108,6 +111,8 @@ public struct SceneGenerator: Hashable, Sendable {
     public var tags: [String] = []
     /// Angle of every item, rad.
     public var angle: CGFloat = 0
+    /// Whether the items start at rest (``DynamicWorld/putToRest(_:)``; default false).
+    public var resting = false
 
     /// A generator with the default material.
     public init(id: String, count: Int, layout: Layout, shape: SceneShape) {

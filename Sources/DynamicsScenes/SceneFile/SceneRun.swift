@@ -105,6 +105,14 @@ public final class SceneRun {
         try buildCollisions()
         for behavior in document.behaviors where !Self.isCollision(behavior) { try add(behavior) }
         try applyAggregates()
+        // Last: adding shapes and behaviours wakes the items they hold.
+        var resting = document.items.indices.filter { document.items[$0].resting }.map { made[$0] }
+        var next = document.items.count
+        for g in document.generators {
+            if g.resting { resting += made[next..<(next + g.count)] }
+            next += g.count
+        }
+        if !resting.isEmpty { try world.putToRest(resting) }
     }
 
     static func isCollision(_ b: SceneBehavior) -> Bool {
