@@ -617,12 +617,13 @@ static bool reserveMerge(dkWorld* world, int32_t np)
 bool dkContacts_Update(dkWorld* world, float dt)
 {
 	world->eventCount = 0;
-	double t0 = dkNowNs();
+	double t0 = dkNowNs(), j0 = world->jobNs;
 
 	bool settled = world->pairsReused; // last step kept its pairs
 	int32_t np = dkBroadphase_Pairs(world, dt, false);
-	double t1 = dkNowNs();
+	double t1 = dkNowNs(), j1 = world->jobNs;
 	world->profile.broadphase = t1 - t0;
+	world->profile.broadphaseSerial = world->profile.broadphase - (j1 - j0);
 	if (np < 0) return false; // out of memory: keep last step's contacts rather than lose or duplicate some
 	// Last step's pairs, each with its contact: the list is updated where it is. Otherwise the merge
 	// settles into the spare buffer, and the list's own buffer, read by the merge, then receives the kept
@@ -677,6 +678,7 @@ bool dkContacts_Update(dkWorld* world, float dt)
 	world->manifoldCount = withPoints;
 	world->contactsCoverPairs = inPlace || cover;
 	world->profile.narrowphase = dkNowNs() - t1;
+	world->profile.narrowphaseSerial = world->profile.narrowphase - (world->jobNs - j1);
 
 	// In list order, touching contacts between moving items link their islands (island.c). A resting item
 	// touched by an awake one faster than restSpeed (or about to be: wakes) wakes with its island first

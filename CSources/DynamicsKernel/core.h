@@ -86,6 +86,8 @@ struct dkWorld {
 	bool hasSnaps;		// some row has snapOmega > 0
 	bool allStill;		// every awake row was below the rest thresholds after the last step
 	dkProfile profile;
+	double jobNs;  // this step so far: time inside dkRunTasks (team.h), on the step's leader
+	int32_t jobs;  // and how many
 	dkTeam* team; // the workers of the step in progress (team.c), or null outside a step
 
 	// Collision (shape_store.c, broadphase.c, contact.c, contact_solver.c).

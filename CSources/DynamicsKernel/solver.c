@@ -347,12 +347,13 @@ static void stepBody(void* context, int32_t worker)
 			ctx->outOfMemory = true;
 			return;
 		}
-		double ts = dkNowNs();
+		double ts = dkNowNs(), js = world->jobNs;
 		if (!solveConstraints(world, ctx->dt, ctx->substeps)) {
 			ctx->outOfMemory = true;
 			return;
 		}
 		world->profile.contactSolve = dkNowNs() - ts;
+		world->profile.contactSolveSerial = world->profile.contactSolve - (world->jobNs - js);
 		ctx->coupled = true;
 	}
 	world->profile.collide = dkNowNs() - tc;

@@ -17,16 +17,23 @@ int32_t dkTeam_Run(dkTeam* team, dkTaskFn* task, void* context, int32_t workers)
 
 // Runs task(context, worker) for `workers` workers: as a job of the step's team, on the host's pool, or
 // once inline when there is one worker or no host callback. Every task claims its items, so it is complete
-// however many workers actually run it. Returns the number of workers asked for.
+// however many workers actually run it. Returns the number of workers asked for. Called by the step's
+// leader only (never from inside a task), which times the jobs: the rest of a stage is its serial part.
 static inline int32_t dkRunTasks(dkWorld* world, dkTaskFn* task, void* context, int32_t workers)
 {
-	if (workers > 1 && world->team) return dkTeam_Run(world->team, task, context, workers);
-	if (workers > 1 && world->def.runTasks) {
+	double t0 = dkNowNs();
+	int32_t ran = 1;
+	if (workers > 1 && world->team) {
+		ran = dkTeam_Run(world->team, task, context, workers);
+	} else if (workers > 1 && world->def.runTasks) {
 		world->def.runTasks(task, context, workers, world->def.hostContext);
-		return workers;
+		ran = workers;
+	} else {
+		task(context, 0);
 	}
-	task(context, 0);
-	return 1;
+	world->jobNs += dkNowNs() - t0;
+	world->jobs++;
+	return ran;
 }
 
 // Claims the next chunk [*b, *e) of [0, end) for a worker of a parallel task: chunks of `chunk` items in

@@ -144,12 +144,16 @@ dkResult dkWorld_Step(dkWorld* world, float dt, int32_t substeps, dkError* error
 		return dkResultOutOfMemory;
 	}
 	double t0 = dkNowNs();
+	world->jobNs = 0;
+	world->jobs = 0;
 	if (!dkSolver_Step(world, dt, substeps)) {
 		dkSetError(error, dkResultOutOfMemory, -1, "step", world->count);
 		return dkResultOutOfMemory;
 	}
 	world->time += (double)dt;
 	world->profile.step = dkNowNs() - t0;
+	world->profile.stepSerial = world->profile.step - world->jobNs;
+	world->profile.jobs = world->jobs;
 	world->profile.substeps = substeps;
 	world->profile.itemCount = world->count;
 	world->profile.awakeCount = world->awake;

@@ -126,7 +126,7 @@ struct Bench: ParsableCommand {
         }
         var timer = StepTimer(capacity: steps)
         var solve: [Double] = [], partition: [Double] = [], broad: [Double] = [], narrow: [Double] = []
-        var contact: [Double] = []
+        var contact: [Double] = [], serial: [[Double]] = Array(repeating: [], count: 5)
         let cpu0 = StepTimer.processCPUSeconds()
         for _ in 0..<steps {
             try timer.measure { try world.step(count: 1) }
@@ -136,10 +136,13 @@ struct Bench: ParsableCommand {
             broad.append(p.broadphaseNanoseconds / 1e6)
             narrow.append(p.narrowphaseNanoseconds / 1e6)
             contact.append(p.contactSolveNanoseconds / 1e6)
+            let parts = [p.stepSerialNanoseconds / 1e6, p.broadphaseSerialNanoseconds / 1e6,
+                         p.narrowphaseSerialNanoseconds / 1e6, p.contactSolveSerialNanoseconds / 1e6, Double(p.jobs)]
+            for (k, v) in parts.enumerated() { serial[k].append(v) }
         }
         let cpu = (StepTimer.processCPUSeconds() - cpu0) * 1000 / Double(steps)
         let resident = ResidentMemory.current, added = max(0, resident - before)
-        return BenchResult(
+        var result = BenchResult(
             scene: recipe.name, shape: recipe.shape, items: world.itemCount, workers: configuration.workerCount,
             steps: steps, msPerStepMedian: timer.medianMilliseconds, msPerStepMean: timer.meanMilliseconds,
             cpuMsPerStep: cpu, stateHash: String(format: "%016llx", world.stateHash()),
@@ -153,6 +156,8 @@ struct Bench: ParsableCommand {
             msPerStepAwakeMedian: settle?.msPerStepAwakeMedian, msPerStepMin: timer.medianMilliseconds,
             bytesPerItem: Double(added) / Double(max(world.itemCount, 1)), residentBytes: resident,
             peakResidentBytes: ResidentMemory.peak)
+        result.setSerialParts(serial.map(StepTimer.median))
+        return result
     }
 
     /// The runs of one combination as one result: medians of the runs' values, the smallest run median.
@@ -170,6 +175,8 @@ struct Bench: ParsableCommand {
             msPerStepAwakeMedian: r.msPerStepAwakeMedian, repeats: runs.count,
             msPerStepMin: runs.map(\.msPerStepMedian).min()!, bytesPerItem: median(\.bytesPerItem),
             residentBytes: Int(median { Double($0.residentBytes) }), peakResidentBytes: runs.map(\.peakResidentBytes).max()!)
+        r.setSerialParts([median(\.serialMsMedian), median(\.broadphaseSerialMsMedian), median(\.narrowphaseSerialMsMedian),
+                          median(\.contactSolveSerialMsMedian), median(\.jobsPerStep)])
         r.cpuModel = machine.cpuModel
         r.cores = machine.cores
         r.version = machine.version

@@ -34,8 +34,24 @@ struct BenchResult: Encodable {
     var residentBytes: Int
     /// The process's peak resident memory so far, bytes (in a sweep, of every run until this one).
     var peakResidentBytes: Int
+    /// Serial parts (medians over the steps, ms): the step's time outside parallel jobs, when one thread
+    /// works and the others wait, and the same for three of its stages.
+    var serialMsMedian = 0.0, broadphaseSerialMsMedian = 0.0, narrowphaseSerialMsMedian = 0.0
+    var contactSolveSerialMsMedian = 0.0
+    /// Parallel jobs per step (median).
+    var jobsPerStep = 0.0
     /// The machine and build.
     var cpuModel = "", cores = 0, version = "", commit = "", blas = ""
+
+    /// Sets the serial parts, in the order of their fields: step, broadphase, narrowphase, contact solver
+    /// (ms), then jobs per step.
+    mutating func setSerialParts(_ values: [Double]) {
+        serialMsMedian = values[0]
+        broadphaseSerialMsMedian = values[1]
+        narrowphaseSerialMsMedian = values[2]
+        contactSolveSerialMsMedian = values[3]
+        jobsPerStep = values[4]
+    }
 
     var json: String {
         let encoder = JSONEncoder()

@@ -29,6 +29,14 @@ import Testing
             #expect(o["cores"] as? Int == ProcessInfo.processInfo.activeProcessorCount && o["version"] as? String == DynamicsBuild.version)
             let speedUp = try #require(o["speed_up"] as? Double)
             if o["workers"] as? Int == 1 { #expect(speedUp == 1) }
+            // Serial parts lie within what they are parts of (each step's, so their medians too), and every
+            // step runs its blocks (and a pile's stages) as jobs.
+            let serial = try #require(o["serial_ms_median"] as? Double)
+            #expect(serial >= -1e-6 && serial <= median + 1e-9 && (o["jobs_per_step"] as? Double ?? 0) >= 1)
+            for stage in ["broadphase", "narrowphase", "contact_solve"] {
+                let part = try #require(o["\(stage)_serial_ms_median"] as? Double), whole = try #require(o["\(stage)_ms_median"] as? Double)
+                #expect(part >= -1e-6 && part <= whole + 1e-9, "\(stage): serial \(part) of \(whole) ms")
+            }
         }
         // The speed-up is the 1-worker median over this one, and the state does not depend on the workers.
         for k in stride(from: 0, to: 8, by: 2) {

@@ -141,6 +141,10 @@ typedef struct dkProfile {
 	double partition; ///< moving newly resting items out of the awake range (serial)
 	double collide;	  ///< broadphase, narrowphase and the contact solver with its integration (0 without shapes)
 	double broadphase, narrowphase, contactSolve; ///< the parts of `collide`
+	/// Serial parts, ns: the time outside parallel jobs (one thread works while the others wait) of the
+	/// whole step and of three of its parts.
+	double stepSerial, broadphaseSerial, narrowphaseSerial, contactSolveSerial;
+	int32_t jobs; ///< parallel jobs the step ran (each ends when its last worker is done)
 	int32_t awakeCount, itemCount, substeps, workers, blocks;
 } dkProfile;
 

@@ -88,7 +88,9 @@ extension StepProfile {
     init(_ p: dkProfile) {
         self.init(stepNanoseconds: p.step, solveNanoseconds: p.solve, partitionNanoseconds: p.partition,
                   broadphaseNanoseconds: p.broadphase, narrowphaseNanoseconds: p.narrowphase,
-                  contactSolveNanoseconds: p.contactSolve,
+                  contactSolveNanoseconds: p.contactSolve, stepSerialNanoseconds: p.stepSerial,
+                  broadphaseSerialNanoseconds: p.broadphaseSerial, narrowphaseSerialNanoseconds: p.narrowphaseSerial,
+                  contactSolveSerialNanoseconds: p.contactSolveSerial, jobs: Int(p.jobs),
                   awakeItems: Int(p.awakeCount), items: Int(p.itemCount), substeps: Int(p.substeps),
                   workers: Int(p.workers), blocks: Int(p.blocks))
     }

@@ -13,6 +13,16 @@ public struct StepProfile: Hashable, Sendable {
     public var narrowphaseNanoseconds: Double
     /// The contact solver with the integration it drives, ns.
     public var contactSolveNanoseconds: Double
+    /// The step's serial part: its time outside parallel jobs, when one thread works and the others wait, ns.
+    public var stepSerialNanoseconds: Double
+    /// The broadphase's serial part, ns.
+    public var broadphaseSerialNanoseconds: Double
+    /// The narrowphase's serial part, ns.
+    public var narrowphaseSerialNanoseconds: Double
+    /// The contact solver's serial part (colouring, joint chains, bookkeeping), ns.
+    public var contactSolveSerialNanoseconds: Double
+    /// Parallel jobs the step ran; each ends when its last worker is done.
+    public var jobs: Int
     /// Items still awake after the step.
     public var awakeItems: Int
     /// All items.
