@@ -167,6 +167,66 @@ static bool markBraced(dkWorld* world, dkContactSoA* soa, dkJointChains* chains,
 	return true;
 }
 
+// Listing the contacts to solve (points, and a moving item), in contact order, after the `at` entries
+// already listed: chunks of contacts on any worker, each listing its own at the start of its region of
+// the lists (entry at + its first contact), then moved down in chunk order. Reading the 168-byte contact
+// records was most of the contact solver's serial part (1.4 of its 2.2 ms in the 100 000-box pile).
+#define DK_LIST_CHUNK 4096
+#define DK_LIST_CHUNKS 1024 // more contacts take larger chunks
+
+typedef struct dkListTask {
+	const dkWorld* world;
+	int32_t *list, *rowA, *rowB;
+	int32_t at, chunk, chunks;
+	int32_t listed[DK_LIST_CHUNKS];
+	atomic_int next;
+} dkListTask;
+
+static void listTask(void* context, int32_t worker)
+{
+	(void)worker;
+	dkListTask* t = context;
+	const dkWorld* world = t->world;
+	for (int32_t g; (g = atomic_fetch_add(&t->next, 1)) < t->chunks;) {
+		int32_t b = g * t->chunk, e = b + t->chunk < world->contactCount ? b + t->chunk : world->contactCount;
+		int32_t n = t->at + b;
+		for (int32_t k = b; k < e; ++k) {
+			if (k + 8 < e) __builtin_prefetch(&world->contacts[k + 8]);
+			const dkContact* c = &world->contacts[k];
+			if (c->manifold.count == 0) continue;
+			int32_t ra = dkMovingRow(world, c->bodyA), rb = dkMovingRow(world, c->bodyB);
+			if (ra < 0 && rb < 0) continue;
+			t->list[n] = k;
+			t->rowA[n] = ra;
+			t->rowB[n] = rb;
+			n++;
+		}
+		t->listed[g] = n - (t->at + b);
+	}
+}
+
+// Lists the contacts to solve after entry `at`; returns the end of the list.
+static int32_t listContacts(dkWorld* world, int32_t* list, int32_t* rowA, int32_t* rowB, int32_t at)
+{
+	int32_t nc = world->contactCount, chunk = DK_LIST_CHUNK;
+	while ((int64_t)chunk * DK_LIST_CHUNKS < nc) chunk *= 2;
+	dkListTask t = {.world = world, .list = list, .rowA = rowA, .rowB = rowB, .at = at, .chunk = chunk,
+					.chunks = (nc + chunk - 1) / chunk};
+	atomic_init(&t.next, 0);
+	dkRunTasks(world, listTask, &t, t.chunks > 1 ? world->def.workerCount : 1);
+	int32_t n = at;
+	for (int32_t g = 0; g < t.chunks; ++g) { // down, in chunk order: a chunk's entries never pass its start
+		int32_t from = at + g * chunk, count = t.listed[g];
+		if (from != n) {
+			memmove(list + n, list + from, (size_t)count * sizeof(int32_t));
+			memmove(rowA + n, rowA + from, (size_t)count * sizeof(int32_t));
+			memmove(rowB + n, rowB + from, (size_t)count * sizeof(int32_t));
+		}
+		n += count;
+	}
+	return n;
+}
+
 // Prepares the constraints of every joint and contact with a moving item, laid out wide. Joints and
 // contacts are coloured together (constraint_graph.c), joints first, so a colour's joints and contacts
 // never share a moving item; within each colour the joints go to the joint layout (joint_solver.c) and
@@ -186,16 +246,7 @@ bool dkContactSolver_Prepare(dkWorld* world, dkContactSoA* soa, int32_t* colourS
 	uint8_t* direct = malloc((size_t)cap0);
 	int32_t starts[DK_GRAPH_COLOURS + 2], contactsIn[DK_GRAPH_COLOURS + 1];
 	bool ok = list && rowA && rowB && order && slot && direct;
-	int32_t nj = ok ? dkJoints_Active(world, list, rowA, rowB) : 0, n = nj;
-	for (int32_t k = 0; ok && k < nc; ++k) {
-		const dkContact* c = &world->contacts[k];
-		int32_t ra = dkMovingRow(world, c->bodyA), rb = dkMovingRow(world, c->bodyB);
-		if (c->manifold.count == 0 || (ra < 0 && rb < 0)) continue;
-		list[n] = k;
-		rowA[n] = ra;
-		rowB[n] = rb;
-		n++;
-	}
+	int32_t nj = ok ? dkJoints_Active(world, list, rowA, rowB) : 0, n = ok ? listContacts(world, list, rowA, rowB, nj) : nj;
 	ok = ok && dkGraph_Colour(rowA, rowB, n, world->awake, order, starts);
 	int32_t total = 0, totalJ = 0;
 	for (int32_t c = 0; ok && c <= DK_GRAPH_COLOURS; ++c) {
