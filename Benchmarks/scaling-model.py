@@ -8,7 +8,8 @@ RESULTS.jsonl holds `dynamics bench --json` lines for each scene at 1 and 2 work
 step (broadphase, narrowphase, contact solver, and the rest of the step), the 1-worker run gives its time T1
 and its serial part S (time outside parallel jobs: nothing more workers can shorten), so its parallel work is
 P = T1 - S. The 2-worker run gives the time its jobs took, J2 = T2 - S2; what J2 has beyond P / 2 is the
-jobs' overhead at 2 workers, O2 = J2 - P / 2 (imbalance, synchronisation, memory traffic). The model:
+jobs' overhead at 2 workers, O2 = max(J2 - P / 2, 0) (imbalance, synchronisation, memory traffic; below 0
+when two workers' caches hold what one worker's could not). The model:
 
     T_s(W) = S + P / W + O2 * log2(W)
 
@@ -41,7 +42,7 @@ def model(one, two, workers):
     rows = []
     for (name, t1, s1), (_, t2, s2) in zip(stages(one), stages(two)):
         p = max(t1 - s1, 0.0)
-        overhead = (t2 - s2) - p / 2
+        overhead = max((t2 - s2) - p / 2, 0.0)  # below 0: two caches beat one, which does not go on
         rows.append((name, t1, s1, p, t2, overhead, [s1 + p / w + overhead * math.log2(w) for w in workers],
                      [s1 + p / w for w in workers]))
     return rows
