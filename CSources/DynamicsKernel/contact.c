@@ -278,6 +278,7 @@ typedef struct dkMergeRange {
 
 #define DK_MERGE_RANGES 64
 #define DK_MERGE_RANGE_SIZE 2048 // pairs and contacts per range, as a rule
+#define DK_IN_PLACE_RANGE_SIZE 512 // contacts per range updated in place (2048 split the pyramid's 4:3)
 
 // Appends one element to a per-range list; false when out of memory.
 static bool append(void** list, int32_t* count, int32_t* capacity, const void* element, size_t size)
@@ -587,7 +588,7 @@ static int32_t mergeRanges(const dkWorld* world, int32_t np, dkMergeRange* range
 // Splits an update in place into even ranges of the contact list; returns their number.
 static int32_t inPlaceRanges(const dkWorld* world, dkMergeRange* ranges)
 {
-	int32_t cc = world->contactCount, rangeCount = cc / DK_MERGE_RANGE_SIZE;
+	int32_t cc = world->contactCount, rangeCount = cc / DK_IN_PLACE_RANGE_SIZE;
 	rangeCount = rangeCount < 1 ? 1 : rangeCount > DK_MERGE_RANGES ? DK_MERGE_RANGES : rangeCount;
 	for (int32_t g = 0; g < rangeCount; ++g) {
 		ranges[g].contactBegin = (int32_t)((int64_t)cc * g / rangeCount);

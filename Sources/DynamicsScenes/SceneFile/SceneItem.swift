@@ -20,7 +20,7 @@ public struct SceneItem: Hashable, Sendable {
     public var material = SceneMaterial()
     /// Names behaviours can refer to this item by (with its generator's id).
     public var tags: [String] = []
-    /// Whether the item starts at rest, with its island (``DynamicWorld/putToRest(_:)``): skipped by
+    /// Whether the item starts at rest, with its island (`DynamicWorld.putToRest(_:)`): skipped by
     /// the step until something wakes it (default false).
     public var resting = false
 
@@ -111,7 +111,7 @@ public struct SceneGenerator: Hashable, Sendable {
     public var tags: [String] = []
     /// Angle of every item, rad.
     public var angle: CGFloat = 0
-    /// Whether the items start at rest (``DynamicWorld/putToRest(_:)``; default false).
+    /// Whether the items start at rest (`DynamicWorld.putToRest(_:)`; default false).
     public var resting = false
 
     /// A generator with the default material.
