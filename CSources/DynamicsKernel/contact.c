@@ -256,11 +256,11 @@ static bool bothAsleep(const dkWorld* world, const dkContact* c)
 	return true;
 }
 
-// A range of the merge: the pairs and old contacts whose first shape lies in [from, to) of shape slots.
-// Its entries and the kept contacts go to their own regions of the entry and spare buffers (at most every
-// pair, every old contact, and one ended entry per reused slot), so ranges run on any worker; lists that
-// must keep the list order (events, lost supports, possible wakes) are per range and joined in range
-// order afterwards.
+// A range of the contact update. In a merge: the pairs and old contacts whose first shape lies in a range
+// of shape slots; its entries and the kept contacts go to their own regions of the entry and spare buffers
+// (at most every pair, every old contact, and one ended entry per reused slot). In place: a stretch of the
+// list. Either way ranges run on any worker; lists that must keep the list order (events, lost supports,
+// possible wakes) are per range and joined in range order afterwards.
 typedef struct dkMergeRange {
 	int32_t pairBegin, pairEnd, contactBegin, contactEnd;
 	int32_t offset; // the range's region of the spare and entry buffers
