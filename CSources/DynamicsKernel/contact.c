@@ -104,6 +104,13 @@ static inline bool beyondReach(const dkWorld* world, int32_t a, int32_t b, float
 	return gap + excess > 0;
 }
 
+// Whether shapes a and b have no point within `reach` of each other (from their tight boxes alone).
+static inline bool outOfReach(const dkWorld* world, int32_t a, int32_t b, float reach)
+{
+	float gap = boxGap(world->aabb, a, b);
+	return gap > 0 || beyondReach(world, a, b, gap, reach);
+}
+
 // A circle about its item's centre.
 static bool centredCircle(const dkShape* s)
 {
@@ -171,8 +178,8 @@ static bool recycle(const dkWorld* world, dkContact* c, const float pose[2][4], 
 // it (recycle).
 void dkContact_UpdateManifold(const dkWorld* world, dkContact* c, float dt)
 {
-	float gap = boxGap(world->aabb, c->shapeA, c->shapeB), reach = pairReach(world, c->shapeA, c->shapeB, dt);
-	if (gap > 0 || beyondReach(world, c->shapeA, c->shapeB, gap, reach)) {
+	float reach = pairReach(world, c->shapeA, c->shapeB, dt);
+	if (outOfReach(world, c->shapeA, c->shapeB, reach)) {
 		c->manifold.count = 0; // no point is within reach
 		c->cached = false;
 		return;
@@ -347,8 +354,7 @@ static int32_t mergeRange(const dkWorld* world, const dkMergeRange* r, dkMergeEn
 			if (old->touching) entry[m++] = (dkMergeEntry){-1, j, dkEntryEnded};
 			++j;
 		}
-		float gap = cover ? 0.0f : boxGap(world->aabb, a, b);
-		if (cover || !(gap > 0 || beyondReach(world, a, b, gap, pairReach(world, a, b, dt))))
+		if (cover || !outOfReach(world, a, b, pairReach(world, a, b, dt)))
 			entry[m++] = (dkMergeEntry){i, -1, dkEntryUpdate}; // a new pair: its contact begins
 		++i;
 	}
