@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
-// Stage: broadphase. Every step it recomputes each shape's AABB (item shapes fattened by the speculative
-// distance plus |v|·dt). Pairs come from fat boxes (DK_AABB_MARGIN more): while every box stays inside
-// its fat box and nothing that changes pairs happened (shapes, groups, anchoring, rest), last step's
-// pairs still cover every overlap and are kept. Otherwise it finds the pairs of fat boxes with a uniform
-// grid (pair_grid.c), whose output is sorted by shape slot and does not depend on the worker count.
+// Stage: broadphase. Each step it recomputes the boxes of the shapes that can move (those of awake items):
+// an item shape's box is fattened by the speculative distance plus |v|·dt. Pairs come from fat boxes
+// (DK_AABB_MARGIN more). As Box2D's proxies, a shape's fat box is made when the shape is new and made again
+// only when its box leaves it, so the pairs are a function of the fat boxes and change only where one did:
+// - nothing left its fat box: last step's pairs are kept;
+// - a few shapes did since the grid was built (at most DK_LOOSE_LIMIT): the grid of that build answers for
+//   them (dkPairGrid_Update), and the pairs of the others stay;
+// - more did, or something changed which pairs count (shapes, groups, anchoring, rest, joined items, dt):
+//   every shape's box is computed again and a new grid finds every pair (pair_grid.c).
+// Every path gives the same pairs, sorted by shape slot, for any worker count. Between full passes, resting
+// and anchored shapes and boundaries are not visited at all: a world mostly at rest pays for what moves.
 //
 // The per-shape pass, the fat boxes and every pass of the grid run in parallel blocks.
 //
@@ -24,6 +30,74 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+
+// What the broadphase keeps between steps, per shape slot unless said otherwise. All of it is valid while
+// the world's pair list is (pairsValid).
+struct dkBroadphase {
+	dkFilter* filters;		  // from the last full pass
+	uint32_t* fatGeneration; // the generation of the shape the slot's fat box was made for (0: none yet)
+	uint8_t* escaped;		  // this step: the box left its fat box, or the shape has none
+	uint8_t* isLoose;		  // the fat box changed since the grid was built
+	int32_t* live;			  // live shape slots, ascending (last full pass)
+	int32_t* movers;		  // live shapes of awake items, whose boxes may change (last full pass), ascending
+	int32_t* escapedList;	  // this step's escaped shapes, ascending
+	int32_t* loose;			  // the loose shapes, ascending
+	int32_t* spare;			  // scratch for merging the loose list
+	int32_t liveCount, moverCount, looseCount, capacity;
+	float dt; // the step the boxes were fattened for
+};
+
+// Up to this many shapes whose fat boxes changed since the grid was built, and at most one in
+// DK_LOOSE_SHARE of the live ones (or DK_LOOSE_FEW), the grid answers for them; more, and a new grid is built.
+#define DK_LOOSE_LIMIT 256
+#define DK_LOOSE_SHARE 8
+#define DK_LOOSE_FEW 32
+
+void dkBroadphase_Destroy(dkBroadphase* bp)
+{
+	if (!bp) return;
+	free(bp->filters);
+	free(bp->fatGeneration);
+	free(bp->escaped);
+	free(bp->isLoose);
+	free(bp->live);
+	free(bp->movers);
+	free(bp->escapedList);
+	free(bp->loose);
+	free(bp->spare);
+	free(bp);
+}
+
+static bool grow(void** p, size_t count, size_t elem)
+{
+	void* grown = realloc(*p, count * elem);
+	if (!grown) return false;
+	*p = grown;
+	return true;
+}
+
+// Room for n shape slots in the world's box arrays and the broadphase's; new slots have no fat box.
+static bool reserveSlots(dkWorld* world, int32_t n)
+{
+	if (!world->broadphase && !(world->broadphase = calloc(1, sizeof(dkBroadphase)))) return false;
+	dkBroadphase* bp = world->broadphase;
+	if (world->aabbCapacity >= n) return true;
+	size_t cap = (size_t)n + (size_t)n / 2;
+	if (!grow((void**)&world->aabb, cap * 4, sizeof(float)) || !grow((void**)&world->fatAabb, cap * 4, sizeof(float)) ||
+		!grow((void**)&world->motion, cap * 4, sizeof(float)) || !grow((void**)&bp->filters, cap, sizeof(dkFilter)) ||
+		!grow((void**)&bp->fatGeneration, cap, sizeof(uint32_t)) || !grow((void**)&bp->escaped, cap, 1) ||
+		!grow((void**)&bp->isLoose, cap, 1) || !grow((void**)&bp->live, cap, sizeof(int32_t)) ||
+		!grow((void**)&bp->movers, cap, sizeof(int32_t)) || !grow((void**)&bp->escapedList, cap, sizeof(int32_t)) ||
+		!grow((void**)&bp->loose, cap, sizeof(int32_t)) || !grow((void**)&bp->spare, cap, sizeof(int32_t)))
+		return false;
+	size_t old = (size_t)world->aabbCapacity;
+	memset(bp->fatGeneration + old, 0, (cap - old) * sizeof(uint32_t));
+	memset(bp->isLoose + old, 0, cap - old);
+	world->aabbCapacity = (int32_t)cap;
+	world->pairsValid = false;
+	return true;
+}
 
 // Whether a shape moves this step (belongs to an awake item that is not anchored).
 static bool isActive(const dkWorld* world, const dkShape* s)
@@ -82,9 +156,10 @@ static bool pushPair(dkWorld* world, int32_t a, int32_t b)
 	return true;
 }
 
-// The per-step pass over rows and shapes, run by any number of workers: first every item's rotation
-// (the narrowphase reads it too), then each live shape's box, filter and whether it left its fat box.
-// Workers claim chunks; the shape phase starts once every rotation chunk is done.
+// The per-step pass, run by any number of workers: first the rotations of rows [0, rows) (the narrowphase
+// reads them too), then the box of each listed shape and whether it left its fat box; a full pass lists
+// every slot and also writes each one's filter. Workers claim chunks; the shape phase starts once every
+// rotation chunk is done.
 #define DK_BOX_CHUNK 512 // 2048 split the pyramid's 5 051 shapes 2:1 between two workers
 // The shape records are 304 bytes apart, and the hardware prefetcher did not keep up with them: the first
 // read of each record was most of the pass. The pass asks for the record this many shapes ahead.
@@ -92,9 +167,11 @@ static bool pushPair(dkWorld* world, int32_t a, int32_t b)
 
 typedef struct dkBoxTask {
 	dkWorld* world;
-	dkFilter* filters;
+	dkBroadphase* bp;
+	const int32_t* list; // the shape slots to visit, ascending, or null for every slot
 	float dt;
-	int32_t shapes;
+	int32_t shapes, rows; // listed shapes; rows to rotate
+	bool full;
 	atomic_int rowNext, rowDone, shapeNext, escaped;
 } dkBoxTask;
 
@@ -103,7 +180,8 @@ static void boxTask(void* context, int32_t worker)
 	(void)worker;
 	dkBoxTask* t = context;
 	dkWorld* world = t->world;
-	int32_t rows = world->count, rowChunks = (rows + DK_BOX_CHUNK - 1) / DK_BOX_CHUNK;
+	dkBroadphase* bp = t->bp;
+	int32_t rows = t->rows, rowChunks = (rows + DK_BOX_CHUNK - 1) / DK_BOX_CHUNK;
 	for (;;) {
 		int32_t chunk = atomic_fetch_add(&t->rowNext, 1);
 		if (chunk >= rowChunks) break;
@@ -114,32 +192,38 @@ static void boxTask(void* context, int32_t worker)
 	while (atomic_load_explicit(&t->rowDone, memory_order_acquire) < rowChunks) {}
 	for (int32_t b, e; dkClaimChunk(&t->shapeNext, DK_BOX_CHUNK, t->shapes, &b, &e);) {
 		bool escaped = false;
-		for (int32_t i = b; i < e; ++i) {
+		for (int32_t k = b; k < e; ++k) {
+			int32_t i = t->list ? t->list[k] : k;
 			const dkShape* s = &world->shapes[i];
-			if (i + DK_BOX_AHEAD < e) { // a box's pass reads the record's first two lines
-				__builtin_prefetch((const char*)(s + DK_BOX_AHEAD));
-				__builtin_prefetch((const char*)(s + DK_BOX_AHEAD) + 64);
+			if (k + DK_BOX_AHEAD < e) { // a box's pass reads the record's first two lines
+				const char* ahead = (const char*)&world->shapes[t->list ? t->list[k + DK_BOX_AHEAD] : k + DK_BOX_AHEAD];
+				__builtin_prefetch(ahead);
+				__builtin_prefetch(ahead + 64);
 			}
-			t->filters[i].alive = s->alive;
+			bp->escaped[i] = 0;
+			if (t->full) bp->filters[i].alive = s->alive;
 			if (!s->alive) continue;
-			t->filters[i] = (dkFilter){s->itemGroups, s->boundaryGroups, s->body, true, isActive(world, s),
-									   dkJointPairs_HasSlot(world, s->body)};
+			if (t->full)
+				bp->filters[i] = (dkFilter){s->itemGroups, s->boundaryGroups, s->body, true, isActive(world, s),
+											dkJointPairs_HasSlot(world, s->body)};
 			float* box = world->aabb + 4 * i;
 			computeBox(world, s, t->dt, box, world->motion + 4 * i);
 			const float* fat = world->fatAabb + 4 * i;
-			escaped = escaped || box[0] < fat[0] || box[1] < fat[1] || box[2] > fat[2] || box[3] > fat[3];
+			bool out = bp->fatGeneration[i] != s->generation || box[0] < fat[0] || box[1] < fat[1] ||
+					   box[2] > fat[2] || box[3] > fat[3];
+			bp->escaped[i] = out;
+			escaped = escaped || out;
 		}
 		if (escaped) atomic_store(&t->escaped, 1);
 	}
 }
 
-// New fat boxes for the live shapes, in parallel blocks: item boxes grow by DK_AABB_MARGIN, boundaries
+// New fat boxes for the escaped shapes, in parallel blocks: item boxes grow by DK_AABB_MARGIN, boundaries
 // do not move and keep their own.
 typedef struct dkFatTask {
 	dkWorld* world;
 	const int32_t* slots;
-	const dkFilter* filters;
-	int32_t live;
+	int32_t count;
 	atomic_int next;
 } dkFatTask;
 
@@ -147,80 +231,112 @@ static void fatTask(void* context, int32_t worker)
 {
 	(void)worker;
 	dkFatTask* t = context;
-	for (int32_t b, e; dkClaimChunk(&t->next, DK_BOX_CHUNK, t->live, &b, &e);) {
+	dkWorld* world = t->world;
+	for (int32_t b, e; dkClaimChunk(&t->next, DK_BOX_CHUNK, t->count, &b, &e);) {
 		for (int32_t p = b; p < e; ++p) {
 			int32_t slot = t->slots[p];
-			const float* box = t->world->aabb + 4 * slot;
-			float* fat = t->world->fatAabb + 4 * slot;
-			float margin = t->filters[slot].body >= 0 ? DK_AABB_MARGIN : 0.0f;
+			const dkShape* s = &world->shapes[slot];
+			const float* box = world->aabb + 4 * slot;
+			float* fat = world->fatAabb + 4 * slot;
+			float margin = s->body >= 0 ? DK_AABB_MARGIN : 0.0f;
 			fat[0] = box[0] - margin;
 			fat[1] = box[1] - margin;
 			fat[2] = box[2] + margin;
 			fat[3] = box[3] + margin;
+			world->broadphase->fatGeneration[slot] = s->generation;
 		}
 	}
+}
+
+// Adds this step's escaped shapes to the loose ones (both ascending). False when there would be too many
+// for the grid to answer for.
+static bool loosen(dkBroadphase* bp, int32_t escapedCount)
+{
+	int32_t n = 0, i = 0, j = 0;
+	while (i < bp->looseCount || j < escapedCount) {
+		int32_t a = i < bp->looseCount ? bp->loose[i] : INT32_MAX, b = j < escapedCount ? bp->escapedList[j] : INT32_MAX;
+		bp->spare[n++] = a < b ? a : b;
+		i += a <= b;
+		j += b <= a;
+	}
+	if (n > DK_LOOSE_LIMIT || (n > DK_LOOSE_FEW && (int64_t)n * DK_LOOSE_SHARE > bp->liveCount)) return false;
+	for (int32_t k = 0; k < escapedCount; ++k) bp->isLoose[bp->escapedList[k]] = 1;
+	int32_t* t = bp->loose;
+	bp->loose = bp->spare;
+	bp->spare = t;
+	bp->looseCount = n;
+	return true;
 }
 
 int32_t dkBroadphase_Pairs(dkWorld* world, float dt, bool bruteForce)
 {
 	int32_t n = world->shapeSlots;
-	world->pairsReused = false;
+	world->pairsReused = world->pairsPatched = false;
 	if (n == 0) {
 		world->pairCount = 0;
 		return 0;
 	}
-	if (world->aabbCapacity < n) {
-		float* boxes = realloc(world->aabb, (size_t)n * 4 * sizeof(float));
-		if (!boxes) return -1;
-		world->aabb = boxes;
-		float* fat = realloc(world->fatAabb, (size_t)n * 4 * sizeof(float));
-		if (!fat) return -1;
-		world->fatAabb = fat;
-		float* motion = realloc(world->motion, (size_t)n * 4 * sizeof(float));
-		if (!motion) return -1;
-		world->motion = motion;
-		world->aabbCapacity = n;
-		world->pairsValid = false;
-	}
-	dkFilter* filters = malloc((size_t)n * sizeof(dkFilter));
-	int32_t* slots = malloc((size_t)n * sizeof(int32_t));
-	if (!filters || !slots) {
-		free(filters);
-		free(slots);
-		return -1;
-	}
-	// Rotations, boxes, filters and the fat-box check, in parallel blocks.
-	dkBoxTask task = {.world = world, .filters = filters, .dt = dt, .shapes = n};
+	if (!reserveSlots(world, n)) return -1;
+	dkBroadphase* bp = world->broadphase;
+	// A full pass when the last step's pairs may not hold (or the boxes' margins change with dt): every
+	// slot, every row's rotation; otherwise only the shapes that can move and the awake rows (resting rows'
+	// rotations and their shapes' boxes are those of the last full pass, as they have not moved since).
+	bool full = !world->pairsValid || bruteForce || dt != bp->dt;
+	bp->dt = dt;
+	dkBoxTask task = {.world = world, .bp = bp, .list = full ? NULL : bp->movers, .dt = dt,
+					  .shapes = full ? n : bp->moverCount, .rows = full ? world->count : world->awake, .full = full};
 	atomic_init(&task.rowNext, 0);
 	atomic_init(&task.rowDone, 0);
 	atomic_init(&task.shapeNext, 0);
 	atomic_init(&task.escaped, 0);
-	dkRunTasks(world, boxTask, &task, n >= DK_MIN_PARALLEL_SHAPES ? world->def.workerCount : 1);
+	dkRunTasks(world, boxTask, &task, task.shapes >= DK_MIN_PARALLEL_SHAPES ? world->def.workerCount : 1);
 	world->rotationsCurrent = true;
-	int32_t live = 0;
-	bool ok = true, contained = world->pairsValid && !bruteForce && atomic_load(&task.escaped) == 0;
-	for (int32_t i = 0; i < n; ++i)
-		if (filters[i].alive) slots[live++] = i;
-	if (contained) { // nothing left its fat box: last step's pairs still cover every pair of boxes
-		free(filters);
-		free(slots);
+	if (!full && atomic_load(&task.escaped) == 0) { // every box is inside its fat box: the pairs stand
 		world->pairsReused = true;
 		return world->pairCount;
 	}
-	dkFatTask fatten = {.world = world, .slots = slots, .filters = filters, .live = live};
+	// The escaped shapes, ascending; a full pass also lists the live shapes and the ones that can move.
+	int32_t escapedCount = 0;
+	if (full) {
+		bp->liveCount = bp->moverCount = 0;
+		for (int32_t i = 0; i < n; ++i) {
+			if (!bp->filters[i].alive) continue;
+			bp->live[bp->liveCount++] = i;
+			int32_t body = bp->filters[i].body;
+			if (body >= 0 && world->slots[body].dense < world->awake) bp->movers[bp->moverCount++] = i;
+			if (bp->escaped[i]) bp->escapedList[escapedCount++] = i;
+		}
+	} else {
+		for (int32_t k = 0; k < bp->moverCount; ++k)
+			if (bp->escaped[bp->movers[k]]) bp->escapedList[escapedCount++] = bp->movers[k];
+	}
+	dkFatTask fatten = {.world = world, .slots = bp->escapedList, .count = escapedCount};
 	atomic_init(&fatten.next, 0);
-	dkRunTasks(world, fatTask, &fatten, live >= 2 * DK_BOX_CHUNK ? world->def.workerCount : 1);
+	dkRunTasks(world, fatTask, &fatten, escapedCount >= 2 * DK_BOX_CHUNK ? world->def.workerCount : 1);
+
+	bool ok = true;
 	if (bruteForce) { // every pair in slot order, which is the sorted order
 		world->pairCount = 0;
-		for (int32_t p = 0; p < live; ++p)
-			for (int32_t q = p + 1; q < live; ++q)
-				if (dkCandidate(world, slots[p], slots[q], filters)) ok = pushPair(world, slots[p], slots[q]) && ok;
-	} else {
-		ok = dkPairGrid_Find(world, slots, live, filters);
+		for (int32_t p = 0; p < bp->liveCount; ++p)
+			for (int32_t q = p + 1; q < bp->liveCount; ++q)
+				if (dkCandidate(world, bp->live[p], bp->live[q], bp->filters))
+					ok = pushPair(world, bp->live[p], bp->live[q]) && ok;
+		world->pairsValid = false;
+		return ok ? world->pairCount : -1;
 	}
-	world->pairsValid = ok && !bruteForce;
-	free(filters);
-	free(slots);
+	if (!full && loosen(bp, escapedCount)) {
+		int found = dkPairGrid_Update(world, bp->loose, bp->looseCount, bp->isLoose, bp->filters);
+		world->pairsPatched = found == 0;
+		if (found == 0) return world->pairCount;
+		if (found < 0) {
+			world->pairsValid = false;
+			return -1;
+		}
+	}
+	for (int32_t k = 0; k < bp->looseCount; ++k) bp->isLoose[bp->loose[k]] = 0;
+	bp->looseCount = 0;
+	ok = dkPairGrid_Find(world, bp->live, bp->liveCount, bp->filters);
+	world->pairsValid = ok;
 	return ok ? world->pairCount : -1;
 }
 

@@ -107,6 +107,7 @@ void dkShapes_RemoveItems(dkWorld* world, const uint8_t* removed);
 // Broadphase (broadphase.c): candidate pairs for the current positions, fattened for a step of dt;
 // -1 when out of memory (the pair list is then incomplete).
 int32_t dkBroadphase_Pairs(dkWorld* world, float dt, bool bruteForce);
+void dkBroadphase_Destroy(dkBroadphase* broadphase);
 
 // What the pair test needs of a shape slot, 24 bytes (the shapes themselves are ~300).
 typedef struct dkFilter {
@@ -147,6 +148,12 @@ static inline bool dkCandidate(const dkWorld* world, int32_t i, int32_t j, const
 // Pair grid (pair_grid.c): the pairs of the live shapes' fat boxes (`slots` ascending), sorted, into the
 // world's pair list; false when out of memory (the list is then incomplete).
 bool dkPairGrid_Find(dkWorld* world, const int32_t* slots, int32_t live, const dkFilter* filters);
+// The pairs again after the fat boxes of the `loose` shapes (ascending, marked in `isLoose` by shape slot)
+// changed since the last dkPairGrid_Find: that build's grid finds their partners, and the pairs of the
+// other shapes stay. 0 when done, 1 when the grid cannot answer for them (a large shape among them: find
+// every pair instead), -1 when out of memory (the list is then unchanged).
+int dkPairGrid_Update(dkWorld* world, const int32_t* loose, int32_t looseCount, const uint8_t* isLoose,
+					  const dkFilter* filters);
 void dkPairGrid_Destroy(dkPairGrid* grid);
 
 // Contacts (contact.c): pairs → manifolds, warm-start matching, events; wakes touched resting items.

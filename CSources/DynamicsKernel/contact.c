@@ -721,6 +721,7 @@ void dkContacts_Destroy(dkWorld* world)
 	free(world->fatAabb);
 	free(world->motion);
 	dkPairGrid_Destroy(world->grid);
+	dkBroadphase_Destroy(world->broadphase);
 }
 
 const dkContactEvent* dkWorld_ContactEvents(const dkWorld* world, int32_t* count)

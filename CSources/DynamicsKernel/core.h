@@ -65,6 +65,7 @@ typedef struct dkMergeEntry dkMergeEntry;
 typedef struct dkJoint dkJoint;
 typedef struct dkField dkField;
 typedef struct dkPairGrid dkPairGrid;
+typedef struct dkBroadphase dkBroadphase;
 typedef struct dkFieldFrame dkFieldFrame;
 typedef struct dkTeam dkTeam;
 typedef struct dkIsland dkIsland;
@@ -98,14 +99,17 @@ struct dkWorld {
 	int32_t* pairs; // broadphase output: 2 slots per pair, sorted
 	int32_t pairCount, pairCapacity;
 	float* aabb;	// 4 floats per shape slot: this step's box (speculative margin and |v|·dt)
-	float* fatAabb; // 4 floats per shape slot: the box the pair list was built from (+ DK_AABB_MARGIN)
+	float* fatAabb; // 4 floats per shape slot: the box the pair list is of (+ DK_AABB_MARGIN), renewed when
+					// the box leaves it
 	float* motion;	// 4 floats per shape slot, this step: the item's velocity (pt/s), how far its box reaches
 					// out (2 pt + |v|·dt, 0 for a boundary), unused
 	int32_t aabbCapacity;
 	bool pairsValid; // the pair list still covers every box (cleared by anything that changes pairs)
 	bool pairsReused; // this step's broadphase kept last step's pair list (nothing left its fat box)
+	bool pairsPatched; // this step's broadphase found only the pairs of shapes whose fat boxes changed
 	bool rotationsCurrent; // the Sin and Cos columns hold every row's rotation for this step (dkStore_Rotations)
-	dkPairGrid* grid; // scratch of the pair search (pair_grid.c), kept between steps
+	dkPairGrid* grid; // the pair search's grid (pair_grid.c), kept between steps
+	dkBroadphase* broadphase; // what the broadphase keeps between steps (broadphase.c)
 	dkContact* contacts; // sorted by (shapeA, shapeB): one per pair, and resting ones carried (contact.c)
 	int32_t contactCount, contactCapacity;
 	int32_t manifoldCount; // contacts with points (dkWorld_ContactCount)

@@ -75,6 +75,15 @@ struct dkPairGrid {
 	int32_t liveCapacity, slotCapacity;
 	dkGridBlock* blocks;
 	int32_t blockCapacity;
+	// The last build, which dkPairGrid_Update looks shapes up in.
+	bool built;
+	float inv;
+	int32_t minX, minY, maxX, maxY, used, largeCount;
+	uint64_t width;
+	int32_t* found; // pairs of the loose shapes (dkPairGrid_Update)
+	int32_t foundCount, foundCapacity;
+	int32_t* spare; // the other buffer of the world's pair list
+	int32_t spareCapacity;
 };
 
 static bool reserve(void** p, size_t need, size_t elem)
@@ -135,6 +144,8 @@ void dkPairGrid_Destroy(dkPairGrid* g)
 	free(g->listSlot);
 	free(g->position);
 	free(g->members);
+	free(g->found);
+	free(g->spare);
 	free(g);
 }
 
@@ -519,6 +530,7 @@ bool dkPairGrid_Find(dkWorld* world, const int32_t* slots, int32_t live, const d
 	if (!g || !reserveShapes(g, live, world->shapeSlots, blocks > 0 ? blocks : 1)) return false;
 	dkGridTask t = {.world = world, .grid = g, .slots = slots, .filters = filters, .live = live, .blocks = blocks};
 	atomic_init(&t.next, 0);
+	g->built = false;
 
 	runPass(&t, dkGridExtent, live);
 	double extent = 0; // summed block by block in order: the same for any worker count
@@ -574,5 +586,116 @@ bool dkPairGrid_Find(dkWorld* world, const int32_t* slots, int32_t live, const d
 	}
 	runPass(&t, dkGridGather, (int32_t)total);
 	world->pairCount = (int32_t)total;
+	g->built = true;
+	g->inv = t.inv;
+	g->minX = t.minX, g->minY = t.minY, g->maxX = t.maxX, g->maxY = t.maxY;
+	g->used = t.used;
+	g->largeCount = t.largeCount;
+	g->width = t.width;
 	return true;
+}
+
+static bool pushFound(dkPairGrid* g, int32_t a, int32_t b)
+{
+	if (g->foundCount == g->foundCapacity) {
+		int32_t cap = g->foundCapacity > 0 ? g->foundCapacity * 2 : 256;
+		if (!reserve((void**)&g->found, (size_t)cap * 2, sizeof(int32_t))) return false;
+		g->foundCapacity = cap;
+	}
+	g->found[2 * g->foundCount] = a < b ? a : b;
+	g->found[2 * g->foundCount + 1] = a < b ? b : a;
+	g->foundCount++;
+	return true;
+}
+
+static int comparePairs(const void* x, const void* y)
+{
+	const int32_t *a = x, *b = y;
+	if (a[0] != b[0]) return (a[0] > b[0]) - (a[0] < b[0]);
+	return (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+// The partners of loose shape a among the shapes the last build listed in its cells (not loose ones: they
+// are listed where they were), each pair reported in the cell of the overlap's lower corner as a build
+// does; and among the build's large shapes. False when out of memory.
+static bool looseInGrid(const dkWorld* world, const dkPairGrid* g, int32_t a, const int32_t range[4],
+						const uint8_t* isLoose, const dkFilter* filters)
+{
+	dkPairGrid* out = world->grid;
+	const float* box = world->fatAabb + 4 * a;
+	int32_t x0 = range[0], y0 = range[1];
+	int32_t lx0 = x0 > g->minX ? x0 : g->minX, ly0 = y0 > g->minY ? y0 : g->minY;
+	int32_t lx1 = range[2] < g->maxX ? range[2] : g->maxX, ly1 = range[3] < g->maxY ? range[3] : g->maxY;
+	for (int32_t cy = ly0; g->used > 0 && cy <= ly1; ++cy) {
+		for (int32_t cx = lx0; cx <= lx1; ++cx) {
+			uint64_t key = (uint64_t)(uint32_t)(cy - g->minY) * g->width + (uint32_t)(cx - g->minX);
+			for (int32_t j = lowerBound64(g->cells, g->used, key); j < g->used && g->cells[j] == key; ++j) {
+				int32_t b = g->members[j];
+				if (b == a || isLoose[b]) continue;
+				const float* bb = world->fatAabb + 4 * b;
+				if (box[0] > bb[2] || bb[0] > box[2] || box[1] > bb[3] || bb[1] > box[3]) continue;
+				int32_t bx = g->cellRange[4 * b], by = g->cellRange[4 * b + 1];
+				if ((x0 > bx ? x0 : bx) != cx || (y0 > by ? y0 : by) != cy) continue;
+				if (!filters[a].active && !filters[b].active) continue;
+				if (dkAccepts(world, &filters[a], &filters[b]) && !pushFound(out, a, b)) return false;
+			}
+		}
+	}
+	for (int32_t l = 0; l < g->largeCount; ++l) {
+		int32_t b = g->large[l];
+		if (!isLoose[b] && dkCandidate(world, a, b, filters) && !pushFound(out, a, b)) return false;
+	}
+	return true;
+}
+
+int dkPairGrid_Update(dkWorld* world, const int32_t* loose, int32_t looseCount, const uint8_t* isLoose,
+					  const dkFilter* filters)
+{
+	dkPairGrid* g = world->grid;
+	if (!g || !g->built) return 1;
+	// A loose shape that was large at the build, or is now, finds its partners in every cell it covers;
+	// a new grid is cheaper than that.
+	for (int32_t k = 0; k < looseCount; ++k) {
+		const int32_t* built = g->cellRange + 4 * loose[k];
+		if (spansLarge(built[0], built[1], built[2], built[3])) return 1;
+	}
+	g->foundCount = 0;
+	for (int32_t k = 0; k < looseCount; ++k) {
+		int32_t a = loose[k];
+		const float* box = world->fatAabb + 4 * a;
+		int32_t range[4] = {cellOf(box[0], g->inv), cellOf(box[1], g->inv), cellOf(box[2], g->inv), cellOf(box[3], g->inv)};
+		if (spansLarge(range[0], range[1], range[2], range[3])) return 1;
+		if (!looseInGrid(world, g, a, range, isLoose, filters)) return -1;
+		for (int32_t m = k + 1; m < looseCount; ++m)
+			if (dkCandidate(world, a, loose[m], filters) && !pushFound(g, a, loose[m])) return -1;
+	}
+	qsort(g->found, (size_t)g->foundCount, 2 * sizeof(int32_t), comparePairs);
+	// The pairs of two shapes that are not loose stay; merged with the loose shapes' pairs in order.
+	int64_t most = (int64_t)world->pairCount + g->foundCount;
+	if (most > INT32_MAX / 2) return -1;
+	if (g->spareCapacity < most) {
+		int32_t cap = (int32_t)(most + most / 2 < INT32_MAX / 2 ? most + most / 2 : most);
+		if (!reserve((void**)&g->spare, (size_t)cap * 2, sizeof(int32_t))) return -1;
+		g->spareCapacity = cap;
+	}
+	const int32_t *old = world->pairs, *found = g->found;
+	int32_t n = 0, i = 0, j = 0;
+	for (;;) {
+		while (i < world->pairCount && (isLoose[old[2 * i]] || isLoose[old[2 * i + 1]])) ++i;
+		bool takeOld = i < world->pairCount, takeFound = j < g->foundCount;
+		if (!takeOld && !takeFound) break;
+		if (takeOld && takeFound) takeOld = comparePairs(old + 2 * i, found + 2 * j) < 0;
+		const int32_t* p = takeOld ? old + 2 * i++ : found + 2 * j++;
+		g->spare[2 * n] = p[0];
+		g->spare[2 * n + 1] = p[1];
+		++n;
+	}
+	int32_t* list = world->pairs;
+	int32_t capacity = world->pairCapacity;
+	world->pairs = g->spare;
+	world->pairCapacity = g->spareCapacity;
+	world->pairCount = n;
+	g->spare = list;
+	g->spareCapacity = capacity;
+	return 0;
 }

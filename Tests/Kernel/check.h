@@ -51,6 +51,7 @@ void separations(Report* r);                           // collision_checks.c
 void manifolds(Report* r);                             // collision_checks.c
 void persistentContacts(Report* r);                    // collision_checks.c
 void recycledManifolds(Report* r);                     // collision_checks.c
+void patchedPairs(Report* r);                          // collision_checks.c
 void laws(Report* r);                                  // law_checks.c
 void springs(Report* r, dkSimdLevel best);             // spring_checks.c
 

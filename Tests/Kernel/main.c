@@ -59,6 +59,7 @@ int main(int argc, char** argv)
 	manifolds(&r);
 	persistentContacts(&r);
 	recycledManifolds(&r);
+	patchedPairs(&r);
 	laws(&r);
 	springs(&r, best);
 	if (argc == 3 && !strcmp(argv[1], "--compare-states")) compareStates(&r, argv[2]);

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# A world mostly at rest: Benchmarks/partly-resting.yaml, a pile of 2 500 boxes that rests by about 12 s
+# beside a ball that bounces for good. For 1 and 2 workers, three rounds: the median step while the pile
+# is awake (the first 4 s), and the mean step once it rests (the wall time of a 60 s run less a 20 s one,
+# over the 2 400 steps between). One JSON line per run. Given dynamics binaries (builds of other commits),
+# it alternates them within each round instead of using this checkout's release build.
+#   Benchmarks/compare-partly-resting.sh [BINARY ...] > Benchmarks/results/<machine>/partly-resting.jsonl
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+bins=("$@")
+if [ ${#bins[@]} -eq 0 ]; then
+	swift build -c release --product dynamics >&2
+	bins=("$(swift build -c release --show-bin-path)/dynamics")
+fi
+scene=Benchmarks/partly-resting.yaml
+out="$(mktemp -d)"
+trap 'rm -rf "$out"' EXIT
+for round in 1 2 3; do
+	for w in 1 2; do for bin in "${bins[@]}"; do
+		for s in 4 20 60; do
+			"$bin" simulate "$scene" --seconds "$s" --workers "$w" --quiet --summary "$out/$s.json"
+		done
+		python3 - "$out" "$w" "$round" "$("$bin" --version)" <<'PY'
+import json, sys
+out, workers, rnd, version = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+run = {s: json.load(open(f"{out}/{s}.json")) for s in (4, 20, 60)}
+wall = {s: r["steps"] / r["steps_per_second"] for s, r in run.items()}
+print(json.dumps({"scene": "partly-resting", "version": version, "round": rnd, "workers": workers,
+                  "awake_ms_per_step_median": run[4]["ms_per_step_median"],
+                  "resting_ms_per_step_mean": (wall[60] - wall[20]) * 1000 / (run[60]["steps"] - run[20]["steps"]),
+                  "awake_items_at_20s": run[20]["awake_items"], "awake_items_at_60s": run[60]["awake_items"],
+                  "items": run[60]["items"], "state_hash_60s": run[60]["state_hash"], "simd": run[60]["simd"]}))
+PY
+	done; done
+done
