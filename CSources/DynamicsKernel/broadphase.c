@@ -44,7 +44,7 @@ struct dkBroadphase {
 	int32_t* escapedList;	  // this step's escaped shapes, ascending
 	int32_t* loose;			  // the loose shapes, ascending
 	int32_t* spare;			  // scratch for merging the loose list
-	int32_t liveCount, moverCount, looseCount, capacity;
+	int32_t liveCount, moverCount, looseCount;
 	float dt; // the step the boxes were fattened for
 };
 
