@@ -417,7 +417,7 @@ static bool buildCoarse(dkGridTask* t)
 					(uint64_t)(uint32_t)(cy - minY) * t->coarseWidth + (uint32_t)(cx - minX), slot, 0};
 	}
 	t->coarseCount = k;
-	qsort(g->coarse, (size_t)k, sizeof(dkCoarseEntry), compareCoarse);
+	if (k > 1) qsort(g->coarse, (size_t)k, sizeof(dkCoarseEntry), compareCoarse);
 	return true;
 }
 
@@ -669,7 +669,7 @@ int dkPairGrid_Update(dkWorld* world, const int32_t* loose, int32_t looseCount, 
 		for (int32_t m = k + 1; m < looseCount; ++m)
 			if (dkCandidate(world, a, loose[m], filters) && !pushFound(g, a, loose[m])) return -1;
 	}
-	qsort(g->found, (size_t)g->foundCount, 2 * sizeof(int32_t), comparePairs);
+	if (g->foundCount > 1) qsort(g->found, (size_t)g->foundCount, 2 * sizeof(int32_t), comparePairs);
 	// The pairs of two shapes that are not loose stay; merged with the loose shapes' pairs in order.
 	int64_t most = (int64_t)world->pairCount + g->foundCount;
 	if (most > INT32_MAX / 2) return -1;

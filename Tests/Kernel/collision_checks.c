@@ -240,9 +240,12 @@ static float recycledAgainstFresh(bool onBox, float dx, float dy, float turn)
 		fresh.cached = false;
 		dkContact_UpdateManifold(w, &reused, 1.0f / 60.0f);
 		dkContact_UpdateManifold(w, &fresh, 1.0f / 60.0f);
-		if (!fresh.cached || reused.manifold.count != fresh.manifold.count) return -1;
 		// Reused, the base separations stay the first step's; computed again, they are the new separations.
-		if (reused.manifold.points[0].baseSeparation == fresh.manifold.points[0].baseSeparation) return -1;
+		if (!fresh.cached || reused.manifold.count != fresh.manifold.count ||
+			reused.manifold.points[0].baseSeparation == fresh.manifold.points[0].baseSeparation) {
+			worst = -1;
+			break;
+		}
 		// Each point against the nearest point computed again (the reference face may have changed sides).
 		worst = 0;
 		for (int32_t i = 0; i < reused.manifold.count; ++i) {
