@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// Contacts: the list of shape pairs near each other, sorted by (shapeA, shapeB), and the contacts of resting
-// items carried as they were. Each step gives every contact of a moving item its manifold, computed again
-// (points inherit the previous step's impulses by feature id: warm starting) or reused while the pair
-// moved little (recycle). Touching transitions become began/ended events, in list order; touching
+// Contacts: the list of shape pairs near each other, sorted by (shapeA, shapeB), and beside it the contacts
+// of items that all rest or do not move, set aside as they were. Each step gives every contact of a moving
+// item its manifold, computed again (points inherit the previous step's impulses by feature id: warm
+// starting) or reused while the pair moved little (recycle). Touching transitions become began/ended events, in list order; touching
 // contacts link their items' islands (island.c), and resting islands touched by a moving item wake up.
 //
 // When the broadphase kept last step's pairs (nothing left its fat box, the common step of a settled
@@ -17,6 +17,13 @@
 //
 // In both cases what changes the world (events, waking) is then applied in range order, which is list
 // order, so the result does not depend on the worker count.
+//
+// Resting contacts stay out of the list, so a step that moves other items neither copies nor visits them.
+// Items rest, wake, come and go only where the pairs are found again in full (each clears pairsValid); the
+// merge after that sorts: it reads the list and the resting contacts as one sorted list, and sets aside
+// the contacts of a pair no longer reported whose items all rest (the resting ones taken back are those
+// of items that woke). Items woken during the update itself (touched, or their support removed) take
+// their resting contacts back at its end (takeBackWoken), so the step solves them.
 #include "collision.h"
 #include "team.h"
 #include "island.h"
@@ -270,10 +277,13 @@ static bool bothAsleep(const dkWorld* world, const dkContact* c)
 // possible wakes) are per range and joined in range order afterwards.
 typedef struct dkMergeRange {
 	int32_t pairBegin, pairEnd, contactBegin, contactEnd;
+	int32_t restingBegin, restingEnd; // its resting contacts (a sorting merge's only)
 	int32_t offset; // the range's region of the spare and entry buffers
 	int32_t kept;	// entries kept, at the start of the region
 	int32_t first;	// where they go in the next contact list
 	int32_t withPoints; // kept contacts with manifold points
+	int32_t end;	// the end of the region: a sorting merge keeps resting contacts from here down
+	int32_t restKept, restFirst, restWithPoints; // how many, where they go, how many with points
 	dkContactEvent* events;
 	int32_t eventCount, eventCapacity;
 	dkContact* lost; // ended contacts whose shapes went away, in order: their items wake
@@ -317,42 +327,59 @@ static inline void prefetchShape(const dkShape* s)
 // it. The merge lists its entries first (12 bytes each), then settles them, so the shapes of the entries
 // ahead can be fetched while one is settled.
 struct dkMergeEntry {
-	int32_t pair, contact; // indices in the pair list and the old contact list, -1 for none
+	int32_t pair, contact; // indices in the pair list and the old contacts (oldContact), -1 for none
 	int32_t kind;
 };
-enum { dkEntryCarry, dkEntryEnded, dkEntryEndedLost, dkEntryUpdate };
+enum { dkEntryCarry, dkEntryRest, dkEntryEnded, dkEntryEndedLost, dkEntryUpdate };
 
-// Lists a range's entries: merges its sorted pairs with its sorted contacts; returns their number. Unless
-// every pair is to have its contact (`cover`), a new pair with no point within reach gets none.
-static int32_t mergeRange(const dkWorld* world, const dkMergeRange* r, dkMergeEntry* entry, float dt, bool cover)
+// Old contact k of a merge: the list's, then the resting contacts'.
+static inline const dkContact* oldContact(const dkWorld* world, int32_t k)
 {
-	int32_t m = 0, i = r->pairBegin, j = r->contactBegin;
-	while (i < r->pairEnd || j < r->contactEnd) {
+	return k < world->contactCount ? &world->contacts[k] : &world->restingContacts[k - world->contactCount];
+}
+
+// Lists a range's entries: merges its sorted pairs with its sorted contacts (and, when it sorts, its
+// resting contacts: no pair has a contact in both); returns their number. Unless every pair is to have its
+// contact (`cover`), a new pair with no point within reach gets none. An old contact no pair reports stays
+// as it was while its items all rest or do not move: among the resting contacts when the merge sorts, in
+// the list otherwise.
+static int32_t mergeRange(const dkWorld* world, const dkMergeRange* r, dkMergeEntry* entry, float dt, bool cover,
+						  bool sorts)
+{
+	const dkContact *contacts = world->contacts, *resting = world->restingContacts;
+	int32_t m = 0, i = r->pairBegin, j = r->contactBegin, q = r->restingBegin, cc = world->contactCount;
+	while (i < r->pairEnd || j < r->contactEnd || q < r->restingEnd) {
+		// The next old contact: the list's or the resting one, whichever comes first.
+		int32_t k = -1;
+		if (j < r->contactEnd && (q == r->restingEnd || comparePair(contacts[j].shapeA, contacts[j].shapeB,
+																	resting[q].shapeA, resting[q].shapeB) < 0))
+			k = j;
+		else if (q < r->restingEnd) k = cc + q;
+		const dkContact* old = k >= 0 ? oldContact(world, k) : NULL;
 		int order;
 		if (i == r->pairEnd) order = 1;
-		else if (j == r->contactEnd) order = -1;
-		else order = comparePair(world->pairs[2 * i], world->pairs[2 * i + 1], world->contacts[j].shapeA,
-								 world->contacts[j].shapeB);
+		else if (!old) order = -1;
+		else order = comparePair(world->pairs[2 * i], world->pairs[2 * i + 1], old->shapeA, old->shapeB);
+		if (order >= 0) { // the old contact is taken
+			if (k < cc) ++j;
+			else ++q;
+		}
 		if (order > 0) {
 			// An old contact the broadphase no longer reports.
-			const dkContact* old = &world->contacts[j];
 			bool alive = sameShapes(world, old);
-			if (alive && bothAsleep(world, old)) entry[m++] = (dkMergeEntry){-1, j, dkEntryCarry}; // stays as it was
-			else if (old->touching) entry[m++] = (dkMergeEntry){-1, j, alive ? dkEntryEnded : dkEntryEndedLost};
-			++j;
+			if (alive && bothAsleep(world, old)) entry[m++] = (dkMergeEntry){-1, k, sorts ? dkEntryRest : dkEntryCarry};
+			else if (old->touching) entry[m++] = (dkMergeEntry){-1, k, alive ? dkEntryEnded : dkEntryEndedLost};
 			continue;
 		}
 		int32_t a = world->pairs[2 * i], b = world->pairs[2 * i + 1];
 		if (i + DK_MERGE_AHEAD < r->pairEnd) prefetchShape(&world->shapes[world->pairs[2 * (i + DK_MERGE_AHEAD) + 1]]);
 		if (order == 0) {
-			const dkContact* old = &world->contacts[j];
 			if (old->generationA == world->shapes[a].generation && old->generationB == world->shapes[b].generation) {
-				entry[m++] = (dkMergeEntry){i++, j++, dkEntryUpdate};
+				entry[m++] = (dkMergeEntry){i++, k, dkEntryUpdate};
 				continue;
 			}
 			// a slot reused by a new shape: the old contact ends, a new one starts
-			if (old->touching) entry[m++] = (dkMergeEntry){-1, j, dkEntryEnded};
-			++j;
+			if (old->touching) entry[m++] = (dkMergeEntry){-1, k, dkEntryEnded};
 		}
 		if (cover || !outOfReach(world, a, b, pairReach(world, a, b, dt)))
 			entry[m++] = (dkMergeEntry){i, -1, dkEntryUpdate}; // a new pair: its contact begins
@@ -452,29 +479,37 @@ static void listWaking(const dkWorld* world, dkMergeRange* r, const dkContact* w
 }
 
 // One range of a merge: lists its entries, then settles them in list order (manifolds, events, lost
-// supports), writing the kept ones to the start of its region. Reads the world and writes only the
-// range's region and lists; what changes the world (events, waking) is applied after all ranges.
+// supports), writing the kept ones to the start of its region and the resting ones (a sorting merge) down
+// from its end. Each old contact and each pair gives at most one of either, so they never meet. Reads the
+// world and writes only the range's region and lists; what changes the world (events, waking) is applied
+// after all ranges.
 static void mergeAndSettle(const dkWorld* world, dkMergeRange* r, dkContact* spare, dkMergeEntry* entries, float dt,
-						   bool cover)
+						   bool cover, bool sorts)
 {
-	dkContact* work = spare + r->offset;
+	dkContact *work = spare + r->offset, *rest = spare + r->end - 1; // rest[-k]: the k-th resting contact
 	dkMergeEntry* entry = entries + r->offset;
-	int32_t m = mergeRange(world, r, entry, dt, cover), n = 0;
+	int32_t m = mergeRange(world, r, entry, dt, cover, sorts), n = 0, nr = 0;
+	r->restWithPoints = 0;
 	for (int32_t k = 0; k < m; ++k) {
 		if (k + DK_MERGE_AHEAD < m && entry[k + DK_MERGE_AHEAD].pair >= 0)
 			prefetchShape(&world->shapes[world->pairs[2 * entry[k + DK_MERGE_AHEAD].pair + 1]]);
 		const dkMergeEntry* e = &entry[k];
 		switch (e->kind) {
-		case dkEntryCarry: work[n++] = world->contacts[e->contact]; break;
-		case dkEntryEnded: endContact(r, &world->contacts[e->contact], false); break;
-		case dkEntryEndedLost: endContact(r, &world->contacts[e->contact], true); break;
+		case dkEntryCarry: work[n++] = *oldContact(world, e->contact); break;
+		case dkEntryRest:
+			rest[-nr] = *oldContact(world, e->contact);
+			r->restWithPoints += rest[-nr++].manifold.count > 0;
+			break;
+		case dkEntryEnded: endContact(r, oldContact(world, e->contact), false); break;
+		case dkEntryEndedLost: endContact(r, oldContact(world, e->contact), true); break;
 		default:
-			if (e->contact >= 0) work[n] = world->contacts[e->contact];
+			if (e->contact >= 0) work[n] = *oldContact(world, e->contact);
 			else newContact(world, world->pairs[2 * e->pair], world->pairs[2 * e->pair + 1], &work[n]);
 			settle(world, r, &work[n], dt);
 			n += cover || work[n].manifold.count > 0 || work[n].touching;
 		}
 	}
+	r->restKept = nr;
 	listWaking(world, r, work, n);
 }
 
@@ -507,10 +542,12 @@ typedef struct dkMergeTask {
 	dkContact* spare;
 	dkMergeEntry* entries;
 	dkContact* next; // the next contact list (the list itself, updated in place)
+	dkContact* nextResting; // a sorting merge: the next resting contacts
 	int32_t rangeCount;
 	float dt;
 	bool inPlace; // each range settles its part of the list where it is
 	bool cover;	  // a merge keeps a contact for every pair, with or without points
+	bool sorts;	  // a merge sets aside the contacts whose items all rest and takes back those that woke
 	bool gather; // the second pass of a merge: kept entries into the next list
 	atomic_int claim;
 } dkMergeTask;
@@ -525,12 +562,13 @@ static void mergeTask(void* context, int32_t worker)
 		if (t->gather) {
 			const dkMergeRange* r = &t->ranges[g];
 			memcpy(t->next + r->first, t->spare + r->offset, (size_t)r->kept * sizeof(dkContact));
+			for (int32_t k = 0; k < r->restKept; ++k) t->nextResting[r->restFirst + k] = t->spare[r->end - 1 - k];
 		} else { // into a copy: neighbouring ranges share cache lines
 			dkMergeRange r = t->ranges[g];
 			r.eventCount = r.lostCount = r.wakingCount = 0;
 			r.ok = true;
 			if (t->inPlace) settleInPlace(t->world, &r, t->next, t->dt);
-			else mergeAndSettle(t->world, &r, t->spare, t->entries, t->dt, t->cover);
+			else mergeAndSettle(t->world, &r, t->spare, t->entries, t->dt, t->cover, t->sorts);
 			t->ranges[g] = r;
 		}
 	}
@@ -568,26 +606,33 @@ static bool reserveContacts(dkContact** list, int32_t* capacity, int32_t need)
 	return true;
 }
 
-// Splits a merge into ranges of shape slots, at the first shapes of evenly spaced pairs (or contacts, when
-// more); returns their number.
-static int32_t mergeRanges(const dkWorld* world, int32_t np, dkMergeRange* ranges)
+// Splits a merge of np pairs with the list and rc resting contacts into ranges of shape slots, at the
+// first shapes of evenly spaced pairs (or contacts, or resting contacts, whichever are most); returns their
+// number.
+static int32_t mergeRanges(const dkWorld* world, int32_t np, int32_t rc, dkMergeRange* ranges)
 {
-	int32_t cc = world->contactCount, rangeCount = (np + cc) / DK_MERGE_RANGE_SIZE;
+	int32_t cc = world->contactCount, rangeCount = (np + cc + rc) / DK_MERGE_RANGE_SIZE;
 	rangeCount = rangeCount < 1 ? 1 : rangeCount > DK_MERGE_RANGES ? DK_MERGE_RANGES : rangeCount;
 	for (int32_t g = 0; g < rangeCount; ++g) {
 		dkMergeRange* r = &ranges[g];
 		if (g > 0) {
-			int32_t split = np >= cc ? world->pairs[2 * (int32_t)((int64_t)np * g / rangeCount)]
-									 : world->contacts[(int64_t)cc * g / rangeCount].shapeA;
+			int32_t split = np >= cc && np >= rc ? world->pairs[2 * (int32_t)((int64_t)np * g / rangeCount)]
+							: cc >= rc			  ? world->contacts[(int64_t)cc * g / rangeCount].shapeA
+												  : world->restingContacts[(int64_t)rc * g / rangeCount].shapeA;
 			r->pairBegin = firstPair(world->pairs, ranges[g - 1].pairBegin, np, split);
 			r->contactBegin = firstContact(world->contacts, ranges[g - 1].contactBegin, cc, split);
+			r->restingBegin = firstContact(world->restingContacts, ranges[g - 1].restingBegin, rc, split);
 			ranges[g - 1].pairEnd = r->pairBegin;
 			ranges[g - 1].contactEnd = r->contactBegin;
+			ranges[g - 1].restingEnd = r->restingBegin;
 		}
-		r->offset = r->pairBegin + 2 * r->contactBegin;
+		r->offset = r->pairBegin + 2 * (r->contactBegin + r->restingBegin);
+		if (g > 0) ranges[g - 1].end = r->offset;
 	}
 	ranges[rangeCount - 1].pairEnd = np;
 	ranges[rangeCount - 1].contactEnd = cc;
+	ranges[rangeCount - 1].restingEnd = rc;
+	ranges[rangeCount - 1].end = np + 2 * (cc + rc);
 	return rangeCount;
 }
 
@@ -603,11 +648,11 @@ static int32_t inPlaceRanges(const dkWorld* world, dkMergeRange* ranges)
 	return rangeCount;
 }
 
-// Makes room for a merge of np pairs with the list: the kept entries (at most every pair, every contact,
-// and one ended entry per reused slot) and the merge entries.
-static bool reserveMerge(dkWorld* world, int32_t np)
+// Makes room for a merge of np pairs with the list and rc resting contacts: the kept entries (at most every
+// pair, every contact, and one ended entry per reused slot) and the merge entries.
+static bool reserveMerge(dkWorld* world, int32_t np, int32_t rc)
 {
-	int32_t cap = np + 2 * world->contactCount + 1;
+	int32_t cap = np + 2 * (world->contactCount + rc) + 1;
 	if (!reserveContacts(&world->spareContacts, &world->spareCapacity, cap) ||
 		!reserveContacts(&world->contacts, &world->contactCapacity, cap))
 		return false;
@@ -621,12 +666,46 @@ static bool reserveMerge(dkWorld* world, int32_t np)
 	return true;
 }
 
+// After this update woke items (lost supports, touches), the resting contacts of an item that now moves
+// join the list, in order, so this step solves them (a pile woken by a drop holds from its first step, as
+// it did when the list carried them). The list and these go into the spare buffer, which the update made
+// room for before it changed anything, and the buffers swap.
+static void takeBackWoken(dkWorld* world)
+{
+	const dkContact* list = world->contacts;
+	dkContact *resting = world->restingContacts, *out = world->spareContacts;
+	int32_t n = world->contactCount, i = 0, m = 0, kept = 0;
+	for (int32_t q = 0; q < world->restingContactCount; ++q) {
+		const dkContact* c = &resting[q];
+		if (bothAsleep(world, c)) {
+			if (kept != q) resting[kept] = *c;
+			++kept;
+			continue;
+		}
+		while (i < n && comparePair(list[i].shapeA, list[i].shapeB, c->shapeA, c->shapeB) < 0) out[m++] = list[i++];
+		world->restingWithPoints -= c->manifold.count > 0;
+		out[m++] = *c;
+	}
+	while (i < n) out[m++] = list[i++];
+	world->restingContactCount = kept;
+	world->spareContacts = world->contacts;
+	world->contacts = out;
+	int32_t capacity = world->spareCapacity;
+	world->spareCapacity = world->contactCapacity;
+	world->contactCapacity = capacity;
+	world->contactCount = m;
+}
+
 bool dkContacts_Update(dkWorld* world, float dt)
 {
 	world->eventCount = 0;
 	double t0 = dkNowNs(), j0 = world->jobNs;
 
 	bool settled = world->pairsReused; // last step kept its pairs
+	// Items rested, woke, came or went since the pairs were last found (each clears pairsValid): the merge
+	// sorts the old contacts anew into the list and the resting ones. Between such steps no item rests or
+	// wakes, and the resting contacts stay aside.
+	bool sorts = !world->pairsValid;
 	int32_t np = dkBroadphase_Pairs(world, dt, false);
 	double t1 = dkNowNs(), j1 = world->jobNs;
 	world->profile.broadphase = t1 - t0;
@@ -638,31 +717,39 @@ bool dkContacts_Update(dkWorld* world, float dt)
 	// may well be kept next step (they were last step); while they change every step (an item flying
 	// through, a scene in motion), only pairs with points get one, which keeps the merge small.
 	bool inPlace = world->pairsReused && world->contactsCoverPairs, cover = settled;
+	sorts = sorts && !inPlace; // (kept pairs were valid: never both)
+	int32_t rc = sorts ? world->restingContactCount : 0, awakeBefore = world->awake;
 	world->contactsCoverPairs = false; // until this update succeeds
-	if (!inPlace && !reserveMerge(world, np)) return false; // out of memory: keep last step's contacts
+	if (!inPlace && !reserveMerge(world, np, rc)) return false; // out of memory: keep last step's contacts
+	if (!reserveContacts(&world->spareContacts, &world->spareCapacity,
+						 np + world->contactCount + world->restingContactCount + 1)) // takeBackWoken
+		return false;
 	dkMergeRange ranges[DK_MERGE_RANGES];
 	memset(ranges, 0, sizeof ranges);
-	int32_t rangeCount = inPlace ? inPlaceRanges(world, ranges) : mergeRanges(world, np, ranges);
+	int32_t rangeCount = inPlace ? inPlaceRanges(world, ranges) : mergeRanges(world, np, rc, ranges);
 	dkMergeTask task = {.world = world, .ranges = ranges, .spare = world->spareContacts, .entries = world->mergeEntries,
 						.next = world->contacts, .rangeCount = rangeCount, .dt = dt, .inPlace = inPlace,
-						.cover = cover};
+						.cover = cover, .sorts = sorts};
 	atomic_init(&task.claim, 0);
 	int32_t workers = rangeCount > 1 ? world->def.workerCount : 1;
 	dkRunTasks(world, mergeTask, &task, workers);
 	bool ok = true;
-	int32_t events = 0;
+	int32_t events = 0, restKept = 0;
 	for (int32_t g = 0; g < rangeCount; ++g) {
 		ok = ok && ranges[g].ok;
 		events += ranges[g].eventCount;
+		ranges[g].restFirst = restKept;
+		restKept += ranges[g].restKept;
 	}
-	if (!ok || !reserveEvents(world, events)) {
+	if (!ok || !reserveEvents(world, events) ||
+		(sorts && !reserveContacts(&world->restingContacts, &world->restingContactCapacity, restKept))) {
 		// Out of memory: a merge keeps last step's list; in place, the manifolds are this step's but every
 		// contact still touches as it did (settle), and the next step merges again.
 		freeRanges(ranges, rangeCount);
 		return false;
 	}
 	// In list order: events, lost supports wake their items, and the kept entries become the contact list.
-	int32_t n = 0, withPoints = 0;
+	int32_t n = 0, withPoints = 0, restWithPoints = 0;
 	for (int32_t g = 0; g < rangeCount; ++g) {
 		dkMergeRange* r = &ranges[g];
 		if (r->eventCount > 0)
@@ -675,17 +762,21 @@ bool dkContacts_Update(dkWorld* world, float dt)
 		r->first = n;
 		n += r->kept;
 		withPoints += r->withPoints;
+		restWithPoints += r->restWithPoints;
 	}
 	if (!inPlace) {
 		task.gather = true;
+		task.nextResting = world->restingContacts;
 		atomic_store(&task.claim, 0);
 		dkRunTasks(world, mergeTask, &task, workers);
 		world->contactCount = n;
 	}
-	world->manifoldCount = withPoints;
+	if (sorts) {
+		world->restingContactCount = restKept;
+		world->restingWithPoints = restWithPoints;
+	}
+	world->manifoldCount = withPoints + world->restingWithPoints;
 	world->contactsCoverPairs = inPlace || cover;
-	world->profile.narrowphase = dkNowNs() - t1;
-	world->profile.narrowphaseSerial = world->profile.narrowphase - (world->jobNs - j1);
 
 	// In list order, touching contacts between moving items link their islands (island.c). A resting item
 	// touched by an awake one faster than restSpeed (or about to be: wakes) wakes with its island first
@@ -707,6 +798,9 @@ bool dkContacts_Update(dkWorld* world, float dt)
 		}
 	}
 	freeRanges(ranges, rangeCount);
+	if (world->awake > awakeBefore && world->restingContactCount > 0) takeBackWoken(world);
+	world->profile.narrowphase = dkNowNs() - t1;
+	world->profile.narrowphaseSerial = world->profile.narrowphase - (world->jobNs - j1);
 	return true;
 }
 
@@ -714,6 +808,7 @@ void dkContacts_Destroy(dkWorld* world)
 {
 	free(world->contacts);
 	free(world->spareContacts);
+	free(world->restingContacts);
 	free(world->mergeEntries);
 	free(world->events);
 	free(world->pairs);

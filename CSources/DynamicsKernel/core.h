@@ -110,12 +110,17 @@ struct dkWorld {
 	bool rotationsCurrent; // the Sin and Cos columns hold every row's rotation for this step (dkStore_Rotations)
 	dkPairGrid* grid; // the pair search's grid (pair_grid.c), kept between steps
 	dkBroadphase* broadphase; // what the broadphase keeps between steps (broadphase.c)
-	dkContact* contacts; // sorted by (shapeA, shapeB): one per pair, and resting ones carried (contact.c)
+	dkContact* contacts; // sorted by (shapeA, shapeB): one per pair, and others carried until a merge sorts (contact.c)
 	int32_t contactCount, contactCapacity;
 	int32_t manifoldCount; // contacts with points (dkWorld_ContactCount)
 	bool contactsCoverPairs; // the last update succeeded: every pair of the pair list has its contact
 	dkContact* spareContacts; // the other buffer of the double-buffered contact list
 	int32_t spareCapacity;
+	// Contacts whose items all rest or do not move, sorted as the list and never in it: set aside when items
+	// rest and taken back when they wake, so steps in between do not visit them (contact.c).
+	dkContact* restingContacts;
+	int32_t restingContactCount, restingContactCapacity;
+	int32_t restingWithPoints; // of them, contacts with points
 	dkMergeEntry* mergeEntries; // scratch of the contact update (contact.c)
 	int32_t mergeEntryCapacity;
 	dkContactEvent* events;

@@ -340,10 +340,11 @@ static void stepBody(void* context, int32_t worker)
 	dkStepContext* ctx = context;
 	dkWorld* world = ctx->world;
 	double tc = dkNowNs();
-	if (world->liveShapes > 0 || world->contactCount > 0 || world->liveJoints > 0) {
+	bool contacts = world->liveShapes > 0 || world->contactCount > 0 || world->restingContactCount > 0;
+	if (contacts || world->liveJoints > 0) {
 		// Coupled stages: broadphase → narrowphase → contact and joint solver (which integrates), then
 		// rest below.
-		if ((world->liveShapes > 0 || world->contactCount > 0) && !dkContacts_Update(world, ctx->dt)) {
+		if (contacts && !dkContacts_Update(world, ctx->dt)) {
 			ctx->outOfMemory = true;
 			return;
 		}
@@ -377,7 +378,8 @@ static void stepBody(void* context, int32_t worker)
 // it is and no stage has a row to visit.
 static bool allAtRest(const dkWorld* world)
 {
-	return world->awake == 0 && (world->pairsValid || (world->liveShapes == 0 && world->contactCount == 0));
+	return world->awake == 0 && (world->pairsValid || (world->liveShapes == 0 && world->contactCount == 0 &&
+													   world->restingContactCount == 0));
 }
 
 bool dkSolver_Step(dkWorld* world, float dt, int32_t substeps)
@@ -394,7 +396,8 @@ bool dkSolver_Step(dkWorld* world, float dt, int32_t substeps)
 	// enters the pool for them alone. A small coupled world runs every stage on one worker and does not
 	// enter the pool at all (last step's contacts stand for this step's: a world that grows past the sizes
 	// in one step still runs its stages in parallel, entering the pool per stage for that step).
-	bool coupled = world->liveShapes > 0 || world->contactCount > 0 || world->liveJoints > 0;
+	bool coupled = world->liveShapes > 0 || world->contactCount > 0 || world->restingContactCount > 0 ||
+				   world->liveJoints > 0;
 	if (coupled && (world->awake + world->contactCount + world->liveJoints >= DK_MIN_PARALLEL_SOLVE ||
 					world->shapeSlots >= DK_MIN_PARALLEL_SHAPES))
 		dkTeam_Step(world, stepBody, &ctx);

@@ -60,6 +60,7 @@ int main(int argc, char** argv)
 	persistentContacts(&r);
 	recycledManifolds(&r);
 	patchedPairs(&r);
+	restingContacts(&r);
 	laws(&r);
 	springs(&r, best);
 	if (argc == 3 && !strcmp(argv[1], "--compare-states")) compareStates(&r, argv[2]);
