@@ -21,6 +21,11 @@ void dkContactSolve_scalar(dkContactSoA* c, int32_t begin, int32_t end, dkBodySt
 	dkContactSolve_lane1(c, begin, end, states, invH, soft, stiff, useBias);
 }
 
+void dkContactApproach_scalar(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states)
+{
+	dkContactApproach_lane1(c, begin, end, states);
+}
+
 void dkContactRestitution_scalar(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states)
 {
 	dkContactRestitution_lane1(c, begin, end, states);

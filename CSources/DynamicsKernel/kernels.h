@@ -32,6 +32,7 @@ struct dkKernels {
 	void (*contactWarmStart)(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states);
 	void (*contactSolve)(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states, float invH, dkSoftness soft,
 						 dkSoftness stiff, bool useBias);
+	void (*contactApproach)(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states);
 	void (*contactRestitution)(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states);
 	// Joint solver over joints [begin, end) of one colour (end − begin a multiple of the width)
 	void (*jointWarmStart)(dkJointSoA* c, int32_t begin, int32_t end, dkBodyState* states);
@@ -68,6 +69,7 @@ void dkPackPoses_scalar(dkCols c, int32_t begin, int32_t end, float* out);
 void dkContactWarmStart_scalar(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states);
 void dkContactSolve_scalar(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states, float invH,
 						   dkSoftness soft, dkSoftness stiff, bool useBias);
+void dkContactApproach_scalar(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states);
 void dkContactRestitution_scalar(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states);
 // The joint kernels at width 1 (joint_scalar.c).
 void dkJointWarmStart_scalar(dkJointSoA* c, int32_t begin, int32_t end, dkBodyState* states);

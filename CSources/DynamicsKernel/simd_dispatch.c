@@ -17,6 +17,7 @@ static const dkKernels dkKernels_scalar = {
 	.packPoses = dkPackPoses_scalar,
 	.contactWarmStart = dkContactWarmStart_scalar,
 	.contactSolve = dkContactSolve_scalar,
+	.contactApproach = dkContactApproach_scalar,
 	.contactRestitution = dkContactRestitution_scalar,
 	.jointWarmStart = dkJointWarmStart_scalar,
 	.jointSolve = dkJointSolve_scalar,

@@ -23,6 +23,7 @@ const dkKernels DK_CAT(dkKernels, DK_ISA) = {
 	.packPoses = DK_FN(dkPackPoses),
 	.contactWarmStart = DK_FN(dkContactWarmStart),
 	.contactSolve = DK_FN(dkContactSolve),
+	.contactApproach = DK_FN(dkContactApproach),
 	.contactRestitution = DK_FN(dkContactRestitution),
 	.jointWarmStart = DK_FN(dkJointWarmStart),
 	.jointSolve = DK_FN(dkJointSolve),

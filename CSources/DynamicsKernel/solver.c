@@ -15,10 +15,10 @@
 // pool is still entered once per step, and each parallel stage is a job for the team's workers.
 //
 // The coupled step's constraint solve. Soft-step substepping with relaxation, in the manner of Box2D v3:
-//   once per step:  prepare (anchors, effective masses, the relative normal velocity for restitution,
-//                   lowered to the fastest approach the substeps see)
-//   per substep:    velocities → warm start → solve (soft, with bias) → positions → chain projection
-//                   (joint_chain.c) → relax (no bias);
+//   once per step:  prepare (anchors, effective masses, the relative normal velocity for restitution)
+//   per substep:    velocities → with elastic contacts, the approach (points still apart lower the
+//                   relative normal velocity restitution answers to theirs now) → warm start → solve (soft,
+//                   with bias) → positions → chain projection (joint_chain.c) → relax (no bias);
 //                   with n solver iterations (dkWorldDef.solverIterations) the solve and the relax pass
 //                   each run n times
 //   once per step:  restitution, then the accumulated impulses are stored for the next step's warm start
@@ -59,7 +59,7 @@
 #define DK_CONTACT_BLOCK 2048 // rows per block stage item (per-item work: any split gives the same bits)
 
 typedef enum { dkStageVelocities, dkStageWarmStart, dkStageSolve, dkStagePositions, dkStageRelax,
-			   dkStageStore, dkStageImpulses, dkStageRestitution, dkStageChainWarmStart, dkStageChainSolve, dkStageChainRelax,
+			   dkStageStore, dkStageImpulses, dkStageApproach, dkStageRestitution, dkStageChainWarmStart, dkStageChainSolve, dkStageChainRelax,
 			   dkStageChainProject } dkStageKind;
 
 typedef struct dkStage {
@@ -122,9 +122,16 @@ static void runItem(dkContactStep* step, const dkStage* stage, int32_t item)
 		else dkIntegrate_StoreStates(world, step->states, b, e);
 		return;
 	}
-	if (stage->kind == dkStageImpulses) {
+	if (stage->kind == dkStageImpulses || stage->kind == dkStageApproach) {
 		int32_t b = item * DK_CONTACT_BLOCK, e = b + DK_CONTACT_BLOCK < step->soa->count ? b + DK_CONTACT_BLOCK : step->soa->count;
-		dkContactSolver_StoreImpulses(world, step->soa, b, e);
+		if (stage->kind == dkStageImpulses) {
+			dkContactSolver_StoreImpulses(world, step->soa, b, e);
+			return;
+		}
+		// The padded colours at any width (blocks hold whole batches), the overflow group at width 1.
+		int32_t overflow = step->colourStart[DK_GRAPH_COLOURS];
+		if (b < overflow) k->contactApproach(step->soa, b, e < overflow ? e : overflow, step->states);
+		if (e > overflow) dkContactApproach_scalar(step->soa, b > overflow ? b : overflow, e, step->states);
 		return;
 	}
 	int32_t first = step->colourStart[stage->colour], last = step->colourStart[stage->colour + 1];
@@ -192,7 +199,7 @@ static dkStage colourStage(dkStageKind kind, int32_t c, const int32_t* colourSta
 // The most stages buildStages can emit.
 static int32_t maxStageCount(int32_t substeps, int32_t iterations)
 {
-	return substeps * (3 + (1 + 2 * iterations) * (DK_GRAPH_COLOURS + 2)) + DK_GRAPH_COLOURS + 3;
+	return substeps * (4 + (1 + 2 * iterations) * (DK_GRAPH_COLOURS + 2)) + DK_GRAPH_COLOURS + 3;
 }
 
 static int32_t buildStages(dkStage* stages, const int32_t* colourStart, const int32_t* jointStart, int32_t blocks,
@@ -201,6 +208,7 @@ static int32_t buildStages(dkStage* stages, const int32_t* colourStart, const in
 	int32_t n = 0;
 	for (int32_t s = 0; s < substeps; ++s) {
 		stages[n++] = (dkStage){.kind = dkStageVelocities, .items = blocks, .fromStates = s > 0, .substep = s};
+		if (elastic && impulseItems > 0) stages[n++] = (dkStage){.kind = dkStageApproach, .items = impulseItems};
 		// Pass 0 warm-starts; passes 1…2n solve n times and then relax n times, each against the one before.
 		for (int32_t p = 0; p <= 2 * iterations; ++p) {
 			dkStageKind kind = p == 0 ? dkStageWarmStart : p <= iterations ? dkStageSolve : dkStageRelax;

@@ -48,6 +48,34 @@ import Testing
         #expect(peak(after: 0, elasticity: 0) < 5)
     }
 
+    /// Collisions of elasticity at most 1 add no energy, but restitution solved contact by contact adds some when
+    /// one item bounces off two at once. A column of 25 balls 30 pt wide, 30 pt apart, dropped onto a floor: its
+    /// mechanical energy (per unit mass: ½v² + ½(r²/2)ω² + g·height) stays within a quarter above where it
+    /// started, every step for 10 s, and ends below it. (Elasticity 1 peaks 11 % above; Box2D's rule, the
+    /// speeds at the start of the step alone, 3.5 %. Restitution that answered the approach speeds read during
+    /// a solve pass took this column from 10⁷ to 10²⁰ within a second of the first impact.)
+    @Test("a column of elastic balls gains no energy without bound", arguments: [Float(1), 0.9])
+    func elasticColumn(elasticity: Float) {
+        let s = KernelScene()
+        s.segment(-1000, 0, 1000, 0)
+        let balls = (0..<25).map { s.ball(x: 0, y: -215 - 60 * Float($0), d: 30, elasticity: elasticity) }
+        func energy() -> Float {
+            balls.reduce(0) { e, b in
+                let vx = s.value(dkColumnVelocityX, b), vy = s.value(dkColumnVelocityY, b)
+                let w = s.value(dkColumnAngularVelocity, b)
+                return e + 0.5 * (vx * vx + vy * vy) + 0.25 * 15 * 15 * w * w + 1000 * (-15 - s.value(dkColumnPositionY, b))
+            }
+        }
+        let start = energy()
+        var most = start
+        for _ in 0..<600 {
+            s.step(1)
+            most = max(most, energy())
+        }
+        #expect(most <= 1.25 * start, "most energy \(most) against \(start) at the start")
+        #expect(energy() < start, "energy after 10 s: \(energy()) against \(start)")
+    }
+
     @Test("broadphase pairs equal the brute-force oracle on random worlds", arguments: [1, 2, 3])
     func broadphaseOracle(seed: UInt64) {
         let s = KernelScene()
