@@ -8,6 +8,9 @@
 //   them (dkPairGrid_Update), and the pairs of the others stay;
 // - more did, or something changed which pairs count (shapes, groups, anchoring, rest, joined items, dt):
 //   every shape's box is computed again and a new grid finds every pair (pair_grid.c).
+// While the shapes that cannot move (resting items, boundaries) are at least as many as the others, they
+// get a grid of their own in the full pass, and a grid found again between full passes lists only the
+// others, which look their partners up in it (dkPairGrid_FindSplit).
 // Every path gives the same pairs, sorted by shape slot, for any worker count. Between full passes, resting
 // and anchored shapes and boundaries are not visited at all: a world mostly at rest pays for what moves.
 //
@@ -41,11 +44,13 @@ struct dkBroadphase {
 	uint8_t* isLoose;		  // the fat box changed since the grid was built
 	int32_t* live;			  // live shape slots, ascending (last full pass)
 	int32_t* movers;		  // live shapes of awake items, whose boxes may change (last full pass), ascending
+	int32_t* still;			  // the other live shapes (last full pass), ascending
 	int32_t* escapedList;	  // this step's escaped shapes, ascending
 	int32_t* loose;			  // the loose shapes, ascending
 	int32_t* spare;			  // scratch for merging the loose list
-	int32_t liveCount, moverCount, looseCount;
+	int32_t liveCount, moverCount, stillCount, looseCount;
 	float dt; // the step the boxes were fattened for
+	bool stillBuilt; // the world's still grid lists the still shapes of the last full pass
 };
 
 // Up to this many shapes whose fat boxes changed since the grid was built, and at most one in
@@ -63,6 +68,7 @@ void dkBroadphase_Destroy(dkBroadphase* bp)
 	free(bp->isLoose);
 	free(bp->live);
 	free(bp->movers);
+	free(bp->still);
 	free(bp->escapedList);
 	free(bp->loose);
 	free(bp->spare);
@@ -88,7 +94,7 @@ static bool reserveSlots(dkWorld* world, int32_t n)
 		!grow((void**)&world->motion, cap * 4, sizeof(float)) || !grow((void**)&bp->filters, cap, sizeof(dkFilter)) ||
 		!grow((void**)&bp->fatGeneration, cap, sizeof(uint32_t)) || !grow((void**)&bp->escaped, cap, 1) ||
 		!grow((void**)&bp->isLoose, cap, 1) || !grow((void**)&bp->live, cap, sizeof(int32_t)) ||
-		!grow((void**)&bp->movers, cap, sizeof(int32_t)) || !grow((void**)&bp->escapedList, cap, sizeof(int32_t)) ||
+		!grow((void**)&bp->movers, cap, sizeof(int32_t)) || !grow((void**)&bp->still, cap, sizeof(int32_t)) || !grow((void**)&bp->escapedList, cap, sizeof(int32_t)) ||
 		!grow((void**)&bp->loose, cap, sizeof(int32_t)) || !grow((void**)&bp->spare, cap, sizeof(int32_t)))
 		return false;
 	size_t old = (size_t)world->aabbCapacity;
@@ -271,7 +277,7 @@ static bool loosen(dkBroadphase* bp, int32_t escapedCount)
 int32_t dkBroadphase_Pairs(dkWorld* world, float dt, bool bruteForce)
 {
 	int32_t n = world->shapeSlots;
-	world->pairsReused = world->pairsPatched = false;
+	world->pairsReused = world->pairsPatched = world->pairsSplit = false;
 	if (n == 0) {
 		world->pairCount = 0;
 		return 0;
@@ -298,12 +304,14 @@ int32_t dkBroadphase_Pairs(dkWorld* world, float dt, bool bruteForce)
 	// The escaped shapes, ascending; a full pass also lists the live shapes and the ones that can move.
 	int32_t escapedCount = 0;
 	if (full) {
-		bp->liveCount = bp->moverCount = 0;
+		bp->liveCount = bp->moverCount = bp->stillCount = 0;
+		bp->stillBuilt = false;
 		for (int32_t i = 0; i < n; ++i) {
 			if (!bp->filters[i].alive) continue;
 			bp->live[bp->liveCount++] = i;
 			int32_t body = bp->filters[i].body;
 			if (body >= 0 && world->slots[body].dense < world->awake) bp->movers[bp->moverCount++] = i;
+			else bp->still[bp->stillCount++] = i;
 			if (bp->escaped[i]) bp->escapedList[escapedCount++] = i;
 		}
 	} else {
@@ -335,7 +343,14 @@ int32_t dkBroadphase_Pairs(dkWorld* world, float dt, bool bruteForce)
 	}
 	for (int32_t k = 0; k < bp->looseCount; ++k) bp->isLoose[bp->loose[k]] = 0;
 	bp->looseCount = 0;
-	ok = dkPairGrid_Find(world, bp->live, bp->liveCount, bp->filters);
+	// While the shapes that cannot move are at least as many as the others, they keep a grid of their own
+	// from one full pass to the next, and the others are looked up in it.
+	int found = 1;
+	if (bp->stillCount > 0 && bp->stillCount >= bp->moverCount)
+		found = dkPairGrid_FindSplit(world, bp->movers, bp->moverCount, bp->still, bp->stillCount, bp->isLoose,
+									 bp->filters, &bp->stillBuilt);
+	world->pairsSplit = found == 0;
+	ok = found == 0 || (found > 0 && dkPairGrid_Find(world, bp->live, bp->liveCount, bp->filters));
 	world->pairsValid = ok;
 	return ok ? world->pairCount : -1;
 }

@@ -154,6 +154,14 @@ bool dkPairGrid_Find(dkWorld* world, const int32_t* slots, int32_t live, const d
 // every pair instead), -1 when out of memory (the list is then unchanged).
 int dkPairGrid_Update(dkWorld* world, const int32_t* loose, int32_t looseCount, const uint8_t* isLoose,
 					  const dkFilter* filters);
+// The pairs as dkPairGrid_Find would give them, from two grids: one over the `still` shapes (none of which
+// can move: resting and anchored items, boundaries), built only when *stillBuilt is false, which then
+// holds; and one over the `movers` (the others, ascending), built here, whose shapes look their partners
+// up in the first. A step that moves a few shapes beside many still ones then pays for what moves. 0 when
+// done; 1 when a mover spans so many of the still grid's cells that one grid of every shape is cheaper;
+// -1 when out of memory (the list is then incomplete). Later dkPairGrid_Update calls look in both.
+int dkPairGrid_FindSplit(dkWorld* world, const int32_t* movers, int32_t moverCount, const int32_t* still,
+						 int32_t stillCount, const uint8_t* isLoose, const dkFilter* filters, bool* stillBuilt);
 void dkPairGrid_Destroy(dkPairGrid* grid);
 
 // Contacts (contact.c): pairs → manifolds, warm-start matching, events; wakes touched resting items.

@@ -816,6 +816,7 @@ void dkContacts_Destroy(dkWorld* world)
 	free(world->fatAabb);
 	free(world->motion);
 	dkPairGrid_Destroy(world->grid);
+	dkPairGrid_Destroy(world->stillGrid);
 	dkBroadphase_Destroy(world->broadphase);
 }
 

@@ -107,8 +107,10 @@ struct dkWorld {
 	bool pairsValid; // the pair list still covers every box (cleared by anything that changes pairs)
 	bool pairsReused; // this step's broadphase kept last step's pair list (nothing left its fat box)
 	bool pairsPatched; // this step's broadphase found only the pairs of shapes whose fat boxes changed
+	bool pairsSplit;   // this step's broadphase found every pair with the still shapes in a grid of their own
 	bool rotationsCurrent; // the Sin and Cos columns hold every row's rotation for this step (dkStore_Rotations)
 	dkPairGrid* grid; // the pair search's grid (pair_grid.c), kept between steps
+	dkPairGrid* stillGrid; // the shapes that cannot move, while they are many (pair_grid.c)
 	dkBroadphase* broadphase; // what the broadphase keeps between steps (broadphase.c)
 	dkContact* contacts; // sorted by (shapeA, shapeB): one per pair, and others carried until a merge sorts (contact.c)
 	int32_t contactCount, contactCapacity;

@@ -77,6 +77,7 @@ struct dkPairGrid {
 	int32_t blockCapacity;
 	// The last build, which dkPairGrid_Update looks shapes up in.
 	bool built;
+	bool split; // the world's grid only: it lists the shapes that can move, the still grid the others
 	float inv;
 	int32_t minX, minY, maxX, maxY, used, largeCount;
 	uint64_t width;
@@ -521,11 +522,23 @@ static void runPass(dkGridTask* t, int pass, int32_t work)
 	dkRunTasks(t->world, gridTask, t, work >= 2 * DK_GRID_BLOCK ? t->world->def.workerCount : 1);
 }
 
-bool dkPairGrid_Find(dkWorld* world, const int32_t* slots, int32_t live, const dkFilter* filters)
+// Keeps what dkPairGrid_Update and the still grid's lookups read of a build.
+static bool keepBuild(dkPairGrid* g, const dkGridTask* t)
 {
-	world->pairCount = 0;
-	if (!world->grid) world->grid = calloc(1, sizeof(dkPairGrid));
-	dkPairGrid* g = world->grid;
+	g->built = true;
+	g->inv = t->inv;
+	g->minX = t->minX, g->minY = t->minY, g->maxX = t->maxX, g->maxY = t->maxY;
+	g->used = t->used;
+	g->largeCount = t->largeCount;
+	g->width = t->width;
+	return true;
+}
+
+// Builds grid g over the live shapes `slots` (ascending); with `pairs`, finds their pairs into the world's
+// list, else only lists them, for dkPairGrid_FindSplit's lookups. False when out of memory.
+static bool build(dkWorld* world, dkPairGrid* g, const int32_t* slots, int32_t live, const dkFilter* filters, bool pairs)
+{
+	if (pairs) world->pairCount = 0;
 	int32_t blocks = (live + DK_GRID_BLOCK - 1) / DK_GRID_BLOCK;
 	if (!g || !reserveShapes(g, live, world->shapeSlots, blocks > 0 ? blocks : 1)) return false;
 	dkGridTask t = {.world = world, .grid = g, .slots = slots, .filters = filters, .live = live, .blocks = blocks};
@@ -566,6 +579,7 @@ bool dkPairGrid_Find(dkWorld* world, const int32_t* slots, int32_t live, const d
 	if (!buildCoarse(&t)) return false;
 	if (!dkRadixSort64(g->cells, g->listing, t.used)) return false; // stable: slots stay in order within a cell
 	runPass(&t, dkGridInvert, t.used);
+	if (!pairs) return keepBuild(g, &t);
 	runPass(&t, dkGridPairs, live);
 
 	// Each block's pairs follow the pairs of the blocks before it.
@@ -586,13 +600,15 @@ bool dkPairGrid_Find(dkWorld* world, const int32_t* slots, int32_t live, const d
 	}
 	runPass(&t, dkGridGather, (int32_t)total);
 	world->pairCount = (int32_t)total;
-	g->built = true;
-	g->inv = t.inv;
-	g->minX = t.minX, g->minY = t.minY, g->maxX = t.maxX, g->maxY = t.maxY;
-	g->used = t.used;
-	g->largeCount = t.largeCount;
-	g->width = t.width;
-	return true;
+	return keepBuild(g, &t);
+}
+
+bool dkPairGrid_Find(dkWorld* world, const int32_t* slots, int32_t live, const dkFilter* filters)
+{
+	if (!world->grid) world->grid = calloc(1, sizeof(dkPairGrid));
+	if (!world->grid) return false;
+	world->grid->split = false;
+	return build(world, world->grid, slots, live, filters, true);
 }
 
 static bool pushFound(dkPairGrid* g, int32_t a, int32_t b)
@@ -648,6 +664,52 @@ static bool looseInGrid(const dkWorld* world, const dkPairGrid* g, int32_t a, co
 	return true;
 }
 
+// Merges the found pairs, sorted here, with the world's list, less the pairs of loose shapes (none left
+// out without `isLoose`), into the grid's spare buffer, which becomes the list. False when out of memory
+// (the list is then unchanged).
+static bool mergeFound(dkWorld* world, dkPairGrid* g, const uint8_t* isLoose)
+{
+	if (g->foundCount > 1) qsort(g->found, (size_t)g->foundCount, 2 * sizeof(int32_t), comparePairs);
+	int64_t most = (int64_t)world->pairCount + g->foundCount;
+	if (most > INT32_MAX / 2) return false;
+	if (g->spareCapacity < most) {
+		int32_t cap = (int32_t)(most + most / 2 < INT32_MAX / 2 ? most + most / 2 : most);
+		if (!reserve((void**)&g->spare, (size_t)cap * 2, sizeof(int32_t))) return false;
+		g->spareCapacity = cap;
+	}
+	const int32_t *old = world->pairs, *found = g->found;
+	int32_t n = 0, i = 0, j = 0;
+	for (;;) {
+		while (isLoose && i < world->pairCount && (isLoose[old[2 * i]] || isLoose[old[2 * i + 1]])) ++i;
+		bool takeOld = i < world->pairCount, takeFound = j < g->foundCount;
+		if (!takeOld && !takeFound) break;
+		if (takeOld && takeFound) takeOld = comparePairs(old + 2 * i, found + 2 * j) < 0;
+		const int32_t* p = takeOld ? old + 2 * i++ : found + 2 * j++;
+		g->spare[2 * n] = p[0];
+		g->spare[2 * n + 1] = p[1];
+		++n;
+	}
+	int32_t* list = world->pairs;
+	int32_t capacity = world->pairCapacity;
+	world->pairs = g->spare;
+	world->pairCapacity = g->spareCapacity;
+	world->pairCount = n;
+	g->spare = list;
+	g->spareCapacity = capacity;
+	return true;
+}
+
+// The partners of shape a (which can move) among the still grid's shapes: 1 when found, 0 when a spans so
+// many of its cells that a grid of every shape is cheaper, -1 when out of memory.
+static int stillPartners(dkWorld* world, int32_t a, const uint8_t* isLoose, const dkFilter* filters)
+{
+	const dkPairGrid* sg = world->stillGrid;
+	const float* box = world->fatAabb + 4 * a;
+	int32_t range[4] = {cellOf(box[0], sg->inv), cellOf(box[1], sg->inv), cellOf(box[2], sg->inv), cellOf(box[3], sg->inv)};
+	if (spansLarge(range[0], range[1], range[2], range[3])) return 0;
+	return looseInGrid(world, sg, a, range, isLoose, filters) ? 1 : -1;
+}
+
 int dkPairGrid_Update(dkWorld* world, const int32_t* loose, int32_t looseCount, const uint8_t* isLoose,
 					  const dkFilter* filters)
 {
@@ -666,36 +728,39 @@ int dkPairGrid_Update(dkWorld* world, const int32_t* loose, int32_t looseCount, 
 		int32_t range[4] = {cellOf(box[0], g->inv), cellOf(box[1], g->inv), cellOf(box[2], g->inv), cellOf(box[3], g->inv)};
 		if (spansLarge(range[0], range[1], range[2], range[3])) return 1;
 		if (!looseInGrid(world, g, a, range, isLoose, filters)) return -1;
+		if (g->split) {
+			int found = stillPartners(world, a, isLoose, filters);
+			if (found != 1) return found == 0 ? 1 : -1; // 0: a shape too large for the still grid's cells
+		}
 		for (int32_t m = k + 1; m < looseCount; ++m)
 			if (dkCandidate(world, a, loose[m], filters) && !pushFound(g, a, loose[m])) return -1;
 	}
-	if (g->foundCount > 1) qsort(g->found, (size_t)g->foundCount, 2 * sizeof(int32_t), comparePairs);
 	// The pairs of two shapes that are not loose stay; merged with the loose shapes' pairs in order.
-	int64_t most = (int64_t)world->pairCount + g->foundCount;
-	if (most > INT32_MAX / 2) return -1;
-	if (g->spareCapacity < most) {
-		int32_t cap = (int32_t)(most + most / 2 < INT32_MAX / 2 ? most + most / 2 : most);
-		if (!reserve((void**)&g->spare, (size_t)cap * 2, sizeof(int32_t))) return -1;
-		g->spareCapacity = cap;
+	return mergeFound(world, g, isLoose) ? 0 : -1;
+}
+
+int dkPairGrid_FindSplit(dkWorld* world, const int32_t* movers, int32_t moverCount, const int32_t* still,
+						 int32_t stillCount, const uint8_t* isLoose, const dkFilter* filters, bool* stillBuilt)
+{
+	if (!world->grid) world->grid = calloc(1, sizeof(dkPairGrid));
+	if (!world->stillGrid) world->stillGrid = calloc(1, sizeof(dkPairGrid));
+	dkPairGrid *g = world->grid, *sg = world->stillGrid;
+	if (!g || !sg) return -1;
+	if (!*stillBuilt) {
+		if (!build(world, sg, still, stillCount, filters, false)) return -1;
+		*stillBuilt = true;
 	}
-	const int32_t *old = world->pairs, *found = g->found;
-	int32_t n = 0, i = 0, j = 0;
-	for (;;) {
-		while (i < world->pairCount && (isLoose[old[2 * i]] || isLoose[old[2 * i + 1]])) ++i;
-		bool takeOld = i < world->pairCount, takeFound = j < g->foundCount;
-		if (!takeOld && !takeFound) break;
-		if (takeOld && takeFound) takeOld = comparePairs(old + 2 * i, found + 2 * j) < 0;
-		const int32_t* p = takeOld ? old + 2 * i++ : found + 2 * j++;
-		g->spare[2 * n] = p[0];
-		g->spare[2 * n + 1] = p[1];
-		++n;
+	for (int32_t k = 0; k < moverCount; ++k) {
+		const float* box = world->fatAabb + 4 * movers[k];
+		if (spansLarge(cellOf(box[0], sg->inv), cellOf(box[1], sg->inv), cellOf(box[2], sg->inv), cellOf(box[3], sg->inv)))
+			return 1;
 	}
-	int32_t* list = world->pairs;
-	int32_t capacity = world->pairCapacity;
-	world->pairs = g->spare;
-	world->pairCapacity = g->spareCapacity;
-	world->pairCount = n;
-	g->spare = list;
-	g->spareCapacity = capacity;
+	g->split = false;
+	if (!build(world, g, movers, moverCount, filters, true)) return -1;
+	g->foundCount = 0;
+	for (int32_t k = 0; k < moverCount; ++k)
+		if (stillPartners(world, movers[k], isLoose, filters) < 0) return -1;
+	if (!mergeFound(world, g, NULL)) return -1;
+	g->split = true;
 	return 0;
 }

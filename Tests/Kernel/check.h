@@ -52,6 +52,7 @@ void manifolds(Report* r);                             // collision_checks.c
 void persistentContacts(Report* r);                    // collision_checks.c
 void recycledManifolds(Report* r);                     // collision_checks.c
 void patchedPairs(Report* r);                          // collision_checks.c
+void splitGrids(Report* r);                            // collision_checks.c
 void restingContacts(Report* r);                       // rest_checks.c
 void laws(Report* r);                                  // law_checks.c
 void springs(Report* r, dkSimdLevel best);             // spring_checks.c

@@ -60,6 +60,7 @@ int main(int argc, char** argv)
 	persistentContacts(&r);
 	recycledManifolds(&r);
 	patchedPairs(&r);
+	splitGrids(&r);
 	restingContacts(&r);
 	laws(&r);
 	springs(&r, best);
