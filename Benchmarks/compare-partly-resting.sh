@@ -6,6 +6,8 @@
 # (so its median is such a step's). One JSON line per run. (The wall time of a 60 s run less a 20 s one,
 # used before, cannot tell steps of a few microseconds from the noise of starting a process.) Given dynamics binaries (builds of other commits),
 # it alternates them within each round instead of using this checkout's release build.
+# Then many items moving beside a resting pile: the median step of 6 s of movers-beside-rest.yaml (1 000
+# bouncing balls beside 10 000 resting boxes) and of movers-alone.yaml (the balls alone), alternating.
 #   Benchmarks/compare-partly-resting.sh [BINARY ...] > Benchmarks/results/<machine>/partly-resting.jsonl
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -33,4 +35,17 @@ print(json.dumps({"scene": "partly-resting", "version": version, "round": rnd, "
                   "items": run[60]["items"], "state_hash_60s": run[60]["state_hash"], "simd": run[60]["simd"]}))
 PY
 	done; done
+done
+for round in 1 2 3; do
+	for w in 1 2; do for bin in "${bins[@]}"; do for scene in movers-beside-rest movers-alone; do
+		"$bin" simulate "Benchmarks/$scene.yaml" --seconds 6 --workers "$w" --quiet --summary "$out/m.json"
+		python3 - "$out/m.json" "$w" "$round" "$("$bin" --version)" <<'PY'
+import json, sys
+path, workers, rnd, version = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+r = json.load(open(path))
+print(json.dumps({"scene": r["scene"], "version": version, "round": rnd, "workers": workers,
+                  "ms_per_step_median": r["ms_per_step_median"], "items": r["items"],
+                  "awake_items": r["awake_items"], "state_hash": r["state_hash"], "simd": r["simd"]}))
+PY
+	done; done; done
 done
