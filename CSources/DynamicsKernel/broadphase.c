@@ -8,9 +8,9 @@
 //   them (dkPairGrid_Update), and the pairs of the others stay;
 // - more did, or something changed which pairs count (shapes, groups, anchoring, rest, joined items, dt):
 //   every shape's box is computed again and a new grid finds every pair (pair_grid.c).
-// While the shapes that cannot move (resting items, boundaries) are at least as many as the others, they
-// get a grid of their own in the full pass, and a grid found again between full passes lists only the
-// others, which look their partners up in it (dkPairGrid_FindSplit).
+// While the shapes that cannot move (resting items, boundaries) are at least as many as the others, a grid
+// found again between full passes lists only the others, which look their partners up in a grid of the
+// still shapes, built once after each full pass (dkPairGrid_FindSplit).
 // Every path gives the same pairs, sorted by shape slot, for any worker count. Between full passes, resting
 // and anchored shapes and boundaries are not visited at all: a world mostly at rest pays for what moves.
 //
@@ -343,10 +343,12 @@ int32_t dkBroadphase_Pairs(dkWorld* world, float dt, bool bruteForce)
 	}
 	for (int32_t k = 0; k < bp->looseCount; ++k) bp->isLoose[bp->loose[k]] = 0;
 	bp->looseCount = 0;
-	// While the shapes that cannot move are at least as many as the others, they keep a grid of their own
-	// from one full pass to the next, and the others are looked up in it.
+	// Between full passes, while the shapes that cannot move are at least as many as the others, they keep a
+	// grid of their own (built by the first search after a full pass), and the others are looked up in it.
+	// A full pass searches one grid of every shape: in a scene that wakes items every step, building the
+	// still grid each step would cost as much as the one grid.
 	int found = 1;
-	if (bp->stillCount > 0 && bp->stillCount >= bp->moverCount)
+	if (!full && bp->stillCount > 0 && bp->stillCount >= bp->moverCount)
 		found = dkPairGrid_FindSplit(world, bp->movers, bp->moverCount, bp->still, bp->stillCount, bp->isLoose,
 									 bp->filters, &bp->stillBuilt);
 	world->pairsSplit = found == 0;
