@@ -2,8 +2,9 @@
 // Contacts: the list of shape pairs near each other, sorted by (shapeA, shapeB), and beside it the contacts
 // of items that all rest or do not move, set aside as they were. Each step gives every contact of a moving
 // item its manifold, computed again (points inherit the previous step's impulses by feature id: warm
-// starting) or reused while the pair moved little (recycle). Touching transitions become began/ended events, in list order; touching
-// contacts link their items' islands (island.c), and resting islands touched by a moving item wake up.
+// starting) or reused while the pair moved little (recycle). Touching transitions become began/ended
+// events, in list order; touching contacts link their items' islands (island.c), and resting islands
+// touched by a moving item wake up.
 //
 // When the broadphase kept last step's pairs (nothing left its fat box, the common step of a settled
 // scene) and the list holds a contact for every pair, each is updated in place, in ranges of the list on
