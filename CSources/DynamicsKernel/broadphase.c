@@ -94,7 +94,8 @@ static bool reserveSlots(dkWorld* world, int32_t n)
 		!grow((void**)&world->motion, cap * 4, sizeof(float)) || !grow((void**)&bp->filters, cap, sizeof(dkFilter)) ||
 		!grow((void**)&bp->fatGeneration, cap, sizeof(uint32_t)) || !grow((void**)&bp->escaped, cap, 1) ||
 		!grow((void**)&bp->isLoose, cap, 1) || !grow((void**)&bp->live, cap, sizeof(int32_t)) ||
-		!grow((void**)&bp->movers, cap, sizeof(int32_t)) || !grow((void**)&bp->still, cap, sizeof(int32_t)) || !grow((void**)&bp->escapedList, cap, sizeof(int32_t)) ||
+		!grow((void**)&bp->movers, cap, sizeof(int32_t)) || !grow((void**)&bp->still, cap, sizeof(int32_t)) ||
+		!grow((void**)&bp->escapedList, cap, sizeof(int32_t)) ||
 		!grow((void**)&bp->loose, cap, sizeof(int32_t)) || !grow((void**)&bp->spare, cap, sizeof(int32_t)))
 		return false;
 	size_t old = (size_t)world->aabbCapacity;
