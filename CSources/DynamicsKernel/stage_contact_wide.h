@@ -8,6 +8,17 @@
 #define DK_AT(field) (row + (field) * DK_CONSTRAINT_PAD)
 #define DK_LOAD(field) dkV_load(DK_AT(field))
 
+// A point's separation now: its separation when the step began plus how far its anchors, turned with their
+// items, moved apart along the normal since.
+static inline dkVf DK_FN(separation)(const DK_FN(dkBodyVec) * a, const DK_FN(dkBodyVec) * b, dkVf rAx, dkVf rAy,
+									 dkVf rBx, dkVf rBy, dkVf nx, dkVf ny, dkVf base)
+{
+	dkVf prAx = a->dc * rAx - a->ds * rAy, prAy = a->ds * rAx + a->dc * rAy;
+	dkVf prBx = b->dc * rBx - b->ds * rBy, prBy = b->ds * rBx + b->dc * rBy;
+	dkVf dx = (b->dx - a->dx) + (prBx - prAx), dy = (b->dy - a->dy) + (prBy - prAy);
+	return dx * nx + dy * ny + base;
+}
+
 static void DK_FN(dkContactWarmStart)(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states)
 {
 	for (int32_t k = begin; k < end; k += DK_W) {
@@ -47,11 +58,7 @@ static void DK_FN(dkContactSolve)(dkContactSoA* c, int32_t begin, int32_t end, d
 			int o = j * dkSoaPoint;
 			dkVf rAx = DK_LOAD(dkSoaRAx + o), rAy = DK_LOAD(dkSoaRAy + o);
 			dkVf rBx = DK_LOAD(dkSoaRBx + o), rBy = DK_LOAD(dkSoaRBy + o);
-			// Current separation from the movement since the step began.
-			dkVf prAx = a.dc * rAx - a.ds * rAy, prAy = a.ds * rAx + a.dc * rAy;
-			dkVf prBx = b.dc * rBx - b.ds * rBy, prBy = b.ds * rBx + b.dc * rBy;
-			dkVf dx = (b.dx - a.dx) + (prBx - prAx), dy = (b.dy - a.dy) + (prBy - prAy);
-			dkVf s = dx * nx + dy * ny + DK_LOAD(dkSoaBase + o);
+			dkVf s = DK_FN(separation)(&a, &b, rAx, rAy, rBx, rBy, nx, ny, DK_LOAD(dkSoaBase + o));
 			dkVm speculative = s > 0.0f;
 			dkVf bias = dkV_select(speculative, s * invH, dkV_splat(0.0f));
 			dkVf massScale = dkV_splat(1.0f), impulseScale = dkV_splat(0.0f);
@@ -107,10 +114,8 @@ static void DK_FN(dkContactApproach)(dkContactSoA* c, int32_t begin, int32_t end
 			int o = j * dkSoaPoint;
 			dkVf rAx = DK_LOAD(dkSoaRAx + o), rAy = DK_LOAD(dkSoaRAy + o);
 			dkVf rBx = DK_LOAD(dkSoaRBx + o), rBy = DK_LOAD(dkSoaRBy + o);
-			dkVf prAx = a.dc * rAx - a.ds * rAy, prAy = a.ds * rAx + a.dc * rAy;
-			dkVf prBx = b.dc * rBx - b.ds * rBy, prBy = b.ds * rBx + b.dc * rBy;
-			dkVf dx = (b.dx - a.dx) + (prBx - prAx), dy = (b.dy - a.dy) + (prBy - prAy);
-			dkVm apart = (dx * nx + dy * ny + DK_LOAD(dkSoaBase + o) > 0.0f) & (DK_LOAD(dkSoaNormalImpulse + o) == 0.0f);
+			dkVf s = DK_FN(separation)(&a, &b, rAx, rAy, rBx, rBy, nx, ny, DK_LOAD(dkSoaBase + o));
+			dkVm apart = (s > 0.0f) & (DK_LOAD(dkSoaNormalImpulse + o) == 0.0f);
 			dkVf vn = DK_FN(relativeAlong)(&a, &b, rAx, rAy, rBx, rBy, nx, ny), rv = DK_LOAD(dkSoaRelativeVelocity + o);
 			dkV_store(DK_AT(dkSoaRelativeVelocity + o), dkV_select(apart, DK_FN(vmin)(vn, rv), rv));
 		}

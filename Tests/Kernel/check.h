@@ -39,6 +39,8 @@ dkItemId box(dkWorld* w, float x, float y, float angle, float width, float heigh
 dkItemId ball(dkWorld* w, float x, float y, float diameter, float elasticity);
 void segment(dkWorld* w, float x0, float y0, float x1, float y1);
 void step(dkWorld* w, int32_t steps);
+// Every item's pose and velocity (x, y, angle, vx, vy, ω: each a column of *items floats), malloc'd.
+float* packStates(const dkWorld* w, int32_t* items);
 
 // The groups of checks.
 void checkScenes(Report* r);                           // scene_checks.c

@@ -188,13 +188,7 @@ static ContactRun contactRun(bool merge)
 		for (int32_t k = 0; k < events; ++k)
 			run.trace = (run.trace ^ (e[k].shapeA.index1 * 31u + e[k].shapeB.index1 * 7u + e[k].began)) * 1099511628211u;
 	}
-	run.items = dkWorld_ItemCount(w);
-	run.state = malloc((size_t)run.items * 6 * sizeof(float));
-	if (!run.state) exit(2);
-	dkWorld_PackPoses(w, run.state);
-	for (int32_t c = 0; c < 3; ++c)
-		memcpy(run.state + (size_t)run.items * (size_t)(3 + c), dkWorld_Column(w, (dkColumn)(dkColumnVelocityX + c)),
-			   (size_t)run.items * sizeof(float));
+	run.state = packStates(w, &run.items);
 	dkWorld_Destroy(w);
 	return run;
 }
@@ -346,13 +340,7 @@ void patchedPairs(Report* r)
 			}
 			trace[run] = (trace[run] ^ (uint64_t)dkWorld_ContactCount(w) ^ ((uint64_t)w->awake << 32)) * 1099511628211u;
 		}
-		items = dkWorld_ItemCount(w);
-		state[run] = malloc((size_t)items * 6 * sizeof(float));
-		if (!state[run]) exit(2);
-		dkWorld_PackPoses(w, state[run]);
-		for (int32_t c = 0; c < 3; ++c)
-			memcpy(state[run] + (size_t)items * (size_t)(3 + c), dkWorld_Column(w, (dkColumn)(dkColumnVelocityX + c)),
-				   (size_t)items * sizeof(float));
+		state[run] = packStates(w, &items);
 		dkWorld_Destroy(w);
 	}
 	char detail[160];
@@ -396,13 +384,7 @@ void splitGrids(Report* r)
 			}
 			trace[run] = (trace[run] ^ (uint64_t)dkWorld_ContactCount(w) ^ ((uint64_t)w->awake << 32)) * 1099511628211u;
 		}
-		items = dkWorld_ItemCount(w);
-		state[run] = malloc((size_t)items * 6 * sizeof(float));
-		if (!state[run]) exit(2);
-		dkWorld_PackPoses(w, state[run]);
-		for (int32_t c = 0; c < 3; ++c)
-			memcpy(state[run] + (size_t)items * (size_t)(3 + c), dkWorld_Column(w, (dkColumn)(dkColumnVelocityX + c)),
-				   (size_t)items * sizeof(float));
+		state[run] = packStates(w, &items);
 		dkWorld_Destroy(w);
 	}
 	char detail[160];

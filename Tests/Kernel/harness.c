@@ -136,6 +136,18 @@ void segment(dkWorld* w, float x0, float y0, float x1, float y1)
 	must(dkWorld_CreateShape(w, &s, &sid, &e), &e, "dkWorld_CreateShape");
 }
 
+float* packStates(const dkWorld* w, int32_t* items)
+{
+	*items = dkWorld_ItemCount(w);
+	float* state = malloc((size_t)*items * 6 * sizeof(float) + 1);
+	if (!state) exit(2);
+	dkWorld_PackPoses(w, state);
+	for (int32_t c = 0; c < 3; ++c)
+		memcpy(state + (size_t)*items * (size_t)(3 + c), dkWorld_Column(w, (dkColumn)(dkColumnVelocityX + c)),
+			   (size_t)*items * sizeof(float));
+	return state;
+}
+
 void step(dkWorld* w, int32_t steps)
 {
 	dkError e;

@@ -113,13 +113,7 @@ static RestRun restRun(int32_t workers, bool fullPasses)
 			for (int c = 0; c < COLUMNS; ++c) run.wokeColumns += rowOf(w, column[c][0]) < w->awake;
 		run.trace = (run.trace ^ (uint64_t)dkWorld_ContactCount(w) ^ ((uint64_t)w->awake << 32)) * 1099511628211u;
 	}
-	run.items = dkWorld_ItemCount(w);
-	run.state = malloc((size_t)run.items * 6 * sizeof(float));
-	if (!run.state) exit(2);
-	dkWorld_PackPoses(w, run.state);
-	for (int32_t c = 0; c < 3; ++c)
-		memcpy(run.state + (size_t)run.items * (size_t)(3 + c), dkWorld_Column(w, (dkColumn)(dkColumnVelocityX + c)),
-			   (size_t)run.items * sizeof(float));
+	run.state = packStates(w, &run.items);
 	dkWorld_Destroy(w);
 	return run;
 }
