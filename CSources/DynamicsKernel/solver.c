@@ -59,8 +59,8 @@
 #define DK_CONTACT_BLOCK 2048 // rows per block stage item (per-item work: any split gives the same bits)
 
 typedef enum { dkStageVelocities, dkStageWarmStart, dkStageSolve, dkStagePositions, dkStageRelax,
-			   dkStageStore, dkStageImpulses, dkStageApproach, dkStageRestitution, dkStageChainWarmStart, dkStageChainSolve, dkStageChainRelax,
-			   dkStageChainProject } dkStageKind;
+			   dkStageStore, dkStageImpulses, dkStageApproach, dkStageRestitution, dkStageChainWarmStart,
+			   dkStageChainSolve, dkStageChainRelax, dkStageChainProject } dkStageKind;
 
 typedef struct dkStage {
 	dkStageKind kind;
