@@ -56,6 +56,33 @@ typedef struct dkFillTask {
 
 #define DK_FILL_CHUNK 512
 
+// What a contact's row reads of one side: the item's centre and material, and while it moves, its mass,
+// inertia and velocity (zero otherwise). A boundary (no item) is all zero: its centre is the world origin.
+typedef struct dkFillSide {
+	float m, i, f, e, cx, cy, vx, vy, w;
+} dkFillSide;
+
+// `moving` is the side's moving row (dkMovingRow), which is its row; a side that does not move still has
+// a row of its own, for its centre and material, unless it is a boundary.
+static inline dkFillSide fillSide(const dkFillTask* t, int32_t body, int32_t moving)
+{
+	dkFillSide s = {0};
+	int32_t row = moving >= 0 ? moving : anyRow(t->world, body);
+	if (row < 0) return s;
+	float* const* col = t->world->col;
+	s.f = col[dkColumnFriction][row];
+	s.e = col[dkColumnElasticity][row];
+	s.cx = col[dkColumnPositionX][row];
+	s.cy = col[dkColumnPositionY][row];
+	if (moving < 0) return s;
+	s.m = col[dkColumnInverseMass][row];
+	s.i = t->inverseInertia[row];
+	s.vx = col[dkColumnVelocityX][row];
+	s.vy = col[dkColumnVelocityY][row];
+	s.w = col[dkColumnAngularVelocity][row];
+	return s;
+}
+
 // One contact's row: anchors from the item centres, effective masses, the relative normal velocity for
 // restitution, and friction and elasticity mixed by the pair rules of the Units and semantics article
 // (Sources/Dynamics/Dynamics.docc/UnitsAndSemantics.md, §Items and materials): the geometric mean and
@@ -68,34 +95,23 @@ static bool fillContact(const dkFillTask* t, int32_t i)
 	const dkContact* contact = &world->contacts[t->list[i]];
 	const dkManifold* m = &contact->manifold;
 	int32_t k = t->slot[i], ra = t->rowA[i], rb = t->rowB[i], awake = world->awake;
-	int32_t rowOfA = anyRow(world, contact->bodyA), rowOfB = anyRow(world, contact->bodyB);
 	float* r = dkSoaRow(soa, k);
-	float* const* col = world->col;
 	soa->stateA[k] = stateIndex(ra, awake);
 	soa->stateB[k] = stateIndex(rb, awake);
 	soa->contact[k] = t->list[i];
-	float mA = ra >= 0 ? col[dkColumnInverseMass][ra] : 0.0f, iA = ra >= 0 ? t->inverseInertia[ra] : 0.0f;
-	float mB = rb >= 0 ? col[dkColumnInverseMass][rb] : 0.0f, iB = rb >= 0 ? t->inverseInertia[rb] : 0.0f;
+	dkFillSide a = fillSide(t, contact->bodyA, ra), b = fillSide(t, contact->bodyB, rb);
 	float nx = m->nx, ny = m->ny, tx = ny, ty = -nx;
 	r[dkSoaNx * DK_CONSTRAINT_PAD] = nx;
 	r[dkSoaNy * DK_CONSTRAINT_PAD] = ny;
-	r[dkSoaMassA * DK_CONSTRAINT_PAD] = mA;
-	r[dkSoaInertiaA * DK_CONSTRAINT_PAD] = iA;
-	r[dkSoaMassB * DK_CONSTRAINT_PAD] = mB;
-	r[dkSoaInertiaB * DK_CONSTRAINT_PAD] = iB;
+	r[dkSoaMassA * DK_CONSTRAINT_PAD] = a.m;
+	r[dkSoaInertiaA * DK_CONSTRAINT_PAD] = a.i;
+	r[dkSoaMassB * DK_CONSTRAINT_PAD] = b.m;
+	r[dkSoaInertiaB * DK_CONSTRAINT_PAD] = b.i;
 	r[dkSoaStiff * DK_CONSTRAINT_PAD] = (ra < 0 || rb < 0) ? 1.0f : 0.0f; // rigid when braced (below)
-	bool hasA = rowOfA >= 0, hasB = rowOfB >= 0;
-	float fA = hasA ? col[dkColumnFriction][rowOfA] : 0, fB = hasB ? col[dkColumnFriction][rowOfB] : 0;
-	float eA = hasA ? col[dkColumnElasticity][rowOfA] : 0, eB = hasB ? col[dkColumnElasticity][rowOfB] : 0;
-	r[dkSoaFriction * DK_CONSTRAINT_PAD] = hasA && hasB ? sqrtf(fA * fB) : (hasA ? fA : fB);
-	r[dkSoaRestitution * DK_CONSTRAINT_PAD] = hasA && hasB ? fmaxf(eA, eB) : (hasA ? eA : eB);
-	// Centres: an item's position, or the world origin for a boundary (which never moves).
-	float cax = hasA ? col[dkColumnPositionX][rowOfA] : 0, cay = hasA ? col[dkColumnPositionY][rowOfA] : 0;
-	float cbx = hasB ? col[dkColumnPositionX][rowOfB] : 0, cby = hasB ? col[dkColumnPositionY][rowOfB] : 0;
-	float vax = ra >= 0 ? col[dkColumnVelocityX][ra] : 0, vay = ra >= 0 ? col[dkColumnVelocityY][ra] : 0;
-	float wa = ra >= 0 ? col[dkColumnAngularVelocity][ra] : 0;
-	float vbx = rb >= 0 ? col[dkColumnVelocityX][rb] : 0, vby = rb >= 0 ? col[dkColumnVelocityY][rb] : 0;
-	float wb = rb >= 0 ? col[dkColumnAngularVelocity][rb] : 0;
+	bool hasA = contact->bodyA >= 0, hasB = contact->bodyB >= 0;
+	float restitution = hasA && hasB ? fmaxf(a.e, b.e) : (hasA ? a.e : b.e);
+	r[dkSoaFriction * DK_CONSTRAINT_PAD] = hasA && hasB ? sqrtf(a.f * b.f) : (hasA ? a.f : b.f);
+	r[dkSoaRestitution * DK_CONSTRAINT_PAD] = restitution;
 	for (int32_t p = 0; p < 2; ++p) {
 		int o = p * dkSoaPoint;
 		if (p >= m->count) {
@@ -104,26 +120,26 @@ static bool fillContact(const dkFillTask* t, int32_t i)
 		}
 		const dkManifoldPoint* mp = &m->points[p];
 		float px = contact->originX + mp->px, py = contact->originY + mp->py;
-		float rAx = px - cax, rAy = py - cay, rBx = px - cbx, rBy = py - cby;
+		float rAx = px - a.cx, rAy = py - a.cy, rBx = px - b.cx, rBy = py - b.cy;
 		r[(dkSoaRAx + o) * DK_CONSTRAINT_PAD] = rAx;
 		r[(dkSoaRAy + o) * DK_CONSTRAINT_PAD] = rAy;
 		r[(dkSoaRBx + o) * DK_CONSTRAINT_PAD] = rBx;
 		r[(dkSoaRBy + o) * DK_CONSTRAINT_PAD] = rBy;
 		r[(dkSoaBase + o) * DK_CONSTRAINT_PAD] = mp->separation - ((rBx - rAx) * nx + (rBy - rAy) * ny);
 		float rnA = rAx * ny - rAy * nx, rnB = rBx * ny - rBy * nx;
-		float kn = mA + mB + iA * rnA * rnA + iB * rnB * rnB;
+		float kn = a.m + b.m + a.i * rnA * rnA + b.i * rnB * rnB;
 		r[(dkSoaNormalMass + o) * DK_CONSTRAINT_PAD] = kn > 0.0f ? 1.0f / kn : 0.0f;
 		float rtA = rAx * ty - rAy * tx, rtB = rBx * ty - rBy * tx;
-		float kt = mA + mB + iA * rtA * rtA + iB * rtB * rtB;
+		float kt = a.m + b.m + a.i * rtA * rtA + b.i * rtB * rtB;
 		r[(dkSoaTangentMass + o) * DK_CONSTRAINT_PAD] = kt > 0.0f ? 1.0f / kt : 0.0f;
 		r[(dkSoaNormalImpulse + o) * DK_CONSTRAINT_PAD] = mp->normalImpulse;
 		r[(dkSoaTangentImpulse + o) * DK_CONSTRAINT_PAD] = mp->tangentImpulse;
 		r[(dkSoaMaxNormalImpulse + o) * DK_CONSTRAINT_PAD] = 0.0f;
-		float dvx = (vbx - wb * rBy) - (vax - wa * rAy);
-		float dvy = (vby + wb * rBx) - (vay + wa * rAx);
+		float dvx = (b.vx - b.w * rBy) - (a.vx - a.w * rAy);
+		float dvy = (b.vy + b.w * rBx) - (a.vy + a.w * rAx);
 		r[(dkSoaRelativeVelocity + o) * DK_CONSTRAINT_PAD] = dvx * nx + dvy * ny;
 	}
-	return r[dkSoaRestitution * DK_CONSTRAINT_PAD] != 0.0f;
+	return restitution != 0.0f;
 }
 
 static void fillTask(void* context, int32_t worker)
