@@ -176,8 +176,6 @@ struct Simulate: ParsableCommand {
             progress.update(k)
         }
         progress.finish()
-        for writer in writers { try writer.finish() }
-        try eventFile?.commit()
         let result = SimulationSummary(
             scene: source.name, items: world.itemCount, awakeItems: world.awakeItemCount, steps: steps,
             simulatedSeconds: world.elapsedTime, msPerStepMedian: timer.medianMilliseconds,
@@ -190,11 +188,15 @@ struct Simulate: ParsableCommand {
                 return ItemState(id: names[i], x: Double(c.x), y: Double(c.y), angle: Double(a), vx: Double(v.dx), vy: Double(v.dy),
                                  omega: Double(world.angularVelocity(of: id)))
             } : nil)
+        // Encoded before any output is kept: a diverged run throws here and leaves no file behind.
+        let summaryJSON = try result.encoded()
+        for writer in writers { try writer.finish() }
+        try eventFile?.commit()
         if let summaryFile {
-            try summaryFile.write(result.json + "\n")
+            try summaryFile.write(summaryJSON + "\n")
             try summaryFile.commit()
         }
-        if !quiet { print(json ? result.json : result.text) }
+        if !quiet { print(json ? summaryJSON : result.text) }
     }
 
     /// One contact event as a JSON line: step, time, began, the two parties (item ids, or boundary
@@ -265,10 +267,19 @@ struct SimulationSummary: Encodable {
         """
     }
 
-    var json: String {
+    /// The summary as one JSON object. A number that is not finite (the simulation diverged: its state
+    /// overflowed) cannot be written as JSON: that throws, naming the field and its value.
+    func encoded() throws -> String {
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: (try? encoder.encode(self)) ?? Data(), as: UTF8.self)
+        do {
+            return String(decoding: try encoder.encode(self), as: UTF8.self)
+        } catch EncodingError.invalidValue(let value, let context) {
+            let field = context.codingPath.map { key in
+                key.intValue.map { "[\($0)]" } ?? key.stringValue.reduce(into: "") { $0 += $1.isUppercase ? "_" + $1.lowercased() : String($1) }
+            }.joined(separator: ".")
+            throw CLIError(.data, "the simulation diverged: summary field \(field) is \(value), not a finite number; no output written")
+        }
     }
 }

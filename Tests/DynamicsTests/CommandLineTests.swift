@@ -142,6 +142,26 @@ import Testing
         #expect(try Self.dynamics(["validate", valid.path]).status == 0)
     }
 
+    @Test("a run whose state overflows exits 65 naming the summary field, and leaves no output")
+    func divergedRun() throws {
+        let dir = try Self.folder()
+        let scene = dir.appendingPathComponent("diverge.json")
+        // 10³⁰ × 1000 pt/s² for 1000 s: the ball falls ½·10³³·10⁶ = 5·10³⁸ pt, past Float's 3.4·10³⁸, so its
+        // position overflows to infinity (the largest gravity a file accepts, and a long run).
+        try #"{"format": "dynamics-scene/1", "configuration": {"duration": 1000}, "items": [{"id": "ball", "shape": {"type": "circle", "radius": 20}, "center": [100, 300]}], "behaviors": [{"type": "gravity", "magnitude": 1e30}]}"#
+            .write(to: scene, atomically: true, encoding: .utf8)
+        let outputs = ["t.csv", "e.jsonl", "s.json"].map { dir.appendingPathComponent($0).path }
+        let r = try Self.dynamics(["simulate", scene.path, "--output", outputs[0], "--events", outputs[1], "--summary", outputs[2]])
+        #expect(r.status == 65)
+        #expect(r.stderr == "dynamics: the simulation diverged: summary field top_item_sink is inf, not a finite number; no output written\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["diverge.json"])
+        // A hundred seconds stay finite (5·10³⁶ pt): the same run writes its summary.
+        let finite = try Self.dynamics(["simulate", scene.path, "--seconds", "100", "--summary", outputs[2], "--quiet"])
+        #expect(finite.status == 0, "\(finite.stderr)")
+        let summary = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: outputs[2]))) as? [String: Any]
+        #expect((summary?["top_item_sink"] as? Double).map { $0 > 1e36 && $0.isFinite } == true)
+    }
+
     @Test("bad arguments exit 64 naming the flag and its range", arguments: [
         (["simulate", "default", "--seconds", "1e300"], "--seconds"), (["simulate", "chain", "--seconds", "1e17"], "--seconds"),
         (["bench", "--steps", "99999999999999999"], "--steps"), (["simulate", "integration", "--items", "3000000000"], "--items"),
