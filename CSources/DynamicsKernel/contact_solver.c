@@ -60,6 +60,7 @@ typedef struct dkFillTask {
 // inertia and velocity (zero otherwise). A boundary (no item) is all zero: its centre is the world origin.
 typedef struct dkFillSide {
 	float m, i, f, e, cx, cy, vx, vy, w;
+	bool item; // the side has an item row (a boundary has none)
 } dkFillSide;
 
 // `moving` is the side's moving row (dkMovingRow), which is its row; a side that does not move still has
@@ -70,6 +71,7 @@ static inline dkFillSide fillSide(const dkFillTask* t, int32_t body, int32_t mov
 	int32_t row = moving >= 0 ? moving : anyRow(t->world, body);
 	if (row < 0) return s;
 	float* const* col = t->world->col;
+	s.item = true;
 	s.f = col[dkColumnFriction][row];
 	s.e = col[dkColumnElasticity][row];
 	s.cx = col[dkColumnPositionX][row];
@@ -108,7 +110,7 @@ static bool fillContact(const dkFillTask* t, int32_t i)
 	r[dkSoaMassB * DK_CONSTRAINT_PAD] = b.m;
 	r[dkSoaInertiaB * DK_CONSTRAINT_PAD] = b.i;
 	r[dkSoaStiff * DK_CONSTRAINT_PAD] = (ra < 0 || rb < 0) ? 1.0f : 0.0f; // rigid when braced (below)
-	bool hasA = contact->bodyA >= 0, hasB = contact->bodyB >= 0;
+	bool hasA = a.item, hasB = b.item;
 	float restitution = hasA && hasB ? fmaxf(a.e, b.e) : (hasA ? a.e : b.e);
 	r[dkSoaFriction * DK_CONSTRAINT_PAD] = hasA && hasB ? sqrtf(a.f * b.f) : (hasA ? a.f : b.f);
 	r[dkSoaRestitution * DK_CONSTRAINT_PAD] = restitution;
