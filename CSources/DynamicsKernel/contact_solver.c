@@ -40,8 +40,8 @@ void dkContactSolver_StoreImpulses(dkWorld* world, const dkContactSoA* soa, int3
 
 // Filling the contact rows of the wide layout: the list's contact entries in chunks, on any worker. The
 // entries are taken in contact order, which reads the contacts front to back (taking the rows in layout
-// order instead reads them at random, and measured slower). The chunks are split into one share per
-// worker (dkClaimShared): the colouring follows contact order, so a worker's share fills mostly the rows
+// order instead reads them at random, and measured slower). The entries are split into one equal share per
+// worker, each in chunks (dkShareItem, dkClaimShared): the colouring follows contact order, so a worker's share fills mostly the rows
 // its share of each colour stage solves, and two workers seldom write the same block of rows. Each entry
 // writes only its own row, so the split does not change a bit.
 typedef struct dkFillTask {
@@ -49,8 +49,8 @@ typedef struct dkFillTask {
 	dkContactSoA* soa;
 	const int32_t *list, *rowA, *rowB, *slot;
 	const float* inverseInertia; // raised for items in joint chains
-	int32_t first, end, workers;
-	atomic_int next[DK_MAX_WORKERS]; // chunks of each worker's share (dkClaimShared)
+	int32_t first, end, workers, perShare; // chunks in each worker's share
+	atomic_int next[DK_MAX_WORKERS];		 // each worker's share's next chunk (dkClaimShared)
 	atomic_bool elastic; // some row has restitution
 } dkFillTask;
 
@@ -148,10 +148,10 @@ static void fillTask(void* context, int32_t worker)
 {
 	dkFillTask* t = context;
 	bool elastic = false;
-	int32_t chunks = (t->end - t->first + DK_FILL_CHUNK - 1) / DK_FILL_CHUNK;
-	for (int32_t chunk; dkClaimShared(t->next, chunks, worker, t->workers, &chunk);) {
-		int32_t b = t->first + chunk * DK_FILL_CHUNK, e = b + DK_FILL_CHUNK < t->end ? b + DK_FILL_CHUNK : t->end;
-		for (int32_t i = b; i < e; ++i) elastic = fillContact(t, i) || elastic;
+	for (int32_t chunk; dkClaimShared(t->next, t->workers * t->perShare, worker, t->workers, &chunk);) {
+		int32_t b, e;
+		dkShareItem(t->end - t->first, 1, DK_FILL_CHUNK, t->workers, chunk / t->perShare, chunk % t->perShare, &b, &e);
+		for (int32_t i = t->first + b; i < t->first + e; ++i) elastic = fillContact(t, i) || elastic;
 	}
 	if (elastic) atomic_store(&t->elastic, true);
 }
@@ -336,8 +336,8 @@ bool dkContactSolver_Prepare(dkWorld* world, dkContactSoA* soa, int32_t* colourS
 	dkFillTask fill = {.world = world, .soa = soa, .list = list, .rowA = rowA, .rowB = rowB, .slot = slot,
 					   .inverseInertia = inverseInertia, .first = nj, .end = n,
 					   .workers = n - nj >= 2 * DK_FILL_CHUNK ? world->def.workerCount : 1};
-	for (int32_t w = 0; w < fill.workers; ++w)
-		atomic_init(&fill.next[w], dkShareStart((n - nj + DK_FILL_CHUNK - 1) / DK_FILL_CHUNK, w, fill.workers));
+	fill.perShare = dkItemsPerShare(n - nj, 1, DK_FILL_CHUNK, fill.workers);
+	for (int32_t w = 0; w < fill.workers; ++w) atomic_init(&fill.next[w], w * fill.perShare);
 	atomic_init(&fill.elastic, false);
 	dkRunTasks(world, fillTask, &fill, fill.workers);
 	soa->elastic = atomic_load(&fill.elastic);

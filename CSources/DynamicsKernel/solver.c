@@ -91,35 +91,15 @@ typedef struct dkContactStep {
 	dkSoftness soft, stiff, joint, chain;
 } dkContactStep;
 
-// Where share w of `count` rows or constraints starts: shares of whole batches (DK_CONSTRAINT_PAD), so a
-// batch of lanes never spans two items.
-static int32_t batchShareStart(int32_t count, int32_t w, int32_t workers)
-{
-	int32_t batches = (count + DK_CONSTRAINT_PAD - 1) / DK_CONSTRAINT_PAD;
-	int32_t start = dkShareStart(batches, w, workers) * DK_CONSTRAINT_PAD;
-	return start < count ? start : count;
-}
-
-// Item j of share w: [b, e) of `count` rows or constraints split into `workers` shares (boundaries on whole
-// batches), each cut into chunks of `chunk` from its start; empty when the share has fewer chunks.
+// Item j of share w of `count` rows or constraints in chunks of `chunk` (dkShareItem), on whole batches.
 static void shareRange(int32_t count, int32_t chunk, int32_t workers, int32_t w, int32_t j, int32_t* b, int32_t* e)
 {
-	int32_t start = batchShareStart(count, w, workers), end = batchShareStart(count, w + 1, workers);
-	int32_t from = start + j * chunk;
-	*b = from < end ? from : end;
-	*e = from + chunk < end ? from + chunk : end;
+	dkShareItem(count, DK_CONSTRAINT_PAD, chunk, workers, w, j, b, e);
 }
 
-// Items per share when `count` rows or constraints are split as shareRange does.
 static int32_t itemsPerShare(int32_t count, int32_t chunk, int32_t workers)
 {
-	int32_t most = 0;
-	for (int32_t w = 0; w < workers; ++w) {
-		int32_t size = batchShareStart(count, w + 1, workers) - batchShareStart(count, w, workers);
-		int32_t items = (size + chunk - 1) / chunk;
-		most = items > most ? items : most;
-	}
-	return most;
+	return dkItemsPerShare(count, DK_CONSTRAINT_PAD, chunk, workers);
 }
 
 // Joints [b, e) of one colour: the wide kernels, or width 1 for the overflow group.

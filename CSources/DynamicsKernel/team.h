@@ -54,6 +54,35 @@ static inline int32_t dkShareStart(int32_t items, int32_t w, int32_t workers)
 	return (int32_t)((int64_t)items * w / workers);
 }
 
+// Work of `count` rows or constraints in chunks is split the other way round: first into equal shares (to a
+// whole `unit`, so a batch of lanes never spans two chunks), then each share into chunks of `chunk` from its
+// start, so the shares differ by less than a unit, not by up to a chunk. Every share has the same number of
+// items (dkItemsPerShare), the last ones of a short share empty; item j of share w is [b, e).
+static inline int32_t dkUnitShareStart(int32_t count, int32_t unit, int32_t w, int32_t workers)
+{
+	int32_t start = dkShareStart((count + unit - 1) / unit, w, workers) * unit;
+	return start < count ? start : count;
+}
+
+static inline int32_t dkItemsPerShare(int32_t count, int32_t unit, int32_t chunk, int32_t workers)
+{
+	int32_t most = 0;
+	for (int32_t w = 0; w < workers; ++w) {
+		int32_t size = dkUnitShareStart(count, unit, w + 1, workers) - dkUnitShareStart(count, unit, w, workers);
+		int32_t items = (size + chunk - 1) / chunk;
+		most = items > most ? items : most;
+	}
+	return most;
+}
+
+static inline void dkShareItem(int32_t count, int32_t unit, int32_t chunk, int32_t workers, int32_t w, int32_t j,
+							   int32_t* b, int32_t* e)
+{
+	int32_t end = dkUnitShareStart(count, unit, w + 1, workers), from = dkUnitShareStart(count, unit, w, workers) + j * chunk;
+	*b = from < end ? from : end;
+	*e = from + chunk < end ? from + chunk : end;
+}
+
 // Claims one item of [0, items) split into shares, next[w] holding the next item of share w (initially
 // dkShareStart): from the worker's own share while it lasts, then from the next shares in turn, so a
 // worker the host runs late never holds up the rest. False when every item is taken.
