@@ -39,11 +39,11 @@ void dkContactSolver_StoreImpulses(dkWorld* world, const dkContactSoA* soa, int3
 }
 
 // Filling the contact rows of the wide layout: the list's contact entries in chunks, on any worker. The
-// entries are taken in contact order, which reads the contacts front to back (taking the rows in layout
-// order instead reads them at random, and measured slower). The entries are split into one equal share per
-// worker, each in chunks (dkShareItem, dkClaimShared): the colouring follows contact order, so a worker's share fills mostly the rows
-// its share of each colour stage solves, and two workers seldom write the same block of rows. Each entry
-// writes only its own row, so the split does not change a bit.
+// entries are taken in contact order, which reads the contacts front to back (taking the rows in layout order
+// instead reads them at random, and measured slower). The entries are split into one equal share per worker,
+// each in chunks (dkShareItem, dkClaimShared): the colouring follows contact order, so a worker's share fills
+// mostly the rows its share of each colour stage solves, and two workers seldom write the same block of rows.
+// Each entry writes only its own row, so the split does not change a bit.
 typedef struct dkFillTask {
 	dkWorld* world;
 	dkContactSoA* soa;
