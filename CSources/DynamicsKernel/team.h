@@ -78,7 +78,8 @@ static inline int32_t dkItemsPerShare(int32_t count, int32_t unit, int32_t chunk
 static inline void dkShareItem(int32_t count, int32_t unit, int32_t chunk, int32_t workers, int32_t w, int32_t j,
 							   int32_t* b, int32_t* e)
 {
-	int32_t end = dkUnitShareStart(count, unit, w + 1, workers), from = dkUnitShareStart(count, unit, w, workers) + j * chunk;
+	int32_t from = dkUnitShareStart(count, unit, w, workers) + j * chunk;
+	int32_t end = dkUnitShareStart(count, unit, w + 1, workers);
 	*b = from < end ? from : end;
 	*e = from + chunk < end ? from + chunk : end;
 }
