@@ -25,8 +25,9 @@
 #define DK_MAX_SOLVER_ITERATIONS 8 // dkWorldDef.solverIterations accepts 1…8
 // The ranges items accept, so that no mass, inertia or state leaves Float range in a step (the Units and
 // semantics article, §Bad input): coordinates and snap points |x| ≤ DK_MAX_COORDINATE pt, speeds
-// ≤ DK_MAX_SPEED pt/s, turn rates ≤ DK_MAX_TURN_RATE rad/s, sizes DK_MIN_SIZE…DK_MAX_SIZE pt, densities
-// DK_MIN_DENSITY…DK_MAX_DENSITY.
+// ≤ DK_MAX_SPEED pt/s, turn rates ≤ DK_MAX_TURN_RATE rad/s, sizes and circle radii DK_MIN_SIZE…DK_MAX_SIZE
+// pt, densities DK_MIN_DENSITY…DK_MAX_DENSITY, gravity components ≤ DK_MAX_GRAVITY pt/s² (the animator's
+// ±10⁶ gravity units of 1000 pt/s²).
 #define DK_MAX_COORDINATE 1.0e15f
 #define DK_MAX_SPEED 1.0e7f
 #define DK_MAX_TURN_RATE 1.0e6f
@@ -34,6 +35,7 @@
 #define DK_MAX_SIZE 1.0e7f
 #define DK_MIN_DENSITY 1.0e-6f
 #define DK_MAX_DENSITY 1.0e6f
+#define DK_MAX_GRAVITY 1.0e9f
 
 // Scratch columns after the public ones: per-substep accelerations of the BLAS path.
 // Scratch columns: accelerations of the BLAS path, momentum for reductions, and the step-start pose the

@@ -409,6 +409,8 @@ static bool columnAccepts(dkColumn column, float v, bool* writable)
 	case dkColumnVelocityX:
 	case dkColumnVelocityY: return fabsf(v) <= DK_MAX_SPEED;
 	case dkColumnAngularVelocity: return fabsf(v) <= DK_MAX_TURN_RATE;
+	case dkColumnGravityX:
+	case dkColumnGravityY: return fabsf(v) <= DK_MAX_GRAVITY;
 	case dkColumnLinearDamping:
 	case dkColumnAngularDamping:
 	case dkColumnSnapOmega:

@@ -126,7 +126,7 @@ dkResult dkWorld_CreateShape(dkWorld* world, const dkShapeDef* def, dkShapeId* o
 	switch (def->kind) {
 	case dkGeometryCircle:
 		if (n != 1) return invalid(error, "count", -1, n);
-		if (!isfinite(def->radius) || !(def->radius > 0)) return invalid(error, "radius", -1, def->radius);
+		if (!(def->radius >= DK_MIN_SIZE && def->radius <= DK_MAX_SIZE)) return invalid(error, "radius", -1, def->radius);
 		s.x[0] = def->x[0];
 		s.y[0] = def->y[0];
 		s.radius = def->radius;

@@ -6,8 +6,16 @@
 // or throws a `DynamicsError`; one that throws must leave the world exactly as it was (every column's
 // bits and the item, attachment and field counts). Anything else (a trap, a crash, a changed world after
 // a throw) is a finding.
+//
+// A program also opens column views (`withColumn`): inside one it makes every read the API offers and then
+// checks that the view still holds the bits it held when opened (under ASan, a read that moved or freed the
+// column is a finding too); and it makes a mutating call inside a view in a forked child process, which
+// must trap with the message naming the call, before the column is touched.
 import Dynamics
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Reads an input's bytes as the operands of a program; past the end it reads zeros.
 struct FuzzBytes {
@@ -102,7 +110,8 @@ struct BatchProgram {
     }
 
     private mutating func call(_ code: UInt8) {
-        switch code % 18 {
+        switch code % 19 {
+        case 17: view()
         case 0: create()
         case 1:
             let shape: CollisionShape
@@ -176,6 +185,69 @@ struct BatchProgram {
                 attempt("step(by:)") { try $0.world.step(by: TimeInterval(duration)) }
             }
         }
+    }
+
+    /// Opens a view of a column, reads the world every way it can be read, checks the view is unchanged, and
+    /// (when the bytes say) makes a mutating call inside the view in a child process, which must trap.
+    private mutating func view() {
+        let column = DynamicWorld.Column.allCases[input.count(DynamicWorld.Column.allCases.count - 1)]
+        let mutation = input.byte() & 3 == 0 ? Int(input.byte()) : nil
+        let ids = ids(), picked = attachments.first
+        let world = self.world
+        world.withColumn(column) { span in
+            let opened = span.indices.map { span[$0].bitPattern }
+            _ = (world.itemIDs(), world.rows(of: ids), world.islandCount, world.awakeItemCount, world.contactEvents)
+            _ = (world.kineticEnergy, world.momentum, world.maxAwakeSpeedComponent, world.stateHash(), world.contactCount)
+            for id in ids where world.contains(id) {
+                _ = (world.pose(of: id), world.velocity(of: id), world.mass(of: id), world.isResting(id))
+            }
+            if let picked { _ = world.anchors(of: picked) }
+            world.withColumn(.positionX) { inner in _ = inner.indices.map { inner[$0] } }
+            precondition(span.indices.map { span[$0].bitPattern } == opened, "a read inside withColumn changed the column")
+            if let mutation { Self.expectTrap(mutation, world: world, ids: ids, span: span) }
+        }
+    }
+
+    /// Forks; the child makes mutating call number `which` (of five) on `world` inside the open view and then
+    /// reads `span`. The child must die of the trap, having written the message naming the call.
+    private static func expectTrap(_ which: Int, world: DynamicWorld, ids: [ItemID], span: borrowing Span<Float>) {
+        let names = ["createItems", "removeItems", "setPositions", "wake", "step(count:)"]
+        let positions = ids.map { _ in CGPoint(x: 1, y: 2) }
+        var pipeEnds: [Int32] = [0, 0]
+        guard pipe(&pipeEnds) == 0 else { return }
+        let child = fork()
+        if child == 0 {
+            close(pipeEnds[0])
+            dup2(pipeEnds[1], STDERR_FILENO)
+            // The default action, so that the fuzzer's and the runtime's handlers write no crash report.
+            for sig in [SIGILL, SIGTRAP, SIGABRT, SIGALRM] { signal(sig, SIG_DFL) }
+            var noCore = rlimit(rlim_cur: 0, rlim_max: 0)
+            setrlimit(Int32(RLIMIT_CORE.rawValue), &noCore)
+            alarm(20)
+            switch which % names.count {
+            case 0: _ = try? world.createItems(ItemDescription(), at: [.zero])
+            case 1: try? world.removeItems(ids)
+            case 2: try? world.setPositions(positions, for: ids)
+            case 3: world.wake()
+            default: try? world.step(count: 1)
+            }
+            var sum: Float = 0
+            for i in span.indices { sum += span[i] }  // a use after free under ASan, if the call had run
+            _exit(sum.isNaN ? 3 : 4)
+        }
+        close(pipeEnds[1])
+        guard child > 0 else { close(pipeEnds[0]); return }
+        var output = [UInt8]()
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while case let n = read(pipeEnds[0], &chunk, chunk.count), n > 0 { output += chunk[0..<n] }
+        close(pipeEnds[0])
+        var status: Int32 = 0
+        while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+        let signalled = status & 0x7f, message = String(decoding: output, as: UTF8.self)
+        if signalled == SIGALRM { return }  // the child hung (a lock held at the fork): no verdict
+        let name = names[which % names.count]
+        precondition(signalled != 0 && message.contains("DynamicWorld.\(name) called inside withColumn"),
+                     "\(name) inside withColumn did not trap (status \(status)): \(message)")
     }
 
     private mutating func itemDescription() -> ItemDescription {

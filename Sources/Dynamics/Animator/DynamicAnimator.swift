@@ -150,6 +150,7 @@ public final class DynamicAnimator {
         require(duration.isFinite && duration >= 0 && duration <= DynamicWorld.maximumStepDuration,
                 "step(by:) needs a duration of 0…\(DynamicWorld.maximumStepDuration) s, got \(duration)")
         require(!stepping, "DynamicAnimator.step called from inside a step, an action block or a delegate callback")
+        world.requireNoColumnView("step(by:)", of: "DynamicAnimator")
         stepping = true
         defer { stepping = false }
         pendingTime += duration
@@ -168,6 +169,7 @@ public final class DynamicAnimator {
         require(timeout.isFinite && timeout >= 0 && timeout <= DynamicWorld.maximumStepDuration,
                 "runUntilPaused needs a timeout of 0…\(DynamicWorld.maximumStepDuration) s, got \(timeout)")
         require(!stepping, "DynamicAnimator.runUntilPaused called from inside a step, an action block or a delegate callback")
+        world.requireNoColumnView("runUntilPaused", of: "DynamicAnimator")
         stepping = true
         defer { stepping = false }
         let steps = Int((timeout * world.configuration.stepsPerSecond + 1e-9).rounded(.down))

@@ -27,7 +27,7 @@ extension DynamicWorld {
                                itemAnchors: [CGPoint]? = nil, itemsCollide: Bool = false) throws(DynamicsError)
         -> [AttachmentID]
     {
-        require(!isStepping, "DynamicWorld.addAttachments called during a step")
+        requireNoColumnView("addAttachments")
         let n = items.count
         for (name, count) in [("others", others.count), ("anchors", anchors.count), ("itemAnchors", itemAnchors?.count ?? n)]
         where count != n {
@@ -59,7 +59,7 @@ extension DynamicWorld {
 
     /// Removes attachments (and wakes their items). Throws, removing nothing, when an id is stale or repeated.
     public func removeAttachments(_ ids: [AttachmentID]) throws(DynamicsError) {
-        require(!isStepping, "DynamicWorld.removeAttachments called during a step")
+        requireNoColumnView("removeAttachments")
         try kernel.destroyJoints(ids)
     }
 
@@ -79,7 +79,7 @@ extension DynamicWorld {
     /// next step, as a dragged item does. Throws for a stale id, a non-finite point, or an attachment
     /// between two items.
     public func moveAnchor(of id: AttachmentID, to point: CGPoint) throws(DynamicsError) {
-        require(!isStepping, "DynamicWorld.moveAnchor called during a step")
+        requireNoColumnView("moveAnchor")
         try kernel.setJointAnchor(id, point)
     }
 
@@ -87,14 +87,14 @@ extension DynamicWorld {
     /// The kind's case must be the one it was made with (a slider's axis stays): another kind throws an
     /// invalid value for `kind` and changes nothing. Wakes its items.
     public func updateAttachment(_ id: AttachmentID, to kind: AttachmentKind, length: CGFloat) throws(DynamicsError) {
-        require(!isStepping, "DynamicWorld.updateAttachment called during a step")
+        requireNoColumnView("updateAttachment")
         try kernel.setJointParameters(id, kind, length: length)
     }
 
     /// Whether the two items of each attachment collide with each other (attachments to a point of the world
     /// are unaffected). Throws, changing nothing, for a stale id. Wakes the items of attachments that change.
     public func setItemsCollide(_ collide: Bool, for ids: [AttachmentID]) throws(DynamicsError) {
-        require(!isStepping, "DynamicWorld.setItemsCollide called during a step")
+        requireNoColumnView("setItemsCollide")
         try kernel.setJointsCollide(ids, collide)
     }
 

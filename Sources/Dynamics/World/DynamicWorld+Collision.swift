@@ -8,7 +8,7 @@ extension DynamicWorld {
     public func addCollisionShape(_ shape: CollisionShape, offset: CGPoint = .zero, angle: CGFloat = 0,
                                   filter: CollisionFilter = .all, to ids: [ItemID]) throws(DynamicsError)
     {
-        require(!isStepping, "DynamicWorld.addCollisionShape called during a step")
+        requireNoColumnView("addCollisionShape")
         for id in ids where !kernel.isValid(id) { throw .staleID(id) }
         let geometry = try shape.kernelGeometry(offset: offset, angle: angle)
         for id in ids {
@@ -19,13 +19,14 @@ extension DynamicWorld {
 
     /// Removes every collision shape of the items.
     public func removeCollisionShapes(from ids: [ItemID]) throws(DynamicsError) {
-        require(!isStepping, "DynamicWorld.removeCollisionShapes called during a step")
+        requireNoColumnView("removeCollisionShapes")
         for id in ids where !kernel.isValid(id) { throw .staleID(id) }
         for id in ids { kernel.destroyShapes(of: id) }
     }
 
     /// Sets the collision filter of every shape of the items.
     public func setCollisionFilter(_ filter: CollisionFilter, for ids: [ItemID]) throws(DynamicsError) {
+        requireNoColumnView("setCollisionFilter")
         try kernel.setItemShapeGroups(items: ids, itemGroups: Array(repeating: filter.itemGroups, count: ids.count),
                                       boundaryGroups: Array(repeating: filter.boundaryGroups, count: ids.count))
     }
@@ -33,13 +34,15 @@ extension DynamicWorld {
     /// Adds a static two-sided boundary segment (pt) in collision group `group` (0…63).
     @discardableResult
     public func addBoundary(from start: CGPoint, to end: CGPoint, group: Int = 0) throws(DynamicsError) -> BoundaryID {
-        try addSegment(.segment(start, end), group: group)
+        requireNoColumnView("addBoundary")
+        return try addSegment(.segment(start, end), group: group)
     }
 
     /// Adds the segments of a path (arcs and curves flattened; closed subpaths form loops). Consecutive
     /// segments form a chain: items slide over the joints without catching on them.
     @discardableResult
     public func addBoundary(_ path: BezierPath, group: Int = 0) throws(DynamicsError) -> [BoundaryID] {
+        requireNoColumnView("addBoundary")
         var ids: [BoundaryID] = []
         do {
             for segment in path.segments() {
@@ -61,7 +64,7 @@ extension DynamicWorld {
 
     /// Removes a boundary segment.
     public func removeBoundary(_ id: BoundaryID) throws(DynamicsError) {
-        require(!isStepping, "DynamicWorld.removeBoundary called during a step")
+        requireNoColumnView("removeBoundary")
         let shape = KernelShapeID(index: id.index, generation: id.generation)
         guard kernel.shapeExists(shape) else {
             throw .invalidValue(field: "boundary", value: Double(id.index), index: nil)

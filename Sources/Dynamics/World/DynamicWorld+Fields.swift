@@ -13,7 +13,7 @@ extension DynamicWorld {
     /// ```
     @discardableResult
     public func addField(_ description: FieldDescription, for ids: [ItemID] = []) throws(DynamicsError) -> FieldID {
-        require(!isStepping, "DynamicWorld.addField called during a step")
+        requireNoColumnView("addField")
         try validate(ids)
         let id = try kernel.createField(description)
         do {
@@ -27,7 +27,7 @@ extension DynamicWorld {
 
     /// Replaces every property of a field, from the next step. The field's items wake.
     public func updateField(_ id: FieldID, _ description: FieldDescription) throws(DynamicsError) {
-        require(!isStepping, "DynamicWorld.updateField called during a step")
+        requireNoColumnView("updateField")
         _ = try description.kernelDef()  // validate first: the region call below is the only other failure
         try kernel.setRegion(description.region, of: id)
         try kernel.setField(id, description)
@@ -35,21 +35,21 @@ extension DynamicWorld {
 
     /// Adds items to a field (items already in it stay). Wakes them.
     public func addItems(_ ids: [ItemID], toField id: FieldID) throws(DynamicsError) {
-        require(!isStepping, "DynamicWorld.addItems(_:toField:) called during a step")
+        requireNoColumnView("addItems(_:toField:)")
         try validate(ids)
         try kernel.setFieldMembers(id, items: ids, member: true)
     }
 
     /// Removes items from a field (items not in it are ignored). Wakes them.
     public func removeItems(_ ids: [ItemID], fromField id: FieldID) throws(DynamicsError) {
-        require(!isStepping, "DynamicWorld.removeItems(_:fromField:) called during a step")
+        requireNoColumnView("removeItems(_:fromField:)")
         try validate(ids)
         try kernel.setFieldMembers(id, items: ids, member: false)
     }
 
     /// Removes a field. Its items wake.
     public func removeField(_ id: FieldID) throws(DynamicsError) {
-        require(!isStepping, "DynamicWorld.removeField called during a step")
+        requireNoColumnView("removeField")
         try kernel.removeField(id)
     }
 
@@ -63,7 +63,7 @@ extension DynamicWorld {
     /// steps, until set again; the first call turns the custom-force columns on. ``DynamicAnimator`` writes
     /// them before every step from the blocks of ``FieldBehavior/field(evaluationBlock:)``.
     public func setCustomFieldForces(x: [Float], y: [Float], for ids: [ItemID]) throws(DynamicsError) {
-        require(!isStepping, "DynamicWorld.setCustomFieldForces called during a step")
+        requireNoColumnView("setCustomFieldForces")
         try validate(ids)
         for (name, values) in [("fieldForce.x", x), ("fieldForce.y", y)] {
             guard values.count == ids.count else {

@@ -5,16 +5,19 @@ extension DynamicWorld {
     /// Sets the constant acceleration (pt/s², mass-independent) of each item: a ``GravityBehavior`` of
     /// magnitude 1 is 1000 pt/s². Anchored items ignore it. Wakes the items.
     public func setGravity(_ acceleration: CGVector, for ids: [ItemID]) throws(DynamicsError) {
+        requireNoColumnView("setGravity")
         try fill(.gravityX, .gravityY, acceleration.dx, acceleration.dy, ids)
     }
 
     /// Sets the constant acceleration of each item from per-item arrays (pt/s²).
     public func setGravity(x: [Float], y: [Float], for ids: [ItemID]) throws(DynamicsError) {
+        requireNoColumnView("setGravity")
         try write([(.gravityX, x, nil), (.gravityY, y, nil)], ids)
     }
 
     /// Sets a constant force (UIKit newtons: a = 100·F/m pt/s²) through each item's centre. Wakes the items.
     public func setForce(_ force: CGVector, for ids: [ItemID]) throws(DynamicsError) {
+        requireNoColumnView("setForce")
         let n = ids.count
         try write([(.forceX, Array(repeating: Float(force.dx), count: n), Double(force.dx)),
                    (.forceY, Array(repeating: Float(force.dy), count: n), Double(force.dy)),
@@ -28,12 +31,14 @@ extension DynamicWorld {
     public func setForces(x: [Float], y: [Float], torqueCross: [Float], torqueDot: [Float], for ids: [ItemID])
         throws(DynamicsError)
     {
+        requireNoColumnView("setForces")
         try write([(.forceX, x, nil), (.forceY, y, nil), (.torqueCross, torqueCross, nil),
                    (.torqueDot, torqueDot, nil)], ids)
     }
 
     /// Sets linear and angular resistance (damping, 1/s, ≥ 0): v ← v / (1 + h·c) per substep.
     public func setResistance(_ linear: CGFloat, angular: CGFloat, for ids: [ItemID]) throws(DynamicsError) {
+        requireNoColumnView("setResistance")
         try fill(.linearDamping, .angularDamping, linear, angular, ids)
     }
 
@@ -41,6 +46,7 @@ extension DynamicWorld {
     public func setMaterial(elasticity: CGFloat, friction: CGFloat, charge: CGFloat, for ids: [ItemID])
         throws(DynamicsError)
     {
+        requireNoColumnView("setMaterial")
         let n = ids.count
         try write([(.elasticity, Array(repeating: Float(elasticity), count: n), Double(elasticity)),
                    (.friction, Array(repeating: Float(friction), count: n), Double(friction)),
@@ -50,7 +56,7 @@ extension DynamicWorld {
     /// Replaces shape, density, anchoring and rotation freedom (mass and inertia are recomputed).
     /// Anchoring stops the items.
     public func setMassProperties(_ description: ItemDescription, for ids: [ItemID]) throws(DynamicsError) {
-        require(!isStepping, "DynamicWorld.setMassProperties called during a step")
+        requireNoColumnView("setMassProperties")
         try kernel.setMassProperties(ids: ids, description: description)
     }
 
@@ -58,6 +64,7 @@ extension DynamicWorld {
     public func setPositions(_ positions: [CGPoint], angles: [CGFloat]? = nil, for ids: [ItemID])
         throws(DynamicsError)
     {
+        requireNoColumnView("setPositions")
         guard positions.count == ids.count else {
             throw .invalidValue(field: "positions.count", value: Double(positions.count), index: nil)
         }
@@ -71,6 +78,7 @@ extension DynamicWorld {
     public func setVelocities(_ velocities: [CGVector], angular: [CGFloat]? = nil, for ids: [ItemID])
         throws(DynamicsError)
     {
+        requireNoColumnView("setVelocities")
         guard velocities.count == ids.count else {
             throw .invalidValue(field: "velocities.count", value: Double(velocities.count), index: nil)
         }
@@ -82,6 +90,7 @@ extension DynamicWorld {
 
     /// Adds `velocity` (pt/s) and `angular` (rad/s) to each item. Wakes them.
     public func addVelocity(_ velocity: CGVector, angular: CGFloat = 0, for ids: [ItemID]) throws(DynamicsError) {
+        requireNoColumnView("addVelocity")
         let n = ids.count
         try kernel.addVelocities(ids: ids, dx: Array(repeating: Float(velocity.dx), count: n),
                                  dy: Array(repeating: Float(velocity.dy), count: n),
@@ -92,6 +101,7 @@ extension DynamicWorld {
     public func applyImpulse(_ impulse: CGVector, at offset: Offset = .zero, for ids: [ItemID])
         throws(DynamicsError)
     {
+        requireNoColumnView("applyImpulse")
         let n = ids.count
         try kernel.applyImpulses(ids: ids, px: Array(repeating: Float(impulse.dx), count: n),
                                  py: Array(repeating: Float(impulse.dy), count: n),
@@ -105,6 +115,7 @@ extension DynamicWorld {
     public func setSnap(to point: CGPoint, frequency: CGFloat = 2.5, dampingRatio: CGFloat, for ids: [ItemID])
         throws(DynamicsError)
     {
+        requireNoColumnView("setSnap")
         guard frequency.isFinite, frequency >= 0 else {
             throw .invalidValue(field: "frequency", value: Double(frequency), index: nil)
         }
@@ -145,7 +156,6 @@ extension DynamicWorld {
     }
 
     private func write(_ columns: [(KernelColumn, [Float], Double?)], _ ids: [ItemID]) throws(DynamicsError) {
-        require(!isStepping, "DynamicWorld mutated during a step")
         try validate(ids)
         for (column, values, original) in columns {
             guard values.count == ids.count else {

@@ -49,7 +49,9 @@ public final class DynamicWorld {
     /// Fixed steps taken so far.
     public private(set) var stepCount = 0
     private var pendingTime: TimeInterval = 0
-    var isStepping = false
+    /// Column views open now (``withColumn(_:_:)`` calls may nest); every call that changes the world traps
+    /// while one is open, because it could move, free or rewrite the memory the view reads.
+    private var openColumnViews = 0
 
     /// Creates an empty world. Throws when a configuration field is out of range.
     public init(configuration: Configuration = .init()) throws(DynamicsError) {
@@ -59,7 +61,7 @@ public final class DynamicWorld {
 
     /// Changes SIMD level, integrator, worker count, rates or rest detection between steps.
     public func reconfigure(_ configuration: Configuration) throws(DynamicsError) {
-        require(!isStepping, "DynamicWorld.reconfigure called during a step")
+        requireNoColumnView("reconfigure")
         try kernel.configure(configuration)
         self.configuration = configuration
     }
@@ -93,7 +95,7 @@ public final class DynamicWorld {
     public func createItems(_ description: ItemDescription, at positions: [CGPoint], angles: [CGFloat]? = nil)
         throws(DynamicsError) -> [ItemID]
     {
-        require(!isStepping, "DynamicWorld.createItems called during a step")
+        requireNoColumnView("createItems")
         if let angles, angles.count != positions.count {
             throw .invalidValue(field: "angles.count", value: Double(angles.count), index: nil)
         }
@@ -103,7 +105,7 @@ public final class DynamicWorld {
 
     /// Removes items. A stale or repeated id throws and removes nothing; every other id stays valid.
     public func removeItems(_ ids: [ItemID]) throws(DynamicsError) {
-        require(!isStepping, "DynamicWorld.removeItems called during a step")
+        requireNoColumnView("removeItems")
         try kernel.removeItems(ids)
     }
 
@@ -118,20 +120,39 @@ public final class DynamicWorld {
     public func rows(of ids: [ItemID]) -> [Int?] { kernel.rows(of: ids).map { $0 < 0 ? nil : Int($0) } }
 
     /// Calls `body` with a read-only, zero-copy view of one column in dense order.
-    /// The view is valid only inside `body`.
+    ///
+    /// The view is valid only inside `body`, and the world must not change while it is open: calling any
+    /// method that changes this world from inside `body` (creating or removing items, a setter, ``wake(_:)``,
+    /// ``putToRest(_:)``, ``step(by:)``, ``reconfigure(_:)``, …) traps with a message naming the call,
+    /// since it could move or free the memory the view reads. Reading (other columns, ``pose(of:)``,
+    /// ``stateHash()``) is allowed, and views may nest.
     public func withColumn<R>(_ column: Column, _ body: (Span<Float>) throws -> R) rethrows -> R {
-        try kernel.withColumn(column.kernelColumn, body)
+        openColumnViews += 1
+        defer { openColumnViews -= 1 }
+        return try kernel.withColumn(column.kernelColumn, body)
+    }
+
+    /// Traps, naming `owner.call`, when a column view of this world is open (see ``withColumn(_:_:)``).
+    func requireNoColumnView(_ call: String, of owner: String = "DynamicWorld") {
+        require(openColumnViews == 0,
+                "\(owner).\(call) called inside withColumn: a world must not change while a view of its columns is open")
     }
 
     /// Wakes resting items (all of them when `ids` is nil).
-    public func wake(_ ids: [ItemID]? = nil) { kernel.wake(ids) }
+    public func wake(_ ids: [ItemID]? = nil) {
+        requireNoColumnView("wake")
+        kernel.wake(ids)
+    }
 
     /// Puts items to rest as if they had come to rest, each with the items it touches or is attached to
     /// (its island): steps skip them until something wakes them (see <doc:UnitsAndSemantics>, §Rest), as
     /// Box2D creates bodies asleep. A pile or a wall built already settled can start at rest, so that only
     /// what disturbs it costs anything. Items keep their velocities (pt/s), which they move with once
     /// woken. Throws ``DynamicsError/staleID(_:)`` for a stale id, and then changes nothing.
-    public func putToRest(_ ids: [ItemID]) throws(DynamicsError) { try kernel.rest(ids) }
+    public func putToRest(_ ids: [ItemID]) throws(DynamicsError) {
+        requireNoColumnView("putToRest")
+        try kernel.rest(ids)
+    }
 
     // MARK: stepping
 
@@ -144,6 +165,7 @@ public final class DynamicWorld {
     /// 0…``maximumStepDuration`` s, and ``DynamicsError/outOfMemory(field:value:)`` (field `step`) when a
     /// step cannot allocate its scratch memory: that step moves nothing, and the steps before it stand.
     public func step(by duration: TimeInterval) throws(DynamicsError) {
+        requireNoColumnView("step(by:)")
         guard duration.isFinite, duration >= 0, duration <= Self.maximumStepDuration else {
             throw .invalidValue(field: "duration", value: duration, index: nil)
         }
@@ -156,14 +178,13 @@ public final class DynamicWorld {
 
     /// Advances by exactly `count` fixed steps (0 does nothing). Throws for a negative count.
     public func step(count: Int) throws(DynamicsError) {
+        requireNoColumnView("step(count:)")
         guard count >= 0 else { throw .invalidValue(field: "count", value: Double(count), index: nil) }
         for _ in 0..<count { try stepOnce() }
     }
 
     func stepOnce() throws(DynamicsError) {
-        require(!isStepping, "DynamicWorld stepped re-entrantly")
-        isStepping = true
-        defer { isStepping = false }
+        requireNoColumnView("step")
         try kernel.step(dt: configuration.stepDuration, substeps: configuration.substeps)
         elapsedTime += configuration.stepDuration
         stepCount += 1
