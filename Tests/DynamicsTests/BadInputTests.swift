@@ -49,6 +49,36 @@ import Testing
         #expect(w.pose(of: id).center.y.isFinite && w.velocity(of: id).dy.isFinite)
     }
 
+    @Test("circle radii get the bounds of sizes (10⁻³…10⁷ pt): 10³⁰ was accepted and the next step was NaN")
+    func radiusRange() throws {
+        let w = try DynamicWorld()
+        let ids = try w.createItems(ItemDescription(), at: [.zero])
+        for radius: CGFloat in [1e30, 1e8, 1e-4, 0, -1, .nan, .infinity] {
+            Self.rejects("radius", w) { try w.addCollisionShape(.circle(radius: radius), to: ids) }
+        }
+        try w.addCollisionShape(.circle(radius: 1e7), to: ids)
+        try w.addCollisionShape(.circle(radius: 1e-3), to: ids)
+        try w.step(count: 2)
+        #expect(w.pose(of: ids[0]).center.y.isFinite)
+    }
+
+    @Test("the batch world bounds gravity as the animator does: ±10⁹ pt/s², the animator's ±10⁶ units of 1000 pt/s²")
+    func gravityRange() throws {
+        let w = try DynamicWorld()
+        let ids = try w.createItems(ItemDescription(), at: [.zero])
+        Self.rejects("gravity.dy", w) { try w.setGravity(CGVector(dx: 0, dy: 3e38), for: ids) }
+        Self.rejects("gravity.dx", w) { try w.setGravity(CGVector(dx: -1.01e9, dy: 0), for: ids) }
+        Self.rejects("gravity.dy", w) { try w.setGravity(x: [0], y: [2e9], for: ids) }
+        try w.setGravity(CGVector(dx: 0, dy: 1e9), for: ids)
+        let animator = DynamicAnimator()
+        let body = DynamicBody(center: .zero, size: CGSize(width: 10, height: 10))
+        let gravity = GravityBehavior(items: [body])
+        gravity.gravityDirection = CGVector(dx: 0, dy: 1e6)
+        animator.addBehavior(gravity)
+        animator.step(by: 1.0 / 60)
+        #expect(body.center.y > 0)
+    }
+
     @Test("increments that would overflow are refused: the results are checked, not only the inputs")
     func overflowingIncrements() throws {
         let (w, id) = try Self.world()
