@@ -58,9 +58,17 @@ test: deps schema-deps
 	"$$($(SWIFT) build --show-bin-path)/SceneFuzzer" Tests/Fuzz/corpus/*
 	$(MAKE) test-schema
 
-# Python's jsonschema and PyYAML for the scene-file schema check (from PyPI when missing).
+# Python's jsonschema and PyYAML for the scene-file schema check: Debian's python3-jsonschema and python3-yaml,
+# installed when neither the first python3 on PATH nor Debian's /usr/bin/python3 has them (a stock Debian or
+# Ubuntu Python refuses pip installs, PEP 668). SCHEMA_PYTHON is the first of the two that has both.
+SCHEMA_PYTHON = $(shell for p in python3 /usr/bin/python3; do "$$p" -c "import jsonschema, yaml" 2>/dev/null && { echo "$$p"; break; }; done)
+
 schema-deps:
-	@python3 -c "import jsonschema, yaml" 2>/dev/null || python3 -m pip install --quiet jsonschema pyyaml
+	@if ! python3 -c "import jsonschema, yaml" 2>/dev/null && ! /usr/bin/python3 -c "import jsonschema, yaml" 2>/dev/null; then \
+		echo "Installing Debian's python3-jsonschema and python3-yaml (apt-get update first)"; \
+		$(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-jsonschema python3-yaml >/dev/null; \
+	fi
 
 # Every built-in scene's export and every example scene file against the JSON Schema that
 # `dynamics schema` prints (Tests/SceneSchema/check.py also checks that it rejects broken scenes).
@@ -72,7 +80,8 @@ test-schema: schema-deps
 	@bin="$$($(SWIFT) build --show-bin-path)/dynamics"; \
 	for name in $$("$$bin" scenes | grep -v "(example file" | cut -d' ' -f1); do "$$bin" scenes --export $$name --items 40 > $(SCHEMA_DIR)/$$name.json || exit 1; done; \
 	"$$bin" schema > .build/scene.schema.json
-	python3 Tests/SceneSchema/check.py .build/scene.schema.json $(SCHEMA_DIR)/*.json Sources/DynamicsScenes/Resources/examples/*
+	@test -n "$(SCHEMA_PYTHON)" || { echo "make test-schema: no python3 with jsonschema and yaml (install python3-jsonschema python3-yaml)" >&2; exit 1; }
+	$(SCHEMA_PYTHON) Tests/SceneSchema/check.py .build/scene.schema.json $(SCHEMA_DIR)/*.json Sources/DynamicsScenes/Resources/examples/*
 
 # The C kernel on arm64 (Tests/Kernel): the checks program is built natively and for arm64; the arm64
 # build runs under qemu-aarch64 and checks the NEON kernels against the scalar ones, the laws, and that
