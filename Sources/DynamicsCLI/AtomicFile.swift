@@ -12,6 +12,8 @@ final class AtomicFile {
 
     /// Every open file, for the interrupt handler.
     nonisolated(unsafe) static var open: [AtomicFile] = []
+    /// The files committed so far and their sizes in bytes, for ``reportWritten(quiet:)``.
+    nonisolated(unsafe) static var written: [(path: String, bytes: Int)] = []
 
     init(_ path: String) throws {
         target = URL(fileURLWithPath: path)
@@ -53,6 +55,26 @@ final class AtomicFile {
             throw CLIError(.io, "cannot write \(target.path): \(reason)")
         }
         Self.open.removeAll { $0 === self }
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: target.path)[.size] as? Int) ?? 0
+        Self.written.append((target.path, bytes))
+    }
+
+    /// Says on standard error what the command wrote (`dynamics: wrote run.html (1.2 MB)`), unless `quiet`.
+    static func reportWritten(quiet: Bool) {
+        defer { written = [] }
+        guard !quiet else { return }
+        for (path, bytes) in written {
+            FileHandle.standardError.write(Data("dynamics: wrote \(path) (\(size(bytes)))\n".utf8))
+        }
+    }
+
+    /// A byte count as people read it: 312 bytes, 4.1 kB, 1.2 MB, 3.4 GB (powers of 1000).
+    static func size(_ bytes: Int) -> String {
+        let units = ["kB", "MB", "GB", "TB"]
+        guard bytes >= 1000 else { return "\(bytes) byte\(bytes == 1 ? "" : "s")" }
+        var value = Double(bytes) / 1000, unit = 0
+        while value >= 999.95 && unit < units.count - 1 { value /= 1000; unit += 1 }
+        return String(format: "%.1f %@", value, units[unit])
     }
 
     /// Closes and removes the temporary file (the target stays as it was).

@@ -18,7 +18,7 @@ struct Bench: ParsableCommand {
             """
     )
 
-    @Option(help: "Built-in scene names, comma-separated (see `dynamics scenes`).")
+    @Option(help: "Built-in scene names, comma-separated (see `dynamics scenes`).", completion: .list(Scene.builtIn.map(\.name)))
     var scene: String = "default"
 
     @Option(help: "Numbers of items, comma-separated (default: each scene's).")
@@ -27,7 +27,7 @@ struct Bench: ParsableCommand {
     @Option(parsing: .unconditional, help: "Timed steps per run.")
     var steps: Int = 600
 
-    @Option(name: .customLong("repeat"), parsing: .unconditional, help: "Runs of each combination, interleaved (default 1).")
+    @Option(name: .customLong("repeat"), parsing: .unconditional, help: "Runs of each combination, interleaved.")
     var repeats: Int = 1
 
     @Option(help: ArgumentHelp(
@@ -42,6 +42,9 @@ struct Bench: ParsableCommand {
 
     @Flag(help: "Print one JSON object per combination (one line each).")
     var json = false
+
+    @Flag(help: "No progress or notices on the terminal (the table or JSON is still printed).")
+    var quiet = false
 
     struct Case: Hashable {
         let scene: String
@@ -76,7 +79,7 @@ struct Bench: ParsableCommand {
         let cases = recipes.flatMap { r in counts.flatMap { n in workers.map { Case(scene: r.name, items: n, workers: $0) } } }
         for c in cases { try MemoryEstimate.check(items: c.items ?? DynamicsCLI.scene(named: c.scene).defaultItems, scene: c.scene) }
         let machine = MachineInfo.current
-        let progress = BenchProgress(total: cases.count * repeats)
+        let progress = BenchProgress(total: cases.count * repeats, enabled: !quiet)
         var runs: [Case: [BenchResult]] = [:]
         for r in 0..<repeats {
             for c in cases {
@@ -105,6 +108,7 @@ struct Bench: ParsableCommand {
             try file.write(BenchPlot(results: results, machine: machine, steps: steps, repeats: repeats).svg)
             try file.commit()
         }
+        AtomicFile.reportWritten(quiet: quiet)
     }
 
     /// One run of one combination.

@@ -5,9 +5,13 @@ import Foundation
 final class BenchProgress {
     private let total: Int
     private var done = 0
-    private let enabled = isatty(STDERR_FILENO) != 0
+    private let enabled: Bool
 
-    init(total: Int) { self.total = total }
+    /// Progress over `total` runs, shown when `enabled` and standard error is a terminal.
+    init(total: Int, enabled: Bool) {
+        self.total = total
+        self.enabled = enabled && isatty(STDERR_FILENO) != 0
+    }
 
     func show(_ c: Bench.Case, repeat r: Int, of repeats: Int) {
         done += 1

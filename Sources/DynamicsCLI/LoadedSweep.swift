@@ -46,10 +46,11 @@ struct LoadedSweep {
         manifest = SweepManifest(sweep, base: base, name: name)
     }
 
-    /// A scene file's value, checked to be a valid scene.
+    /// A scene file's value as written (a sweep's pointers name places in the file, not in the reader's
+    /// normal form), checked to be a valid scene.
     static func sceneValue(_ file: String, from sweepPath: String) throws -> SceneValue {
         do {
-            return try SceneDocument.load(contentsOf: URL(fileURLWithPath: file)).value
+            return try SceneDocument.loadAsWritten(contentsOf: URL(fileURLWithPath: file)).written
         } catch {
             throw CLIError(error.kind.status, "\(sweepPath): scene \(file): \(error)")
         }

@@ -37,6 +37,23 @@ enum SceneSource {
 
     static func exampleName(_ url: URL) -> String { url.deletingPathExtension().lastPathComponent }
 
+    /// Shell completion of a scene argument: the built-in and example scene names, the scene files (.json,
+    /// .yaml, .yml) and the folders that start with `prefix`.
+    @Sendable static func completions(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
+        let names = Scene.builtIn.map(\.name) + SceneDocument.exampleFiles.map(exampleName)
+        let slash = prefix.lastIndex(of: "/")
+        let folder = slash.map { String(prefix[...$0]) } ?? ""
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? []
+        let files = entries.sorted().compactMap { entry -> String? in
+            let path = folder + entry
+            var isFolder: ObjCBool = false
+            guard !entry.hasPrefix("."), FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return nil }
+            if isFolder.boolValue { return path + "/" }
+            return ["json", "yaml", "yml"].contains(URL(fileURLWithPath: entry).pathExtension.lowercased()) ? path : nil
+        }
+        return (names + files).filter { $0.hasPrefix(prefix) }
+    }
+
     var name: String {
         switch self {
         case .builtIn(let scene): scene.name

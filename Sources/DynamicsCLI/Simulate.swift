@@ -17,7 +17,7 @@ struct Simulate: ParsableCommand {
             """
     )
 
-    @Argument(help: "A scene file or a built-in scene name.")
+    @Argument(help: "A scene file or a built-in scene name.", completion: .custom(SceneSource.completions))
     var scene: String = "default"
 
     @Option(parsing: .unconditional, help: "Number of items of a built-in scene (default: the scene's).")
@@ -39,7 +39,7 @@ struct Simulate: ParsableCommand {
     @Option(name: .long, help: "An output file, by extension: .csv or .jsonl trajectories, .html playback page, .svg picture, .npz NumPy arrays (repeatable).")
     var output: [String] = []
 
-    @Option(parsing: .unconditional, help: "Write trajectories every K steps (default 1; the first and last steps are always written).")
+    @Option(parsing: .unconditional, help: "Write trajectories every K steps (the first and last steps are always written).")
     var every: Int = 1
 
     @Option(name: .customLong("frames"), help: "Times (s) of the panels of an .svg output, comma-separated (default: the last frame only).")
@@ -60,7 +60,7 @@ struct Simulate: ParsableCommand {
     @Flag(help: "Print the summary as one JSON object.")
     var json = false
 
-    @Flag(help: "No progress and no summary on the terminal.")
+    @Flag(help: "No progress, notices or text summary on the terminal (--json still prints its summary).")
     var quiet = false
 
     func validate() throws {
@@ -89,6 +89,16 @@ struct Simulate: ParsableCommand {
 
     func run() throws {
         try reportingFailures { try simulate() }
+    }
+
+    /// The --frames times (s), when given.
+    private var pictureTimeList: [Double]? {
+        pictureTimes.map { $0.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) } }
+    }
+
+    /// A time as short as it reads exactly: 5, 2.5, 0.016667.
+    static func formatted(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String(format: "%g", seconds)
     }
 
     private func simulate() throws {
@@ -123,6 +133,15 @@ struct Simulate: ParsableCommand {
         guard steps >= 1 else {
             throw CLIError(.usage, "--seconds \(duration) is shorter than one step (1/\(world.configuration.stepsPerSecond) s)")
         }
+        if let times = pictureTimeList {
+            let end = Double(steps) / world.configuration.stepsPerSecond
+            guard output.contains(where: { URL(fileURLWithPath: $0).pathExtension.lowercased() == "svg" }) else {
+                throw CLIError(.usage, "--frames sets the panels of an .svg --output, and none is given")
+            }
+            if let outside = times.first(where: { $0 > end + 0.5 / world.configuration.stepsPerSecond }) {
+                throw CLIError(.usage, "--frames \(Self.formatted(outside)): outside the run, which lasts \(Self.formatted(end)) s (--frames takes times from 0 to \(Self.formatted(end)))")
+            }
+        }
         // Which items the trajectories hold.
         var tracked = Array(ids.indices)
         if let track {
@@ -140,8 +159,7 @@ struct Simulate: ParsableCommand {
             switch URL(fileURLWithPath: path).pathExtension.lowercased() {
             case "csv": try TrajectoryWriter(path: path, format: .csv, source: frameSource)
             case "jsonl": try TrajectoryWriter(path: path, format: .jsonl, source: frameSource)
-            case "svg": try PictureWriter(path: path, source: frameSource,
-                                          times: pictureTimes.map { $0.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) } })
+            case "svg": try PictureWriter(path: path, source: frameSource, times: pictureTimeList)
             case "npz": try NumpyArchiveWriter(path: path, source: frameSource)
             default: try PlaybackWriter(path: path, source: frameSource)
             }
@@ -196,7 +214,8 @@ struct Simulate: ParsableCommand {
             try summaryFile.write(summaryJSON + "\n")
             try summaryFile.commit()
         }
-        if !quiet { print(json ? summaryJSON : result.text) }
+        AtomicFile.reportWritten(quiet: quiet)
+        if json { print(summaryJSON) } else if !quiet { print(result.text) }
     }
 
     /// One contact event as a JSON line: step, time, began, the two parties (item ids, or boundary

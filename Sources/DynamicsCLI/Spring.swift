@@ -40,7 +40,7 @@ struct Spring: ParsableCommand {
     @Option(parsing: .unconditional, help: "Seconds to cover (default: the settling duration, or the duration given).")
     var seconds: Double?
 
-    @Option(parsing: .unconditional, help: "Samples, 2…100000 (default 61).")
+    @Option(parsing: .unconditional, help: "Samples, 2…100000.")
     var samples: Int = 61
 
     @Option(help: "Also write the curve as an SVG plot to this file.")
@@ -96,6 +96,7 @@ struct Spring: ParsableCommand {
                 let file = try AtomicFile(svg)
                 try file.write(Self.plot(curve, times: times))
                 try file.commit()
+                AtomicFile.reportWritten(quiet: false)
             }
         }
     }

@@ -17,12 +17,15 @@ struct SweepCommand: ParsableCommand {
             SLURM_ARRAY_TASK_COUNT (or _MIN and _MAX), or JOB_COMPLETION_INDEX with --shards N; otherwise \
             the whole sweep runs. dynamics sweep --merge DIR --output TABLE.csv|TABLE.jsonl writes one table \
             in variant order and exits 65 when variants are missing. dynamics sweep --example prints a small \
-            sweep to start from. Exit status: 0 done, 64 usage, 65 invalid sweep or missing variants, 66 \
-            cannot open, 73/74 cannot write, 130 interrupted (rerun to finish).
+            sweep to start from. A variant whose scene is invalid or whose run diverges is recorded as an \
+            error row; the shard then says how many failed and the first error, and exits 65 when every \
+            variant it ran failed (with --strict, when any did). Exit status: 0 done, 64 usage, 65 invalid \
+            sweep, failed variants or missing variants, 66 cannot open, 73/74 cannot write, 130 interrupted \
+            (rerun to finish).
             """
     )
 
-    @Argument(help: "A sweep file (.json, .yaml, .yml).")
+    @Argument(help: "A sweep file (.json, .yaml, .yml).", completion: .file(extensions: ["json", "yaml", "yml"]))
     var sweep: String?
 
     @Option(name: .long, help: "The results folder (with a sweep), or the merged table's files .csv and .jsonl (with --merge; repeatable).")
@@ -34,7 +37,7 @@ struct SweepCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "How many shards, with JOB_COMPLETION_INDEX (Kubernetes Indexed Jobs) or to check a Slurm array's size.")
     var shards: Int?
 
-    @Option(help: "Merge the shard files of this results folder into --output tables.")
+    @Option(help: "Merge the shard files of this results folder into --output tables.", completion: .directory)
     var merge: String?
 
     @Flag(help: "Print a small runnable sweep (YAML) and exit.")
@@ -43,9 +46,12 @@ struct SweepCommand: ParsableCommand {
     @Flag(help: "Print the sweep's variants (index, id, parameter values) as CSV and exit.")
     var list = false
 
-    @OptionGroup var engine: EngineOptions
+    @OptionGroup var threads: ThreadOptions
 
-    @Flag(help: "No progress on the terminal.")
+    @Flag(help: "Exit 65 when any variant failed (its error row is still written); without it a shard exits 65 only when every variant it ran failed.")
+    var strict = false
+
+    @Flag(help: "No progress or notices on the terminal (failures are still reported).")
     var quiet = false
 
     func validate() throws {
@@ -77,7 +83,7 @@ struct SweepCommand: ParsableCommand {
                 } else {
                     let shard = try chosenShard()
                     try SweepRunner(loaded: loaded, directory: URL(fileURLWithPath: output[0]), shard: shard,
-                                    engine: engine, quiet: quiet).run()
+                                    threads: threads, strict: strict, quiet: quiet).run()
                 }
             }
         }
@@ -130,6 +136,10 @@ struct SweepCommand: ParsableCommand {
         guard table.missing.isEmpty else {
             let partial = table.partialFiles.isEmpty ? "" : "; unfinished shard files: \(table.partialFiles.joined(separator: ", "))"
             throw CLIError(.data, "wrote \(output.joined(separator: ", ")) with \(note); missing: \(Self.listed(table.missing))\(partial)")
+        }
+        let failed = table.rows.filter { $0.error != nil }
+        if strict, let first = failed.first {
+            throw CLIError(.data, "wrote \(output.joined(separator: ", ")) with \(note); --strict: variant \(first.index) failed: \(first.error ?? "")")
         }
         if !quiet { FileHandle.standardError.write(Data("dynamics: merged \(note) into \(output.joined(separator: ", "))\n".utf8)) }
     }

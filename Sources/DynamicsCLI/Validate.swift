@@ -13,7 +13,7 @@ struct Validate: ParsableCommand {
             """
     )
 
-    @Argument(help: "A scene file (.json, .yaml or .yml).")
+    @Argument(help: "A scene file (.json, .yaml or .yml).", completion: .file(extensions: ["json", "yaml", "yml"]))
     var scene: String
 
     @OptionGroup var limits: LimitOptions

@@ -8,6 +8,26 @@ extension SceneDocument {
     public static func load(contentsOf url: URL, limits: SceneLimits = .init(),
                             warnings: ((SceneProblem) -> Void)? = nil) throws(SceneFileError) -> SceneDocument
     {
+        let (data, yaml) = try contents(of: url, limits: limits)
+        return try parse(data, yaml: yaml, limits: limits, warnings: warnings)
+    }
+
+    /// Reads a scene file as ``load(contentsOf:limits:warnings:)`` does and returns, with the document, the
+    /// file's value as written: before the reader's normal form rewrites anything (a push's `angle` and
+    /// `magnitude` into a `vector`, a generator's defaults filled in). A sweep's pointers name places in it.
+    public static func loadAsWritten(contentsOf url: URL, limits: SceneLimits = .init())
+        throws(SceneFileError) -> (document: SceneDocument, written: SceneValue)
+    {
+        let (data, yaml) = try contents(of: url, limits: limits)
+        let (value, problems) = parseValue(data, yaml: yaml, limits: limits)
+        guard let value else { throw SceneFileError(kind: .data, problems: problems) }
+        let (document, documentProblems) = read(value, limits: limits)
+        guard let document else { throw SceneFileError(kind: .data, problems: documentProblems) }
+        return (document, value)
+    }
+
+    /// A file's bytes (at most one past the limit) and whether its name says YAML.
+    private static func contents(of url: URL, limits: SceneLimits) throws(SceneFileError) -> (Data, Bool) {
         let handle: FileHandle
         do {
             handle = try FileHandle(forReadingFrom: url)
@@ -22,8 +42,7 @@ extension SceneDocument {
         } catch {
             throw SceneFileError(kind: .io, problems: [SceneProblem(path: "", message: "cannot read \(url.path): \(Self.reason(error))")])
         }
-        let yaml = ["yaml", "yml"].contains(url.pathExtension.lowercased())
-        return try parse(data, yaml: yaml, limits: limits, warnings: warnings)
+        return (data, ["yaml", "yml"].contains(url.pathExtension.lowercased()))
     }
 
     /// Reads a scene from its text (JSON, or YAML when `yaml`).
@@ -38,7 +57,14 @@ extension SceneDocument {
 
     /// Every problem of a scene's text, and the document when it has no error.
     public static func read(_ data: Data, yaml: Bool, limits: SceneLimits = .init()) -> (SceneDocument?, [SceneProblem]) {
-        func fail(_ message: String) -> (SceneDocument?, [SceneProblem]) { (nil, [SceneProblem(path: "", message: message)]) }
+        let (value, problems) = parseValue(data, yaml: yaml, limits: limits)
+        guard let value else { return (nil, problems) }
+        return read(value, limits: limits)
+    }
+
+    /// A scene's text as a value, within the limits, or the problem that stops it.
+    static func parseValue(_ data: Data, yaml: Bool, limits: SceneLimits) -> (SceneValue?, [SceneProblem]) {
+        func fail(_ message: String) -> (SceneValue?, [SceneProblem]) { (nil, [SceneProblem(path: "", message: message)]) }
         if data.count > limits.bytes { return fail("the file is larger than the limit of \(limits.bytes) bytes") }
         let depth = nestingBound(data)
         if depth > limits.depth { return fail("nesting deeper than the limit of \(limits.depth) levels") }
@@ -59,7 +85,7 @@ extension SceneDocument {
             return fail("not valid \(yaml ? "YAML" : "JSON"): \(yaml ? syntaxReason(error) : jsonSyntaxReason(data))")
         }
         if value.depth > limits.depth { return fail("nesting deeper than the limit of \(limits.depth) levels") }
-        return read(value, limits: limits)
+        return (value, [])
     }
 
     /// An upper bound of the nesting depth from the text alone (brackets, and indentation for YAML), so that

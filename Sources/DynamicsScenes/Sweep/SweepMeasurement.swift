@@ -2,14 +2,15 @@
 import Dynamics
 import Foundation
 
-/// Measures one variant's run for a sweep's metrics: watches every step (contacts that begin, the first
-/// moment every item rests, divergence) and reads the rest at the end.
+/// Measures one variant's run for a sweep's metrics: watches every step (contacts that begin, when the
+/// final rest began, divergence) and reads the rest at the end.
 public struct SweepMeasurement {
     let metrics: [SweepMetric]
     let countsContacts: Bool
     /// Contacts that began so far.
     public private(set) var contactsBegun = 0
-    /// The first time (s) at which every item rested, if it came.
+    /// When the final rest began (s): every item has rested from this step on. Nil while any item is
+    /// awake, so a run that rested, was woken and ends awake has none.
     public private(set) var restedAt: Double?
 
     /// A measurement of `metrics`.
@@ -23,7 +24,11 @@ public struct SweepMeasurement {
     public mutating func observe(_ run: SceneRun) throws(SweepDivergence) {
         let world = run.world
         if countsContacts { contactsBegun += world.contactEvents.lazy.filter(\.began).count }
-        if restedAt == nil, world.itemCount > 0, world.awakeItemCount == 0 { restedAt = run.time }
+        if world.itemCount > 0, world.awakeItemCount == 0 {
+            if restedAt == nil { restedAt = run.time }
+        } else {
+            restedAt = nil
+        }
         if run.steps % 30 == 0, !world.kineticEnergy.isFinite { throw SweepDivergence(step: run.steps, time: run.time) }
     }
 
