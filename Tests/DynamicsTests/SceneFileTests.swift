@@ -284,6 +284,12 @@ import Testing
          "/items/0/shape/parts/0/shape/type", "must be one of rectangle, ellipse, circle, polygon, got 'group'"),
         (#"{"format": "dynamics-scene/1", "items": [{"id": "a", "center": [0, 0], "shape": {"type": "group", "parts": []}}]}"#,
          "/items/0/shape/parts", "1 to 16 parts"),
+        (#"{"format": "dynamics-scene/1", "items": [{"id": "a", "shape": {"type": "circle", "radius": 5}, "center": [0, 0]}], "behaviors": [{"type": "gravity", "magnitude": 1e30}]}"#,
+         "/behaviors/0/magnitude", "must be within ±1000000 on each axis"),
+        (#"{"format": "dynamics-scene/1", "items": [{"id": "a", "shape": {"type": "circle", "radius": 5}, "center": [0, 0]}], "behaviors": [{"type": "gravity", "direction": [0, -2e6]}]}"#,
+         "/behaviors/0/direction", "must be within ±1000000 on each axis"),
+        (#"{"format": "dynamics-scene/1", "items": [{"id": "a", "shape": {"type": "circle", "radius": 2e7}, "center": [0, 0]}]}"#,
+         "/items/0/shape/radius", "must be"),
     ]
 
     @Test("every malformed scene reports its problem at its path", arguments: malformed.indices)

@@ -110,7 +110,8 @@ public struct SceneAttachment: Hashable, Sendable {
     public var other: String?
     /// The anchor on the other side, pt (the world point itself when `other` is nil).
     public var anchor: CGPoint
-    /// The anchor on `item`, pt at the start; nil: `anchor`.
+    /// The anchor on `item`, pt at the start. Nil: the item's centre when the attachment is made for a rod or
+    /// rope (UIKit's `init(item:attachedToAnchor:)`), `anchor` for a pin, weld or slider (one shared point).
     public var itemAnchor: CGPoint?
     /// What it holds.
     public var kind: AttachmentKind

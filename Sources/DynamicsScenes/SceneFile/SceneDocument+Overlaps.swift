@@ -4,7 +4,8 @@ import Foundation
 
 extension SceneDocument {
     /// Warns about items that overlap a boundary they collide with at the start (the contact pushes them
-    /// out violently or traps them on the wrong side): at most `limit` warnings, then one with the count.
+    /// out violently or traps them on the wrong side), and about items wholly outside reference bounds they
+    /// collide with (which then never hold them): at most `limit` warnings, then one with the count.
     func warnOverlaps(reader: SceneReader, limit: Int = 20) {
         var tagged: [String: [Int]] = [:], names: [String] = [], outlines: [(center: CGPoint, angle: CGFloat, shape: SceneShape)] = []
         var paths: [String] = []
@@ -14,8 +15,9 @@ extension SceneDocument {
             outlines.append((item.center, item.angle, item.shape))
             paths.append("/items/\(k)")
         }
-        for (g, generator) in generators.enumerated() {
-            for (k, placed) in generator.placements(sceneSeed: configuration.seed).enumerated() {
+        let generated = (try? generatedItems()) ?? []
+        for (g, (generator, placements)) in zip(generators, generated).enumerated() {
+            for (k, placed) in placements.enumerated() {
                 for tag in [generator.id] + generator.tags { tagged[tag, default: []].append(names.count) }
                 names.append("\(generator.id)-\(k)")
                 outlines.append((placed.center, generator.angle, placed.shape))
@@ -32,6 +34,13 @@ extension SceneDocument {
                 : Array(Set(c.targets.items.compactMap { index[$0] } + c.targets.tags.flatMap { tagged[$0] ?? [] })).sorted()
             for i in targets {
                 let polygons = Self.polygons(outlines[i].shape, at: outlines[i].center, angle: outlines[i].angle)
+                if c.boundsAsBoundary, let bounds, !bounds.intersects(Self.boundingBox(outlines[i].shape, at: outlines[i].center,
+                                                                                        angle: outlines[i].angle)) {
+                    found += 1
+                    if found <= limit {
+                        reader.warning(paths[i], "item '\(names[i])' lies outside the reference bounds at the start: they never hold it")
+                    }
+                }
                 for (w, wall) in walls.enumerated() where polygons.contains(where: { Self.overlaps($0, wall) }) {
                     found += 1
                     if found <= limit {
@@ -40,7 +49,7 @@ extension SceneDocument {
                 }
             }
         }
-        if found > limit { reader.warning("", "\(found - limit) more items overlap a boundary at the start") }
+        if found > limit { reader.warning("", "\(found - limit) more items overlap a boundary or lie outside the bounds at the start") }
     }
 
     /// A shape's outlines (one per part) with the item's `center` at `c`, turned by `angle`.

@@ -57,6 +57,13 @@ extension SceneDocument {
             }
         }
         document.check(reader: reader, limits: limits)
+        if !reader.hasErrors {
+            do {
+                _ = try document.generatedItems()
+            } catch {
+                reader.error("/generators/\(error.generator)", error.description)
+            }
+        }
         if !reader.hasErrors { document.warnOverlaps(reader: reader) }
         return (reader.hasErrors ? nil : document, reader.problems)
     }
@@ -191,7 +198,9 @@ extension SceneDocument {
             }
             if let rect {
                 let lo = minSize.map { CGSize(width: $0.0, height: $0.1) }, hi = maxSize.map { CGSize(width: $0.0, height: $0.1) }
-                layout = .random(rect: rect, minSize: lo ?? hi ?? .zero, maxSize: hi ?? lo ?? .zero, seed: UInt64(seed))
+                // Without either size every item keeps the shape's own size.
+                let own = shape?.extent ?? .zero
+                layout = .random(rect: rect, minSize: lo ?? hi ?? own, maxSize: hi ?? lo ?? own, seed: UInt64(seed))
             }
         }
         var material = SceneMaterial()
@@ -253,8 +262,13 @@ extension SceneDocument {
         let kind: SceneBehavior.Kind?
         switch type {
         case "gravity":
-            kind = .gravity(direction: readDirection(o, vectorKey: "direction", fallback: CGVector(dx: 0, dy: 1)),
-                            targets: readTargets(o))
+            let direction = readDirection(o, vectorKey: "direction", fallback: CGVector(dx: 0, dy: 1))
+            // GravityBehavior's bound, which is the batch world's ±10⁹ pt/s².
+            if !(abs(direction.dx) <= 1e6 && abs(direction.dy) <= 1e6) {
+                reader.error(o.at(o.has("direction") ? "direction" : "magnitude"),
+                             "must be within ±1000000 on each axis (1 is 1000 pt/s²), got [\(direction.dx), \(direction.dy)]")
+            }
+            kind = .gravity(direction: direction, targets: readTargets(o))
         case "collision":
             kind = readCollision(o).map { .collision($0) }
         case "attachment":

@@ -4,8 +4,13 @@ import Foundation
 
 extension SceneGenerator {
     /// Each item's centre and shape, in id order. A random layout draws from SplitMix64 seeded by the
-    /// scene's seed and the generator's: the same file gives the same items on every machine.
-    func placements(sceneSeed: UInt64) -> [(center: CGPoint, shape: SceneShape)] {
+    /// scene's seed and the generator's (the same file gives the same items on every machine): each item's
+    /// size, then centres until its bounding box overlaps nothing in `occupied`, where it is then added.
+    /// A grid's items go where the grid says, whatever they overlap. `generator` is the generator's index,
+    /// for the error.
+    func placements(sceneSeed: UInt64, avoiding occupied: inout OccupiedArea, generator: Int)
+        throws(ScenePlacementError) -> [(center: CGPoint, shape: SceneShape)]
+    {
         switch layout {
         case .grid(let origin, let columns, let spacing):
             return (0..<count).map { k in
@@ -20,13 +25,27 @@ extension SceneGenerator {
                 z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
                 return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
             }
-            return (0..<count).map { _ in
-                let x = rect.minX + rect.width * next(), y = rect.minY + rect.height * next()
+            var placed: [(center: CGPoint, shape: SceneShape)] = []
+            placed.reserveCapacity(count)
+            for k in 0..<count {
                 let w = minSize.width + (maxSize.width - minSize.width) * next()
                 var h = minSize.height + (maxSize.height - minSize.height) * next()
                 if case .ellipse(let a, let b) = shape, a == b { h = w }  // circles stay circles
-                return (CGPoint(x: x, y: y), Self.resized(shape, width: w, height: h))
+                let sized = Self.resized(shape, width: w, height: h)
+                let box = SceneDocument.boundingBox(sized, at: .zero, angle: angle)
+                var found: CGPoint?
+                for _ in 0..<ScenePlacementError.attempts {
+                    let c = CGPoint(x: rect.minX + rect.width * next(), y: rect.minY + rect.height * next())
+                    if !occupied.overlaps(box.offsetBy(dx: c.x, dy: c.y)) {
+                        found = c
+                        break
+                    }
+                }
+                guard let found else { throw ScenePlacementError(generator: generator, placed: k, count: count) }
+                occupied.insert(box.offsetBy(dx: found.x, dy: found.y))
+                placed.append((found, sized))
             }
+            return placed
         }
     }
 

@@ -119,7 +119,11 @@ extension SceneRun {
         case .attachment(let a):
             let item = itemIDs[index[a.item]!]
             let other = a.other.map { itemIDs[index[$0]!] }
-            let itemAnchor = a.itemAnchor ?? a.anchor
+            let itemAnchor: CGPoint
+            switch a.kind {
+            case .rod, .rope: itemAnchor = a.itemAnchor ?? world.pose(of: item).center
+            case .pin, .weld, .slider: itemAnchor = a.itemAnchor ?? a.anchor
+            }
             entry.attachment = try world.addAttachments(a.kind, items: [item], to: [other], anchors: [a.anchor],
                                                         itemAnchors: [itemAnchor], itemsCollide: a.collide)[0]
             entry.length = hypot(itemAnchor.x - a.anchor.x, itemAnchor.y - a.anchor.y)

@@ -82,8 +82,14 @@ public final class SceneRun {
             shapes.append(shape)
         }
         for item in document.items { try addItem(item.id, item.shape, item.material, item.center, item.angle, item.tags) }
-        for g in document.generators {
-            for (k, placed) in g.placements(sceneSeed: document.configuration.seed).enumerated() {
+        let generated: [[(center: CGPoint, shape: SceneShape)]]
+        do {
+            generated = try document.generatedItems()
+        } catch {
+            throw .invalidValue(field: "generators[\(error.generator)].count", value: Double(error.count), index: error.placed)
+        }
+        for (g, placements) in zip(document.generators, generated) {
+            for (k, placed) in placements.enumerated() {
                 try addItem("\(g.id)-\(k)", placed.shape, g.material, placed.center, g.angle, [g.id] + g.tags)
             }
         }
