@@ -3,7 +3,7 @@
 SWIFT ?= swift
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
-.PHONY: deps arm64-deps browser-deps schema-deps slurm-deps build run dist test test-schema test-arm64 test-browser test-slurm test-asan test-tsan fuzz docs bench clean
+.PHONY: deps arm64-deps browser-deps schema-deps slurm-deps build run dist test test-schema test-snippets test-version test-arm64 test-browser test-slurm test-asan test-tsan fuzz docs bench clean
 
 # Debian's reference BLAS (cblas symbols live in libblas.so.3); installed only when missing.
 deps:
@@ -13,11 +13,15 @@ deps:
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libblas-dev; \
 	fi
 
+# The commit `dynamics --version` reports, from git (hex digits, "-dirty" when tracked files have changes;
+# "unknown" outside a git clone). Package.swift reads it as DYNAMICS_COMMIT.
+GIT_COMMIT = $(shell c=$$(git rev-parse --short=12 HEAD 2>/dev/null) && { echo "$$c$$(test -z "$$(git status --porcelain --untracked-files=no 2>/dev/null)" || echo -dirty)"; } || echo unknown)
+
 build: deps
-	$(SWIFT) build -c release --product dynamics
+	DYNAMICS_COMMIT=$(GIT_COMMIT) $(SWIFT) build -c release --product dynamics
 
 run: build
-	"$$($(SWIFT) build -c release --show-bin-path)/dynamics" simulate
+	"$$(DYNAMICS_COMMIT=$(GIT_COMMIT) $(SWIFT) build -c release --show-bin-path)/dynamics" simulate
 
 # A `dynamics` for machines without a Swift toolchain: the Swift standard library, Foundation and Dispatch
 # linked statically (--static-swift-stdlib) and BLAS from Debian's static libblas.a (found first through
@@ -34,8 +38,7 @@ dist: deps
 		exit 1; \
 	fi; \
 	mkdir -p $(DIST_DIR)/blas && ln -sf "$$blas" $(DIST_DIR)/blas/libblas.a; \
-	commit=$$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown); \
-	if [ -n "$$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then commit=$$commit-dirty; fi; \
+	commit=$(GIT_COMMIT); \
 	echo "Building a static dynamics at commit $$commit"; \
 	DYNAMICS_COMMIT=$$commit $(SWIFT) build -c release --product dynamics --static-swift-stdlib \
 		--scratch-path $(DIST_DIR)/build -Xlinker -L$(CURDIR)/$(DIST_DIR)/blas
@@ -57,6 +60,19 @@ test: deps schema-deps
 	$(KERNEL_LEVELS) -o $(ARM64_DIR)/kernel-levels-native && $(ARM64_DIR)/kernel-levels-native
 	"$$($(SWIFT) build --show-bin-path)/SceneFuzzer" Tests/Fuzz/corpus/*
 	$(MAKE) test-schema
+	$(MAKE) test-snippets
+
+# Every ```swift block of the README and the DocC articles, type-checked as written against the debug build
+# (Tests/Snippets/check.py); a package manifest block is loaded with `swift package dump-package`.
+test-snippets:
+	$(SWIFT) build
+	python3 Tests/Snippets/check.py "$$($(SWIFT) build --show-bin-path)" README.md Sources/*/*.docc/*.md
+
+# `dynamics --version` of `make build` names the checkout's commit.
+test-version: build
+	@want=$(GIT_COMMIT); got=$$("$$(DYNAMICS_COMMIT=$$want $(SWIFT) build -c release --show-bin-path)/dynamics" --version); \
+	case "$$got" in *"(commit $$want;"*) echo "test-version: $$got";; \
+	*) echo "test-version: expected commit $$want, got: $$got" >&2; exit 1;; esac
 
 # Python's jsonschema and PyYAML for the scene-file schema check: Debian's python3-jsonschema and python3-yaml,
 # installed when neither the first python3 on PATH nor Debian's /usr/bin/python3 has them (a stock Debian or

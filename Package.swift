@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 // SPDX-License-Identifier: Apache-2.0
 //
 // Dynamics: UIKit Dynamics for Linux and servers, as a batch solver.

@@ -17,7 +17,9 @@ struct SweepCommand: ParsableCommand {
             SLURM_ARRAY_TASK_COUNT (or _MIN and _MAX), or JOB_COMPLETION_INDEX with --shards N; otherwise \
             the whole sweep runs. dynamics sweep --merge DIR --output TABLE.csv|TABLE.jsonl writes one table \
             in variant order and exits 65 when variants are missing. dynamics sweep --example prints a small \
-            sweep to start from. A variant whose scene is invalid or whose run diverges is recorded as an \
+            sweep to start from. dynamics sweep SWEEP --emit slurm|kubernetes --shards N [--workers W] prints a \
+            ready-to-run recipe: a script that submits the Slurm job array and the merge, or the Kubernetes \
+            Indexed Job and the merge Job. A variant whose scene is invalid or whose run diverges is recorded as an \
             error row; the shard then says how many failed and the first error, and exits 65 when every \
             variant it ran failed (with --strict, when any did). Exit status: 0 done, 64 usage, 65 invalid \
             sweep, failed variants or missing variants, 66 cannot open, 73/74 cannot write, 130 interrupted \
@@ -40,6 +42,21 @@ struct SweepCommand: ParsableCommand {
     @Option(help: "Merge the shard files of this results folder into --output tables.", completion: .directory)
     var merge: String?
 
+    @Option(help: ArgumentHelp("With --merge: wait up to this many seconds for missing variants (polling every 10 s), so that the merge can start with the shards.",
+                               valueName: "seconds"))
+    var wait: Double?
+
+    @Option(help: ArgumentHelp("Print a ready-to-run recipe for the sweep on a cluster and exit: slurm (a script that submits the shards' job array and the merge) or kubernetes (an Indexed Job and the merge Job). Needs --shards; takes --workers (default 1) and --output (default results).",
+                               valueName: "cluster"),
+            completion: .list(SweepRecipe.Target.allCases.map(\.rawValue)))
+    var emit: String?
+
+    @Option(help: "With --emit kubernetes: the container image (the Containerfile's build).")
+    var image: String = "dynamics:\(DynamicsBuild.version)"
+
+    @Option(help: "With --emit kubernetes: the persistent volume claim holding the sweep and its results, mounted at /data.")
+    var volumeClaim: String = "sweep-data"
+
     @Flag(help: "Print a small runnable sweep (YAML) and exit.")
     var example = false
 
@@ -58,6 +75,17 @@ struct SweepCommand: ParsableCommand {
         if let shards, !(1...1_000_000).contains(shards) { throw ValidationError("--shards must be 1…1000000, got \(shards)") }
         if let shard, SweepShard.parse(shard) == nil { throw ValidationError("--shard must be I/N with 0 ≤ I < N, got '\(shard)'") }
         if example || list { return }
+        if let wait {
+            guard merge != nil else { throw ValidationError("--wait goes with --merge") }
+            guard wait.isFinite, wait >= 0, wait <= 1e7 else { throw ValidationError("--wait must be 0…10000000 s, got \(wait)") }
+        }
+        if let emit {
+            guard SweepRecipe.Target(rawValue: emit) != nil else { throw ValidationError("--emit must be slurm or kubernetes, got '\(emit)'") }
+            guard sweep != nil, merge == nil else { throw ValidationError("--emit takes a sweep file") }
+            guard shards != nil else { throw ValidationError("--emit \(emit) needs --shards N, the number of shards to run") }
+            guard output.count <= 1 else { throw ValidationError("--emit takes at most one --output, the results folder") }
+            return
+        }
         if let merge {
             if sweep != nil { throw ValidationError("--merge takes a results folder, not a sweep file") }
             if output.isEmpty { throw ValidationError("--merge \(merge) needs --output TABLE.csv or TABLE.jsonl") }
@@ -78,7 +106,13 @@ struct SweepCommand: ParsableCommand {
                 try mergeTables(merge)
             } else {
                 let loaded = try LoadedSweep(path: sweep!)
-                if list {
+                if let emit, let target = SweepRecipe.Target(rawValue: emit) {
+                    let counts = try threads.workerCounts() ?? [1]
+                    guard counts.count == 1 else { throw CLIError(.usage, "--workers takes one value with --emit") }
+                    let recipe = SweepRecipe(sweepPath: sweep!, name: loaded.name, shards: shards ?? 1, workers: counts[0],
+                                             results: output.first ?? "results", image: image, claim: volumeClaim)
+                    print(target == .slurm ? recipe.slurm : recipe.kubernetes, terminator: "")
+                } else if list {
                     try listVariants(loaded)
                 } else {
                     let shard = try chosenShard()
@@ -115,12 +149,8 @@ struct SweepCommand: ParsableCommand {
     }
 
     private func mergeTables(_ directory: String) throws {
-        let table: SweepTable
-        do {
-            table = try SweepTable.merge(directory: URL(fileURLWithPath: directory))
-        } catch {
-            throw CLIError(.noInput, error.description)
-        }
+        Interrupt.install()
+        let table = try waitForTable(directory)
         if !table.conflicts.isEmpty {
             throw CLIError(.data, "\(directory): variants recorded twice with different results: \(Self.listed(table.conflicts)) (shards of different runs mixed?)")
         }
@@ -142,6 +172,32 @@ struct SweepCommand: ParsableCommand {
             throw CLIError(.data, "wrote \(output.joined(separator: ", ")) with \(note); --strict: variant \(first.index) failed: \(first.error ?? "")")
         }
         if !quiet { FileHandle.standardError.write(Data("dynamics: merged \(note) into \(output.joined(separator: ", "))\n".utf8)) }
+    }
+
+    /// The results folder merged; with --wait, once no variant is missing or the time is up (polling every
+    /// 10 s, or until it has a manifest).
+    private func waitForTable(_ directory: String) throws -> SweepTable {
+        let deadline = ContinuousClock.now + .milliseconds(Int64((wait ?? 0) * 1000))
+        var lastNote: Int?
+        while true {
+            let table: SweepTable?
+            do {
+                table = try SweepTable.merge(directory: URL(fileURLWithPath: directory))
+            } catch {
+                if wait == nil || ContinuousClock.now >= deadline { throw CLIError(.noInput, error.description) }
+                table = nil
+            }
+            if let table, table.missing.isEmpty || ContinuousClock.now >= deadline { return table }
+            if Interrupt.requested { throw CLIError(.interrupted, "interrupted while waiting for \(directory)") }
+            let missing = table?.missing.count ?? -1
+            if !quiet, missing != lastNote {
+                lastNote = missing
+                let what = table.map { "\(missing) of \($0.manifest.variants) variants" } ?? "the sweep's first results"
+                FileHandle.standardError.write(Data("dynamics: waiting for \(what) in \(directory)\n".utf8))
+            }
+            let left = deadline - ContinuousClock.now
+            Thread.sleep(forTimeInterval: min(10, max(0.05, SweepRunner.seconds(left))))
+        }
     }
 
     /// At most 20 indices, then how many more.

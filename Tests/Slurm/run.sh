@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# `make test-slurm`: the README's Slurm recipe on a real single-node Slurm cluster started on this machine.
-# munged, slurmctld and slurmd are started by hand in the foreground as children of this script (the machine
-# runs no systemd), with a private munge key, state folders and ports in a temporary folder; the README's
-# sweep.sbatch and merge.sbatch run the `make dist` binary, unpacked outside the build tree, with no Swift
-# toolchain on PATH. The merged table must equal an unsharded run's byte for byte. On exit the daemons are
+# `make test-slurm`: the Slurm recipe `dynamics sweep --emit slurm` prints, run as printed on a real
+# single-node Slurm cluster started on this machine. munged, slurmctld and slurmd are started by hand in the
+# foreground as children of this script (the machine runs no systemd), with a private munge key, state
+# folders and ports in a temporary folder; the recipe submits the shards' job array and the dependent merge,
+# which run the `make dist` binary, unpacked outside the build tree, with no Swift toolchain on PATH. The merged table must equal an unsharded run's byte for byte. On exit the daemons are
 # stopped by the PIDs this script started, and the folder is removed.
 # Usage: Tests/Slurm/run.sh DIST-ARCHIVE.tar.gz
 set -euo pipefail
@@ -98,16 +98,7 @@ for _ in $(seq 120); do
 done
 sinfo -h -o %T | grep -qE '^(idle|mixed|allocated)' || fail "the node did not come up: $(sinfo 2>&1 | tail -n 2)"
 
-# The README's scripts, exactly as written there.
 mkdir "$work/job" && cd "$work/job"
-for name in sweep.sbatch merge.sbatch; do
-	awk -v want="<!-- file: $name -->" '
-		$0 == want { grab = 1; next }
-		grab && /^```/ { if (inside) exit; inside = 1; next }
-		grab && inside { print }
-	' "$repo/README.md" >"$name"
-	[ -s "$name" ] || fail "README.md has no block marked <!-- file: $name -->"
-done
 # A sweep of 40 variants: the example's grid with 4 seeds × 10 frictions, 1 s each.
 cat >sweep.yaml <<'SWEEP'
 format: dynamics-sweep/1
@@ -120,9 +111,14 @@ parameters:
 metrics: [stateHash, kineticEnergy, contactEvents, {highest: height}, {item: red, quantity: position}]
 SWEEP
 
-# 4 array tasks instead of the recipe's 100 (the command line overrides #SBATCH --array).
-array=$(PATH="$jobpath" sbatch --parsable --array=0-3 --export=ALL,PATH="$jobpath" sweep.sbatch)
-merge=$(PATH="$jobpath" sbatch --parsable --dependency=afterok:"$array" --export=ALL,PATH="$jobpath" merge.sbatch)
+# The recipe as the binary prints it, for 4 shards on 1 CPU each, submitted as a user would (sbatch exports
+# the submitting shell's PATH to the jobs).
+PATH="$jobpath" dynamics sweep sweep.yaml --emit slurm --shards 4 --workers 1 >submit.sh
+submitted=$(PATH="$jobpath" bash submit.sh)
+echo "test-slurm: $submitted"
+array=$(echo "$submitted" | sed -n 's/^submitted job array \([0-9]*\) .* merge job \([0-9]*\)$/\1/p')
+merge=$(echo "$submitted" | sed -n 's/^submitted job array \([0-9]*\) .* merge job \([0-9]*\)$/\2/p')
+[ -n "$array" ] && [ -n "$merge" ] || fail "the recipe printed no job ids: $submitted"
 echo "test-slurm: array job $array, merge job $merge"
 for _ in $(seq 600); do
 	state=$(scontrol show job "$merge" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p' | head -n 1)
