@@ -69,8 +69,9 @@ test-snippets:
 	python3 Tests/Snippets/check.py "$$($(SWIFT) build --show-bin-path)" README.md Sources/*/*.docc/*.md
 
 # `dynamics --version` of `make build` names the checkout's commit.
-test-version: build
-	@want=$(GIT_COMMIT); got=$$("$$(DYNAMICS_COMMIT=$$want $(SWIFT) build -c release --show-bin-path)/dynamics" --version); \
+test-version: deps
+	@want=$(GIT_COMMIT); DYNAMICS_COMMIT=$$want $(SWIFT) build -c release --product dynamics || exit 1; \
+	got=$$("$$(DYNAMICS_COMMIT=$$want $(SWIFT) build -c release --show-bin-path)/dynamics" --version); \
 	case "$$got" in *"(commit $$want;"*) echo "test-version: $$got";; \
 	*) echo "test-version: expected commit $$want, got: $$got" >&2; exit 1;; esac
 
