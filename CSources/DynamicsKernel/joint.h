@@ -157,8 +157,9 @@ void dkChains_Pulls(const dkJointChains* chains, const dkJointSoA* soa, double* 
 // braced now.
 void dkChains_FindBraced(dkJointChains* chains, const dkJointSoA* soa, dkJoint* joints);
 // Raises the inverse inertias (per state index: awake rows, then the zero state) of the items in chains by
-// the geometric stiffness of their chain joints under the warm-start impulses, for substeps of h; every
-// constraint of the step then uses them (joint_chain.c).
+// the geometric stiffness of their chain joints under the warm-start impulses, for substeps of h, where
+// that stiffness makes their rotation a stiff mode; every constraint of the step then uses them
+// (joint_chain.c).
 void dkChains_RaiseInertia(const dkJointChains* chains, const dkJointSoA* soa, float h, float* inverseInertia);
 // One work item (a run of chains): applies the accumulated impulses (warm start), or solves the chains'
 // rows exactly (biased with `soft`'s bias and softness, or relaxed: no bias).
@@ -170,9 +171,11 @@ void dkChains_Solve(dkJointChains* chains, const dkJointSoA* soa, dkBodyState* s
 // and the position and angle columns `col` (rows are the states' indices). A rigid rod's velocity row
 // keeps its length's rate at zero, but its anchors still move along the tangent: a link turning at ω
 // lengthens by h² ω² L / 2 in a substep, and a dragged chain whose tail whips round stretched by several
-// percent so. Velocities are not changed.
+// percent so. While the errors are small (DK_CHAIN_RATTLE_ERROR) the step is RATTLE's: along the Jacobians
+// of the substep's solve, with the velocities taking the displacement over the substep (invH), which keeps a
+// pendulum's energy; larger errors are projected along J at the new positions without changing velocities.
 void dkChains_Project(dkJointChains* chains, const dkJointSoA* soa, dkBodyState* states, int32_t item, float** col,
-					  dkSoftness soft);
+					  dkSoftness soft, float invH);
 // After the step: the chains' impulses back to their joints (after dkJoints_StoreImpulses).
 void dkChains_StoreImpulses(dkWorld* world, const dkJointChains* chains, const dkJointSoA* soa);
 void dkChains_Free(dkJointChains* chains);

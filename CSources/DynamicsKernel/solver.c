@@ -122,7 +122,7 @@ static void runItem(dkContactStep* step, const dkStage* stage, int32_t item)
 		return;
 	}
 	if (stage->kind == dkStageChainProject) {
-		dkChains_Project(step->chains, step->joints, step->states, item, world->col, step->chain);
+		dkChains_Project(step->chains, step->joints, step->states, item, world->col, step->chain, step->invH);
 		return;
 	}
 	if (stage->kind == dkStageChainSolve || stage->kind == dkStageChainRelax) {
