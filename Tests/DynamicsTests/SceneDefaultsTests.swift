@@ -34,6 +34,39 @@ import Testing
         #expect(abs(c.x - 1000) < 0.5 && abs(c.y - 700) < 1, "\(kind): the bob hangs at \(c)")
     }
 
+    @Test("a chain of nine balls under gravity pointing up, dragged down from the ceiling by its head, hangs above the finger")
+    func chainHangsUp() throws {
+        // UIKit's nine-ball chain (balls 25 pt apart on rods holding their centres) with gravity (0, -1): it rises
+        // to the ceiling; at 1 s a drag attachment takes the head, 30 pt below it, and moves to (160, 430)
+        // over a second, then holds it there.
+        var items = "", rods = "", moves = ""
+        for k in 0..<9 {
+            items += "  - {id: ball-\(k), shape: {type: circle, radius: 10}, center: [\(60 + 25 * k), 100], material: {friction: 0.3, angularResistance: 1}}\n"
+        }
+        for k in 1..<9 { rods += "  - {type: attachment, item: ball-\(k), to: ball-\(k - 1), anchor: [\(60 + 25 * (k - 1)), 100]}\n" }
+        for i in 1...60 {
+            let t = 1 + Double(i) / 60
+            moves += "  - {time: \(t), set: {behavior: drag, property: anchorPoint, value: [\(60 + 100 * Double(i) / 60), \(40 + 390 * Double(i) / 60)]}}\n"
+        }
+        let run = try Self.run("""
+            format: dynamics-scene/1
+            bounds: {x: 0, y: 0, width: 320, height: 568}
+            items:
+            \(items)behaviors:
+              - {type: gravity, direction: [0, -1]}
+              - {type: collision, boundsAsBoundary: true}
+            \(rods)timeline:
+              - {time: 1, add: {type: attachment, id: drag, item: ball-0, anchor: [60, 40]}}
+            \(moves)
+            """, seconds: 6)
+        let ys = try (0..<9).map { try Self.center(run, "ball-\($0)").y }
+        // Gravity pulls up: the head hangs 30 pt above the finger; every ball is above the one before it, the
+        // tail far above.
+        #expect(abs(ys[0] - 400) < 10, "the head is at y = \(ys[0])")
+        #expect(zip(ys, ys.dropFirst()).allSatisfy { $1 < $0 - 10 }, "the chain folds: \(ys)")
+        #expect(ys[8] < ys[0] - 150, "the tail is at y = \(ys[8]), the head at \(ys[0])")
+    }
+
     @Test("a pin keeps one shared point: the item turns about the anchor")
     func pinSharesThePoint() throws {
         let run = try Self.run("""
