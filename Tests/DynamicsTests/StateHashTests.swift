@@ -20,8 +20,8 @@ import Testing
         ("scatter", 300, 120, 0x946353f0eef40bb8),
         ("scatter-giants", 300, 120, 0x9775b0c667c71538),
         ("joint_grid", 300, 120, 0x1fa744f239980e83),
-        ("chain", 300, 120, 0x97b66efda09f3a54),
-        ("bridge", 300, 120, 0x4f57a92fc69db039),
+        ("chain", 300, 120, 0x328c0d6ebbecf938),
+        ("bridge", 300, 120, 0x8ff697103c722cd0),
         ("fields", 300, 120, 0x4cfd7b3e64db38cb),
         ("sticky_corners", 2, 120, 0x1009d3ea855ade4e),
     ]
