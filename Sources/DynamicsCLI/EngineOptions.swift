@@ -33,7 +33,7 @@ struct EngineOptions: ParsableArguments {
     /// `base` with the given options applied; `workers` replaces the --workers list (which must then hold
     /// one value).
     func configuration(base: DynamicsConfiguration, workers: Int? = nil) throws -> DynamicsConfiguration {
-        var c = try threads.configuration(base: base, workers: workers)
+        var c = try threads.applied(to: base, workers: workers)
         guard let integrator = Integrator(rawValue: integrator) else {
             throw ValidationError("unknown integrator '\(integrator)' (fused, blas, scalar)")
         }
@@ -55,11 +55,6 @@ struct EngineOptions: ParsableArguments {
             c.solverIterations = solverIterations
         }
         if noRest { c.restDetection = false }
-        do {
-            try c.validate()
-        } catch {
-            throw ValidationError(error.description)
-        }
-        return c
+        return try ThreadOptions.validated(c)
     }
 }

@@ -25,9 +25,14 @@ struct ThreadOptions: ParsableArguments {
         return counts.map { $0! }
     }
 
-    /// `base` with the worker count and SIMD path given; `workers` replaces the --workers list (which must
-    /// then hold one value).
+    /// `base` with the worker count and SIMD path given, validated; `workers` replaces the --workers list
+    /// (which must then hold one value).
     func configuration(base: DynamicsConfiguration, workers: Int? = nil) throws -> DynamicsConfiguration {
+        try Self.validated(applied(to: base, workers: workers))
+    }
+
+    /// `base` with the worker count and SIMD path given, not yet validated.
+    func applied(to base: DynamicsConfiguration, workers: Int? = nil) throws -> DynamicsConfiguration {
         var c = base
         if let workers {
             c.workerCount = workers
@@ -41,11 +46,16 @@ struct ThreadOptions: ParsableArguments {
             }
             c.simd = level
         }
+        return c
+    }
+
+    /// `configuration` when it is in range; else a usage error naming the field.
+    static func validated(_ configuration: DynamicsConfiguration) throws -> DynamicsConfiguration {
         do {
-            try c.validate()
+            try configuration.validate()
         } catch {
             throw ValidationError(error.description)
         }
-        return c
+        return configuration
     }
 }
