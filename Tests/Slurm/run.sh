@@ -39,7 +39,11 @@ bin=$(echo "$work"/opt/dynamics-*/bin)
 [ -x "$bin/dynamics" ] || fail "no bin/dynamics in $archive"
 jobpath="$bin:/usr/local/bin:/usr/bin:/bin"
 PATH="$jobpath" command -v swift >/dev/null && fail "a Swift toolchain is on the job's PATH"
-PATH="$jobpath" dynamics --version
+# --version names the commit the archive was built from (make dist and make build pass it alike).
+version=$(PATH="$jobpath" dynamics --version)
+echo "$version"
+want=$(git -C "$repo" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+case "$version" in *"(commit $want"*) ;; *) fail "dynamics --version does not name the commit $want: $version" ;; esac
 
 # munge, with its own key and socket (the socket's folder must be executable by everyone).
 mkdir "$work/munge" && chown munge:munge "$work/munge" && chmod 711 "$work/munge"
