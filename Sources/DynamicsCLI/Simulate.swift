@@ -84,6 +84,9 @@ struct Simulate: ParsableCommand {
             guard !times.isEmpty, times.allSatisfy({ $0.map { $0.isFinite && $0 >= 0 && $0 <= 1e6 } ?? false }) else {
                 throw ValidationError("--frames must be times in seconds, 0…1000000, comma-separated, got '\(pictureTimes)'")
             }
+            guard output.contains(where: { URL(fileURLWithPath: $0).pathExtension.lowercased() == "svg" }) else {
+                throw ValidationError("--frames sets the panels of an .svg --output, and none is given")
+            }
         }
     }
 
@@ -126,22 +129,21 @@ struct Simulate: ParsableCommand {
             base.seed = UInt64(seed)
             document.configuration.seed = UInt64(seed)
         }
-        let run = try SceneRun(document, configuration: try engine.configuration(base: base))
-        let world = run.world, ids = run.itemIDs, names = run.itemNames
+        // The run's length is checked before the world is built, which for a large scene takes a while.
+        let configuration = try engine.configuration(base: base)
         let duration = seconds ?? document.configuration.duration
-        let steps = Int((duration * world.configuration.stepsPerSecond).rounded())
+        let steps = Int((duration * configuration.stepsPerSecond).rounded())
         guard steps >= 1 else {
-            throw CLIError(.usage, "--seconds \(duration) is shorter than one step (1/\(world.configuration.stepsPerSecond) s)")
+            throw CLIError(.usage, "--seconds \(duration) is shorter than one step (1/\(configuration.stepsPerSecond) s)")
         }
         if let times = pictureTimeList {
-            let end = Double(steps) / world.configuration.stepsPerSecond
-            guard output.contains(where: { URL(fileURLWithPath: $0).pathExtension.lowercased() == "svg" }) else {
-                throw CLIError(.usage, "--frames sets the panels of an .svg --output, and none is given")
-            }
-            if let outside = times.first(where: { $0 > end + 0.5 / world.configuration.stepsPerSecond }) {
+            let end = Double(steps) / configuration.stepsPerSecond
+            if let outside = times.first(where: { $0 > end + 0.5 / configuration.stepsPerSecond }) {
                 throw CLIError(.usage, "--frames \(Self.formatted(outside)): outside the run, which lasts \(Self.formatted(end)) s (--frames takes times from 0 to \(Self.formatted(end)))")
             }
         }
+        let run = try SceneRun(document, configuration: configuration)
+        let world = run.world, ids = run.itemIDs, names = run.itemNames
         // Which items the trajectories hold.
         var tracked = Array(ids.indices)
         if let track {

@@ -34,7 +34,7 @@ struct SweepRunner {
         let todo = owned.filter { !results.recorded.contains($0) }
         let start = ContinuousClock.now
         var lastNote = start, done = 0
-        var failed: [SweepRow] = []
+        var failed = 0, firstFailure: SweepRow?
         for k in todo {
             guard !Interrupt.requested, let row = try runVariant(sweep.variant(k)) else {
                 AtomicFile.discardAll()
@@ -42,20 +42,23 @@ struct SweepRunner {
             }
             try results.append(row.line(loaded.manifest))
             done += 1
-            if row.error != nil { failed.append(row) }
+            if row.error != nil {
+                failed += 1
+                firstFailure = firstFailure ?? row
+            }
             if !quiet, ContinuousClock.now - lastNote > .seconds(1) || done == todo.count {
                 lastNote = ContinuousClock.now
                 let seconds = Self.seconds(ContinuousClock.now - start)
-                let failures = failed.isEmpty ? "" : ", \(failed.count) failed"
+                let failures = failed == 0 ? "" : ", \(failed) failed"
                 let note = String(format: "dynamics: shard %@: %d of %d variants%@ (%.1f s, %.3f s per variant)\n", shard.description,
                                   owned.count - todo.count + done, owned.count, failures, seconds, seconds / Double(done))
                 FileHandle.standardError.write(Data(note.utf8))
             }
         }
         try results.complete(as: final)
-        guard let first = failed.first else { return }
-        let summary = "shard \(shard): \(failed.count) of \(done) variants failed (rows written to \(final.path)); first, variant \(first.index): \(first.error ?? "")"
-        if failed.count == done || strict { throw CLIError(.data, summary) }
+        guard let first = firstFailure else { return }
+        let summary = "shard \(shard): \(failed) of \(done) variants failed (rows written to \(final.path)); first, variant \(first.index): \(first.error ?? "")"
+        if failed == done || strict { throw CLIError(.data, summary) }
         FileHandle.standardError.write(Data("dynamics: \(summary)\n".utf8))
     }
 
