@@ -6,7 +6,8 @@ extension SceneDocument {
     /// Warns about items that overlap a boundary they collide with at the start (the contact pushes them
     /// out violently or traps them on the wrong side), and about items wholly outside reference bounds they
     /// collide with (which then never hold them): at most `limit` warnings, then one with the count.
-    func warnOverlaps(reader: SceneReader, limit: Int = 20) {
+    /// `generated` holds the generators' items (``generatedItems()``).
+    func warnOverlaps(reader: SceneReader, generated: [[(center: CGPoint, shape: SceneShape)]], limit: Int = 20) {
         var tagged: [String: [Int]] = [:], names: [String] = [], outlines: [(center: CGPoint, angle: CGFloat, shape: SceneShape)] = []
         var paths: [String] = []
         for (k, item) in items.enumerated() {
@@ -15,7 +16,6 @@ extension SceneDocument {
             outlines.append((item.center, item.angle, item.shape))
             paths.append("/items/\(k)")
         }
-        let generated = (try? generatedItems()) ?? []
         for (g, (generator, placements)) in zip(generators, generated).enumerated() {
             for (k, placed) in placements.enumerated() {
                 for tag in [generator.id] + generator.tags { tagged[tag, default: []].append(names.count) }

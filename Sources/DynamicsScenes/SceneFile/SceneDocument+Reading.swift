@@ -59,12 +59,11 @@ extension SceneDocument {
         document.check(reader: reader, limits: limits)
         if !reader.hasErrors {
             do {
-                _ = try document.generatedItems()
+                document.warnOverlaps(reader: reader, generated: try document.generatedItems())
             } catch {
                 reader.error("/generators/\(error.generator)", error.description)
             }
         }
-        if !reader.hasErrors { document.warnOverlaps(reader: reader) }
         return (reader.hasErrors ? nil : document, reader.problems)
     }
 
