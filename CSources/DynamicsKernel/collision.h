@@ -27,7 +27,7 @@ typedef struct dkShape {
 	dkGeometryKind kind;
 	int32_t count;
 	float radius;
-	uint32_t chain; // segments: dkChainPrevious | dkChainNext
+	uint32_t chain; // segments: dkChainPrevious | dkChainNext, with ghost vertices 2 and 3
 	int32_t tag;
 	float extent; // pt: the farthest the shape reaches from its item's centre (0 for a boundary)
 	uint64_t itemGroups, boundaryGroups;
@@ -70,9 +70,14 @@ typedef struct dkManifoldPoint {
 	float anchorX, anchorY, baseSeparation;
 } dkManifoldPoint;
 
+// Which item a manifold's normal and points go with when contact.c reuses it: the normal with the item whose
+// face it is (a circle's with the other item), a point with the item whose vertex or circle it is.
+enum { dkNormalOnB = 1u << 0, dkPoint0OnB = 1u << 1, dkPoint1OnB = 1u << 2 };
+
 typedef struct dkManifold {
 	float nx, ny; // from A to B
 	int32_t count;
+	uint32_t owners; // dkNormalOnB | dkPoint0OnB | dkPoint1OnB
 	dkManifoldPoint points[2];
 } dkManifold;
 
@@ -85,7 +90,7 @@ typedef struct dkContact {
 	float originX, originY; // the pair origin of the manifold, world
 	dkManifold manifold;
 	// The poses the manifold was computed at: A's and B's rotations, and B's centre less A's (world).
-	float cachedCosA, cachedSinA, cachedCosB, cachedSinB, cachedDx, cachedDy;
+	float cachedCosA, cachedSinA, cachedCosB, cachedSinB, cachedDx, cachedDy, cachedNx, cachedNy;
 	bool cached; // the manifold has points and may be reused (contact.c)
 	bool touching;
 } dkContact;

@@ -131,10 +131,14 @@ static bool centredCircle(const dkShape* s)
 // at any of its points (the distance its centre moved plus its reach times the turn). Points the manifold
 // left out were more than DK_SPECULATIVE_DISTANCE apart when it was computed, so while `moved` plus how far
 // the pair can close this step (`reach` less the speculative distance) stays under that distance, none of
-// them can meet within the step. Neither item may have turned more than DK_RECYCLE_COS allows either: the
-// normal is kept in world coordinates. The points keep their ids and impulses; each point's anchors turn
-// with their items, and its separation is the base separation plus how far the anchors moved apart along
-// the normal. Returns false when the manifold must be computed again.
+// them can meet within the step. Neither item may have turned more than DK_RECYCLE_COS allows either. The
+// normal turns with the item whose face it is and each point goes with the item whose vertex or circle it is
+// (dkManifold.owners); kept on A while B's corner or a ball slid along A, a point left the line of the
+// normal through the point of contact, and its impulses spun frictionless balls (8.9 rad/s in a jammed
+// funnel, for ever) and rocked boxes. The points keep their ids and impulses; each point's anchors turn with
+// their items (a centred circle's with the normal: its point lies on the normal through its centre,
+// wherever the circle turned), and its separation is the base separation plus how far the anchors moved
+// apart along the normal. Returns false when the manifold must be computed again.
 static bool recycle(const dkWorld* world, dkContact* c, const float pose[2][4], float reach)
 {
 	const float cA = pose[0][2], sA = pose[0][3], cB = pose[1][2], sB = pose[1][3];
@@ -156,19 +160,19 @@ static bool recycle(const dkWorld* world, dkContact* c, const float pose[2][4], 
 	int k0 = world->shapes[c->shapeA].body >= 0 ? 0 : 1; // the origin: A's centre, or B's for a boundary
 	c->originX = pose[k0][0];
 	c->originY = pose[k0][1];
-	// A circle's point lies on the normal through its centre, which turning a circle about its centre does
-	// not move: its anchor keeps its direction. (Turned with a rolling ball, it pushed the ball off centre
-	// and kept it rolling; the nine-ball chain never rested.) Other points are the shape's own vertices and
-	// edges, and turn with it.
+	uint32_t owners = c->manifold.owners;
+	float qNc = (owners & dkNormalOnB) ? qBc : qAc, qNs = (owners & dkNormalOnB) ? qBs : qAs;
+	float nx = qNc * c->cachedNx - qNs * c->cachedNy, ny = qNs * c->cachedNx + qNc * c->cachedNy;
+	c->manifold.nx = nx;
+	c->manifold.ny = ny;
 	if (centredCircle(&world->shapes[c->shapeA])) {
-		qAc = 1;
-		qAs = 0;
+		qAc = qNc;
+		qAs = qNs;
 	}
 	if (centredCircle(&world->shapes[c->shapeB])) {
-		qBc = 1;
-		qBs = 0;
+		qBc = qNc;
+		qBs = qNs;
 	}
-	float nx = c->manifold.nx, ny = c->manifold.ny;
 	for (int32_t i = 0; i < c->manifold.count; ++i) {
 		dkManifoldPoint* p = &c->manifold.points[i];
 		float ax = p->anchorX, ay = p->anchorY, bx = ax - c->cachedDx, by = ay - c->cachedDy;
@@ -176,8 +180,9 @@ static bool recycle(const dkWorld* world, dkContact* c, const float pose[2][4], 
 		float rBx = qBc * bx - qBs * by, rBy = qBs * bx + qBc * by;
 		float px = dx + rBx - rAx, py = dy + rBy - rAy; // how far B's anchor moved from A's
 		p->separation = p->baseSeparation + (px * nx + py * ny);
-		p->px = k0 == 0 ? rAx : rBx; // the point on the item's side
-		p->py = k0 == 0 ? rAy : rBy;
+		bool onB = owners & (i == 0 ? dkPoint0OnB : dkPoint1OnB);
+		p->px = onB ? (k0 == 0 ? dx + rBx : rBx) : (k0 == 0 ? rAx : rAx - dx);
+		p->py = onB ? (k0 == 0 ? dy + rBy : rBy) : (k0 == 0 ? rAy : rAy - dy);
 	}
 	return true;
 }
@@ -204,7 +209,9 @@ void dkContact_UpdateManifold(const dkWorld* world, dkContact* c, float dt)
 		pose[k][2] = col[dkColumnCos][row];
 		pose[k][3] = col[dkColumnSin][row];
 	}
-	if (c->cached && recycle(world, c, pose, reach)) return;
+	// Two circles are not reused: their normal runs through both centres, and computing it is cheap.
+	bool circles = sa->kind == dkGeometryCircle && sb->kind == dkGeometryCircle;
+	if (c->cached && !circles && recycle(world, c, pose, reach)) return;
 	// The origin is an item's centre (a boundary has none), which keeps coordinates small.
 	int k0 = sa->body >= 0 ? 0 : 1;
 	c->originX = pose[k0][0];
@@ -232,6 +239,8 @@ void dkContact_UpdateManifold(const dkWorld* world, dkContact* c, float dt)
 	c->cachedSinB = pose[1][3];
 	c->cachedDx = pose[1][0] - pose[0][0];
 	c->cachedDy = pose[1][1] - pose[0][1];
+	c->cachedNx = c->manifold.nx;
+	c->cachedNy = c->manifold.ny;
 	c->cached = c->manifold.count > 0;
 }
 

@@ -121,6 +121,7 @@ static void collidePolygonCircle(const dkPlaced* a, const dkPlaced* b, float spe
 	m->nx = nx;
 	m->ny = ny;
 	m->count = 1;
+	m->owners = dkPoint0OnB;
 	m->points[0] = (dkManifoldPoint){.px = 0.5f * (pax + pbx),
 									 .py = 0.5f * (pay + pby),
 									 .separation = (pbx - pax) * nx + (pby - pay) * ny};
@@ -174,11 +175,17 @@ static void clipPolygons(const dkPlaced* ref, const dkPlaced* inc, int32_t edge,
 	m->nx = flip ? -nx : nx;
 	m->ny = flip ? -ny : ny;
 	m->count = 0;
+	// The normal goes with the reference polygon; a point with the incident vertex, or, where the incident
+	// edge was clipped, with the reference edge's end. The incident polygon is B unless flipped.
+	bool lowerOnRef = lower2 < lower1 && span > 1e-6f, upperOnRef = upper2 > upper1 && span > 1e-6f;
+	m->owners = flip ? dkNormalOnB : 0;
 	if (sl <= speculative) {
+		if (lowerOnRef == flip) m->owners |= dkPoint0OnB;
 		m->points[m->count++] = (dkManifoldPoint){
 			.px = lx, .py = ly, .separation = sl, .id = flip ? DK_MAKE_ID(i22, i11) : DK_MAKE_ID(i11, i22)};
 	}
 	if (su <= speculative) {
+		if (upperOnRef == flip) m->owners |= m->count == 0 ? dkPoint0OnB : dkPoint1OnB;
 		m->points[m->count++] = (dkManifoldPoint){
 			.px = ux, .py = uy, .separation = su, .id = flip ? DK_MAKE_ID(i21, i12) : DK_MAKE_ID(i12, i21)};
 	}
@@ -198,24 +205,20 @@ static void collidePolygons(const dkPlaced* a, const dkPlaced* b, float speculat
 }
 
 // Segment A against circle B: the closest point of the segment, so a centre on the segment's line
-// beyond a free end touches the end, not the line. Beyond an end that continues the chain, the circle
-// meets the segment's face (one-sided, on the centre's side), so it rolls over joints without catching.
+// beyond a free end touches the end, not the line. A chained end's region belongs to the neighbour: behind
+// vertex 0 the previous segment meets the circle (its face, or its vertex 1); beyond vertex 1, a centre in
+// the next segment's band is the next segment's, and one outside the bend meets this vertex once. So a
+// circle rolls over flat and valley joints on the faces alone, and the line of a wall does not reach past
+// a bend into the space beyond it (at a funnel's neck it met balls in the stem 3 pt deep).
 static void collideSegmentCircle(const dkPlaced* a, const dkPlaced* b, float speculative, dkManifold* m)
 {
 	float cx = b->x[0], cy = b->y[0], r = b->radius;
 	float ex = a->x[1] - a->x[0], ey = a->y[1] - a->y[0];
 	float t = ((cx - a->x[0]) * ex + (cy - a->y[0]) * ey) / (ex * ex + ey * ey);
-	if ((t < 0.0f && (a->chain & dkChainPrevious)) || (t > 1.0f && (a->chain & dkChainNext))) {
-		float d = (cx - a->x[0]) * a->nx[0] + (cy - a->y[0]) * a->ny[0];
-		float nx = d >= 0.0f ? a->nx[0] : -a->nx[0], ny = d >= 0.0f ? a->ny[0] : -a->ny[0];
-		float distance = d >= 0.0f ? d : -d;
-		if (distance - r > speculative) return;
-		float px = cx - distance * nx, py = cy - distance * ny, bx = cx - r * nx, by = cy - r * ny;
-		m->nx = nx;
-		m->ny = ny;
-		m->count = 1;
-		m->points[0] = (dkManifoldPoint){.px = 0.5f * (px + bx), .py = 0.5f * (py + by), .separation = distance - r};
-		return;
+	if (t < 0.0f && (a->chain & dkChainPrevious)) return;
+	if (t > 1.0f && (a->chain & dkChainNext)) {
+		float fx = a->x[3] - a->x[1], fy = a->y[3] - a->y[1];
+		if ((cx - a->x[1]) * fx + (cy - a->y[1]) * fy >= 0.0f) return; // the next segment's band
 	}
 	t = t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t);
 	float px = a->x[0] + t * ex, py = a->y[0] + t * ey;
@@ -230,12 +233,17 @@ static void collideSegmentCircle(const dkPlaced* a, const dkPlaced* b, float spe
 	m->nx = nx;
 	m->ny = ny;
 	m->count = 1;
+	m->owners = dkPoint0OnB;
 	m->points[0] = (dkManifoldPoint){.px = 0.5f * (px + bx), .py = 0.5f * (py + by), .separation = d - r};
 }
 
-// Whether a chained segment should meet polygon `p` with its face only: unless the polygon's centre lies
-// beyond a free end of the chain, where the end's vertex may matter. Returns the face edge (0 or 1)
-// whose normal points toward the polygon, or -1.
+// How a chained segment meets polygon `p`, from where the polygon's centre lies: with its face only (the
+// face edge, 0 or 1, whose normal points toward the polygon), so polygons slide over joints without
+// catching, or as a whole segment (-1), where its end vertex may matter. The face within the segment's
+// band, and beyond a chained end at a flat joint or in a valley (the centre inside the bend's angle, where
+// the segment's line runs on behind the neighbour). The whole segment beyond a free end, and beyond a
+// chained end outside a bend, where the line runs on into the space past the bend (at a funnel's neck it
+// met boxes in the stem 3 pt deep).
 static int32_t chainedFace(const dkPlaced* segment, const dkPlaced* p)
 {
 	if (segment->kind != dkGeometrySegment || segment->chain == 0) return -1;
@@ -247,10 +255,20 @@ static int32_t chainedFace(const dkPlaced* segment, const dkPlaced* p)
 	cx /= (float)p->count;
 	cy /= (float)p->count;
 	float ex = segment->x[1] - segment->x[0], ey = segment->y[1] - segment->y[0];
-	float t = ((cx - segment->x[0]) * ex + (cy - segment->y[0]) * ey) / (ex * ex + ey * ey);
-	if ((t < 0.0f && !(segment->chain & dkChainPrevious)) || (t > 1.0f && !(segment->chain & dkChainNext))) return -1;
+	float along = (cx - segment->x[0]) * ex + (cy - segment->y[0]) * ey;
 	float side = (cx - segment->x[0]) * segment->nx[0] + (cy - segment->y[0]) * segment->ny[0];
-	return side >= 0.0f ? 0 : 1;
+	int32_t face = side >= 0.0f ? 0 : 1;
+	int32_t end = along < 0.0f ? 0 : (along > ex * ex + ey * ey ? 1 : -1);
+	if (end < 0) return face;
+	if (!(segment->chain & (end == 0 ? dkChainPrevious : dkChainNext))) return -1;
+	// From the joint v: the centre w, this segment back along u, the neighbour out along f.
+	float vx = segment->x[end], vy = segment->y[end], wx = cx - vx, wy = cy - vy;
+	float ux = end == 0 ? ex : -ex, uy = end == 0 ? ey : -ey;
+	float fx = segment->x[2 + end] - vx, fy = segment->y[2 + end] - vy;
+	float k = ux * fy - uy * fx, inU = ux * wy - uy * wx, inF = wx * fy - wy * fx;
+	if (k * k <= 1e-8f * (ux * ux + uy * uy) * (fx * fx + fy * fy)) return face; // flat (within 0.006°)
+	bool valley = k > 0.0f ? (inU >= 0.0f && inF >= 0.0f) : (inU <= 0.0f && inF <= 0.0f);
+	return valley ? face : -1;
 }
 
 // A polygon against the face `edge` of a chained segment: no contact when every vertex is farther than
@@ -271,6 +289,7 @@ static void collideChainedFace(const dkPlaced* segment, const dkPlaced* p, int32
 void dkCollide(const dkPlaced* a, const dkPlaced* b, float speculative, dkManifold* m)
 {
 	m->count = 0;
+	m->owners = 0;
 	bool circleA = a->kind == dkGeometryCircle, circleB = b->kind == dkGeometryCircle;
 	if (circleA && circleB) {
 		collideCircles(a, b, speculative, m);
@@ -280,6 +299,7 @@ void dkCollide(const dkPlaced* a, const dkPlaced* b, float speculative, dkManifo
 		(b->kind == dkGeometrySegment ? collideSegmentCircle : collidePolygonCircle)(b, a, speculative, m);
 		m->nx = -m->nx;
 		m->ny = -m->ny;
+		m->owners = dkNormalOnB; // the point on the circle, A
 	} else {
 		int32_t faceA = chainedFace(a, b), faceB = faceA < 0 ? chainedFace(b, a) : -1;
 		if (faceA >= 0) collideChainedFace(a, b, faceA, false, speculative, m);

@@ -143,6 +143,18 @@ dkResult dkWorld_CreateShape(dkWorld* world, const dkShapeDef* def, dkShapeId* o
 		s.nx[1] = -s.nx[0];
 		s.ny[1] = -s.ny[0];
 		s.chain = def->chain & (dkChainPrevious | dkChainNext);
+		// The neighbours' far vertices (ghost vertices): vertex 2 before vertex 0, vertex 3 after vertex 1.
+		for (int32_t k = 0; k < 2; ++k) {
+			if (!(s.chain & (k == 0 ? dkChainPrevious : dkChainNext))) continue;
+			float gx = def->x[2 + k], gy = def->y[2 + k], vx = def->x[k], vy = def->y[k];
+			const char* field = k == 0 ? "chain previous vertex" : "chain next vertex";
+			if (!isfinite(gx) || fabsf(gx) > 1e7f) return invalid(error, field, 0, gx);
+			if (!isfinite(gy) || fabsf(gy) > 1e7f) return invalid(error, field, 1, gy);
+			float d = sqrtf((gx - vx) * (gx - vx) + (gy - vy) * (gy - vy));
+			if (!(d > 1e-3f)) return invalid(error, field, -1, d);
+			s.x[2 + k] = gx;
+			s.y[2 + k] = gy;
+		}
 		break;
 	}
 	case dkGeometryPolygon: {
@@ -286,6 +298,12 @@ void dkPlaceShape(const dkShape* restrict s, float x, float y, float c, float sn
 		dkStore4(out->nx, cv * nx - sv * ny);
 		dkStore4(out->ny, sv * nx + cv * ny);
 		return;
+	}
+	// A chained segment's ghost vertices (2 and 3) are placed with it.
+	int32_t placed = s->kind == dkGeometrySegment && s->chain != 0 ? 4 : s->count;
+	for (int32_t i = s->count; i < placed; ++i) {
+		out->x[i] = (c * s->x[i] - sn * s->y[i]) + (x - ox);
+		out->y[i] = (sn * s->x[i] + c * s->y[i]) + (y - oy);
 	}
 	for (int32_t i = 0; i < s->count; ++i) {
 		out->x[i] = (c * s->x[i] - sn * s->y[i]) + (x - ox);

@@ -119,6 +119,30 @@ import Testing
         #expect(abs(ball.center.y - 800) < 1 && abs(ball.center.x - 500) < 1, "rests at \(ball.center)")
     }
 
+    @Test("past a bend in a path, a wall's line does not reach into the space beyond: items in a funnel's stem stay put",
+          arguments: [DynamicItemCollisionBoundsType.ellipse, .rectangle])
+    func bendDoesNotReachPast(kind: DynamicItemCollisionBoundsType) {
+        let a = animator()
+        // A funnel: slopes from (20, 50) and (300, 50) to a 30 pt stem from y = 400 to 560. The left slope's line
+        // runs on past its end at (145, 400) into the stem, 2.8 pt to the right for every pt down.
+        let funnel = [(20, 50), (145, 400), (145, 560), (175, 560), (175, 400), (300, 50)]
+        let path = BezierPath()
+        path.move(to: CGPoint(x: funnel[0].0, y: funnel[0].1))
+        for (x, y) in funnel.dropFirst() { path.addLine(to: CGPoint(x: x, y: y)) }
+        path.close()
+        // A 20 pt item at rest, no gravity, 2 pt from the left wall, its top level with the neck: the slope's line
+        // passes 7.9 pt from its centre (a box's lower left corner lies 4.8 pt beyond it). It touches nothing real,
+        // so it stays where it is; meeting the line, a ball was pushed away.
+        let item = DynamicBody(center: CGPoint(x: 157, y: 410), size: CGSize(width: 20, height: 20),
+                               collisionBoundsType: kind)
+        let collision = CollisionBehavior(items: [item])
+        collision.addBoundary(withIdentifier: "funnel", for: path)
+        a.addBehavior(collision)
+        a.step(by: 0.5)
+        #expect(item.center == CGPoint(x: 157, y: 410), "\(kind): moved to \(item.center)")
+        #expect(item.rotation == 0, "\(kind): turned to \(item.rotation) rad")
+    }
+
     @Test("a cubic curve boundary: a ball rests in the curve's lowest point, not on its chord")
     func curveBoundary() {
         let a = animator()

@@ -90,6 +90,14 @@ static dkPlaced placedSegment(float x0, float y0, float x1, float y1, uint32_t c
 	return p;
 }
 
+// A segment of a chain with its neighbours' far vertices (ghost vertices) before vertex 0 and after vertex 1.
+static dkPlaced placedChained(float x0, float y0, float x1, float y1, float px, float py, float nx, float ny)
+{
+	dkPlaced p = placedSegment(x0, y0, x1, y1, dkChainPrevious | dkChainNext);
+	p.x[2] = px, p.y[2] = py, p.x[3] = nx, p.y[3] = ny;
+	return p;
+}
+
 // One pair of shape kinds against its closed form: the number of points, the normal (from A to B) and
 // each point's separation; and, for two points, that their feature ids differ and survive a 1 pt shift.
 static void expectManifold(Report* r, const char* what, dkPlaced a, dkPlaced b, int32_t count, float nx, float ny,
@@ -133,7 +141,20 @@ void manifolds(Report* r)
 	expectManifold(r, "box on a segment: 2 points", placedSegment(-100, 0, 100, 0, 0), placedBox(0, 49.5f, 50, 50, 0), 2,
 				   0, 1, -0.5f);
 	expectManifold(r, "box over a chained segment's joint: its face, 2 points",
-				   placedSegment(-100, 0, 0, 0, dkChainNext), placedBox(20, 49, 50, 50, 0), 2, 0, 1, -1);
+				   placedChained(-100, 0, 0, 0, -200, 0, 100, 0), placedBox(20, 49, 50, 50, 0), 2, 0, 1, -1);
+	// A funnel's neck: the slope (-100, -100) → (0, 0) bends into a wall down to (0, 100). The slope's line runs
+	// on into the stem (x > 0) and met items there 3.5 pt (the box) and 7.9 pt (the ball) deep.
+	expectManifold(r, "box in a stem past a bend: no contact with the slope's line",
+				   placedChained(-100, -100, 0, 0, -200, -200, 0, 100), placedBox(15, 30, 10, 10, 0), 0, 0, 0, 0);
+	expectManifold(r, "ball in a stem past a bend: no contact with the slope's line",
+				   placedChained(-100, -100, 0, 0, -200, -200, 0, 100), placedCircle(12, 15, 10), 0, 0, 0, 0);
+	expectManifold(r, "ball outside a bend: the slope's end vertex, 1 point",
+				   placedChained(-100, -100, 0, 0, -200, -200, 0, 100), placedCircle(8, -4, 10), 1, 0.89442719f,
+				   -0.44721360f, sqrtf(80.0f) - 10.0f);
+	expectManifold(r, "ball outside a bend: not again from the wall below it",
+				   placedChained(0, 0, 0, 100, -100, -100, 0, 200), placedCircle(8, -4, 10), 0, 0, 0, 0);
+	expectManifold(r, "ball in the stem: the wall's face, 1 point",
+				   placedChained(0, 0, 0, 100, -100, -100, 0, 200), placedCircle(12, 15, 10), 1, 1, 0, 2);
 	// Warm starting: a box at rest on a floor keeps both points (same ids) from step to step, and their
 	// accumulated impulses carry its weight: m·g·h = 1 · 1000 · (1/240) N·s per substep.
 	dkWorld* w = makeWorld(dkSimdAVX512, 1, dkIntegratorFused);

@@ -39,8 +39,10 @@ typedef struct dkShapeDef {
 	int32_t count;
 	float x[DK_MAX_POLYGON_VERTICES], y[DK_MAX_POLYGON_VERTICES];
 	float radius; ///< circles only, pt
-	/// Segments only: dkChainPrevious and/or dkChainNext when the segment continues a chain at that end.
-	/// Against a chained end, contacts use the segment's face, so items slide over joints smoothly.
+	/// Segments only: dkChainPrevious and/or dkChainNext when the segment continues a chain at that end,
+	/// with the neighbour's far vertex (its ghost vertex): the previous segment's start in x[2], y[2], the
+	/// next segment's end in x[3], y[3]. Items slide over flat and valley joints on the faces, and meet the
+	/// joint's vertex once outside a bend (manifold.c).
 	uint32_t chain;
 	uint64_t itemGroups, boundaryGroups;
 	int32_t tag; ///< returned in events (e.g. a boundary identifier's index)

@@ -6,8 +6,9 @@ import Foundation
 enum KernelGeometry {
     case circle(center: CGPoint, radius: CGFloat)
     case polygon([CGPoint])
-    /// A segment; `previous` and `next` tell whether it continues a chain at its start and end.
-    case segment(CGPoint, CGPoint, previous: Bool = false, next: Bool = false)
+    /// A segment; `previous` and `next`, when it continues a chain at its start or end, are the neighbouring
+    /// segments' far vertices (the kernel's ghost vertices).
+    case segment(CGPoint, CGPoint, previous: CGPoint? = nil, next: CGPoint? = nil)
 }
 
 /// A kernel shape id (boundaries keep theirs; item shapes go with their item).
@@ -46,13 +47,14 @@ extension KernelWorld {
             points = vertices
         case let .segment(a, b, previous, next):
             def.kind = dkGeometrySegment
-            def.chain = (previous ? UInt32(dkChainPrevious) : 0) | (next ? UInt32(dkChainNext) : 0)
-            points = [a, b]
+            def.chain = (previous != nil ? UInt32(dkChainPrevious) : 0) | (next != nil ? UInt32(dkChainNext) : 0)
+            // Vertices 2 and 3 carry the ghost vertices; the count stays 2.
+            points = [a, b, previous ?? a, next ?? b]
         }
         guard points.count <= Int(DK_MAX_POLYGON_VERTICES) else {
             throw .invalidValue(field: "collisionBoundingPath vertex count", value: Double(points.count), index: nil)
         }
-        def.count = Int32(points.count)
+        if case .segment = geometry { def.count = 2 } else { def.count = Int32(points.count) }
         withUnsafeMutableBytes(of: &def.x) { raw in
             let xs = raw.bindMemory(to: Float.self)
             for (i, p) in points.enumerated() { xs[i] = Float(p.x) }

@@ -117,13 +117,17 @@ extension CollisionShape {
 
 extension BezierPath {
     /// The path's line segments after flattening (closed subpaths include their closing segment), each
-    /// with whether the chain continues before its start and after its end.
-    func segments() -> [(start: CGPoint, end: CGPoint, previous: Bool, next: Bool)] {
-        polylines().flatMap { line -> [(start: CGPoint, end: CGPoint, previous: Bool, next: Bool)] in
+    /// with the far vertices of its neighbours in the chain: the start of the segment before it and the end
+    /// of the segment after it, nil at an open end.
+    func segments() -> [(start: CGPoint, end: CGPoint, previous: CGPoint?, next: CGPoint?)] {
+        polylines().flatMap { line -> [(start: CGPoint, end: CGPoint, previous: CGPoint?, next: CGPoint?)] in
             var ends = zip(line.points, line.points.dropFirst()).map { ($0, $1) }
             if line.closed, let first = line.points.first, let last = line.points.last { ends.append((last, first)) }
+            let n = ends.count
             return ends.enumerated().map { k, pair in
-                (pair.0, pair.1, line.closed || k > 0, line.closed || k < ends.count - 1)
+                let previous = line.closed || k > 0 ? ends[(k + n - 1) % n].0 : nil
+                let next = line.closed || k < n - 1 ? ends[(k + 1) % n].1 : nil
+                return (pair.0, pair.1, previous, next)
             }
         }
     }
