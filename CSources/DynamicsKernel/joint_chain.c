@@ -50,8 +50,9 @@
 
 #define DK_CHAIN_ITEM_JOINTS 256
 #define DK_CHAIN_LIMIT_ROUNDS 4
-#define DK_CHAIN_RATTLE_STEPS 2	  // RATTLE projection steps per substep (dkChains_Project)
-#define DK_CHAIN_RATTLE_ERROR 1.0 // pt or rad: larger errors are projected without changing velocities
+#define DK_CHAIN_RATTLE_STEPS 4		   // RATTLE projection steps per substep at most (dkChains_Project)
+#define DK_CHAIN_RATTLE_TOLERANCE 1e-4 // pt or rad: errors this small end the projection
+#define DK_CHAIN_RATTLE_ERROR 1.0	   // pt or rad: larger errors are projected without changing velocities
 #define DK_CHAIN_RAISE_FROM 0.5	  // (hω)² of the stiff mode where the raised inertia sets in (fully at twice)
 
 // Per chain joint in the scratch: J_A, J_B (3×3, rows × (vx, vy, ω)), S⁻¹ (3×3), G = S⁻¹ E (3×3) to the
@@ -853,17 +854,22 @@ void dkChains_Project(dkJointChains* chains, const dkJointSoA* soa, dkBodyState*
 			alignRotation(states, soa->stateA[k], soa->zeroState);
 			alignRotation(states, soa->stateB[k], soa->zeroState);
 		}
-		// RATTLE steps while the errors are small and shrink; otherwise (a whip, a dragged or taut chain) the
-		// Newton step at the moved positions, positions only, as before.
+		// RATTLE steps until the errors are within DK_CHAIN_RATTLE_TOLERANCE or stop halving (a long chain's
+		// soft solve leaves some), while they are small and do not grow; otherwise (a whip, a dragged or taut
+		// chain) the Newton step at the moved positions, positions only. The steps keep J(q_n), so they
+		// converge linearly: two steps left four pinned links whipping from 135–178° 1.1–2.1 % of their energy
+		// richer after 10 s; run to the tolerance, at most 0.42 %. (A stall sent chains to the positions-only
+		// step, and one such step took 10 % of the energy of four links released at 170°.)
 		double before = HUGE_VAL;
 		bool rattle = true;
 		for (int step = 0; step < DK_CHAIN_RATTLE_STEPS; ++step) {
 			currentErrors(chains, first, last, soa, states);
 			double worst = chainError(chains, first, last);
-			if (worst > DK_CHAIN_RATTLE_ERROR || worst > 0.5 * before) {
+			if (worst > DK_CHAIN_RATTLE_ERROR || worst > before) {
 				rattle = false;
 				break;
 			}
+			if (worst <= DK_CHAIN_RATTLE_TOLERANCE || worst > 0.5 * before) break; // converged, or stalled
 			before = worst;
 			applyProjection(chains, first, last, soa, states, col, epsilon, invH);
 		}

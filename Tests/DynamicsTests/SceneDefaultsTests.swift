@@ -41,7 +41,7 @@ import Testing
         // over a second, then holds it there.
         var items = "", rods = "", moves = ""
         for k in 0..<9 {
-            items += "  - {id: ball-\(k), shape: {type: circle, radius: 10}, center: [\(60 + 25 * k), 100], material: {friction: 0.3, angularResistance: 1}}\n"
+            items += "  - {id: ball-\(k), shape: {type: circle, radius: 10}, center: [\(60 + 25 * k), 100], material: {friction: 0.3, resistance: 1, angularResistance: 1}}\n"
         }
         for k in 1..<9 { rods += "  - {type: attachment, item: ball-\(k), to: ball-\(k - 1), anchor: [\(60 + 25 * (k - 1)), 100]}\n" }
         for i in 1...60 {
@@ -61,10 +61,10 @@ import Testing
             """, seconds: 6)
         let ys = try (0..<9).map { try Self.center(run, "ball-\($0)").y }
         // Gravity pulls up: the head hangs 30 pt above the finger; every ball is above the one before it, the
-        // tail far above. (The chain still swings at 6 s, so a link may lie nearly level: folded beside the
-        // finger, the tail was level with the head.)
+        // tail far above. (Resistance settles the swing the drag starts: without it the chain, which keeps its
+        // energy, still whips about at 6 s and a snapshot may catch it folded.)
         #expect(abs(ys[0] - 400) < 10, "the head is at y = \(ys[0])")
-        #expect(zip(ys, ys.dropFirst()).allSatisfy { $1 < $0 }, "the chain folds: \(ys)")
+        #expect(zip(ys, ys.dropFirst()).allSatisfy { $1 < $0 - 10 }, "the chain folds: \(ys)")
         #expect(ys[8] < ys[0] - 150, "the tail is at y = \(ys[8]), the head at \(ys[0])")
     }
 

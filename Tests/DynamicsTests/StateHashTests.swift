@@ -20,8 +20,8 @@ import Testing
         ("scatter", 300, 120, 0xbb717e374bf19a6e),
         ("scatter-giants", 300, 120, 0x6aa89c1344b94b0e),
         ("joint_grid", 300, 120, 0x1fa744f239980e83),
-        ("chain", 300, 120, 0x328c0d6ebbecf938),
-        ("bridge", 300, 120, 0xf6c904efae111a82),
+        ("chain", 300, 120, 0xea2eb58b3c8adde8),
+        ("bridge", 300, 120, 0xb75b45b22f851d41),
         ("fields", 300, 120, 0x4cfd7b3e64db38cb),
         ("sticky_corners", 2, 120, 0x1009d3ea855ade4e),
     ]
