@@ -465,6 +465,33 @@ final class ContactLog: CollisionBehaviorDelegate {
         #expect(abs(world.pose(of: box[0]).angle) < 0.01)
     }
 
+    @Test("a frictionless ball sliding across a box does not spin: a reused contact point stays on the ball")
+    func slidingBallDoesNotSpin() throws {
+        var c = DynamicsConfiguration()
+        c.workerCount = 1
+        let world = try DynamicWorld(configuration: c)
+        try world.addBoundary(from: CGPoint(x: -2000, y: 0), to: CGPoint(x: 2000, y: 0))
+        // A 1 000 pt box on the floor (created first, so it is the contact's first shape) and a ball on it,
+        // everything frictionless: the ball glides across the box's top, and its normal impulses run
+        // through its centre, so nothing turns it.
+        let box = try world.createItems(ItemDescription(shape: .rectangle(width: 1000, height: 100)), at: [CGPoint(x: 0, y: -50)])
+        try world.addCollisionShape(.rectangle(width: 1000, height: 100), to: box)
+        let ball = try world.createItems(ItemDescription(shape: .ellipse(width: 40, height: 40)), at: [CGPoint(x: -400, y: -120)])
+        try world.addCollisionShape(.circle(radius: 20), to: ball)
+        try world.setGravity(CGVector(dx: 0, dy: 1000), for: box + ball)
+        try world.step(count: 30)
+        try world.setVelocities([CGVector(dx: 300, dy: 0)], for: ball)
+        var fastest: CGFloat = 0
+        for _ in 0..<120 {
+            try world.step(count: 1)
+            fastest = max(fastest, abs(world.angularVelocity(of: ball[0])))
+        }
+        // Kept on the box while the ball slid on, the reused point left the normal's line off the ball's
+        // centre, and each step's impulse turned it.
+        #expect(fastest < 1e-3, "the ball turned at up to \(fastest) rad/s")
+        #expect(abs(world.velocity(of: ball[0]).dx - 300) < 1, "the ball slid at \(world.velocity(of: ball[0]).dx) pt/s")
+    }
+
     @Test("a ball rests on an arc boundary, not on its chord")
     func arcBoundary() {
         let a = animator()
