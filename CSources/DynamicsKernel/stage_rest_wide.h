@@ -9,7 +9,10 @@ static int32_t DK_FN(dkDetectRest)(dkCols c, int32_t begin, int32_t end, float d
 	int32_t i = begin;
 	for (; i + DK_W <= end; i += DK_W) {
 		dkVf vx = dkV_load(c[dkColumnVelocityX] + i), vy = dkV_load(c[dkColumnVelocityY] + i);
-		dkVm still = (vx * vx + vy * vy < rs2) & (dkV_abs(dkV_load(c[dkColumnAngularVelocity] + i)) < restAngularSpeed);
+		dkVf w = dkV_load(c[dkColumnAngularVelocity] + i);
+		dkVf width = dkV_load(c[dkColumnWidth] + i), height = dkV_load(c[dkColumnHeight] + i);
+		dkVm turnStill = (dkV_abs(w) < restAngularSpeed) | ((w * w) * (width * width + height * height) < 4.0f * rs2);
+		dkVm still = (vx * vx + vy * vy < rs2) & turnStill;
 		dkVf t = dkV_select(still, dkV_load(c[dkColumnSleepTime] + i) + dt, dkV_splat(0.0f));
 		dkV_store(c[dkColumnSleepTime] + i, t);
 		*stillRows += dkV_count(still);

@@ -7,7 +7,8 @@ import Testing
 /// Islands: items joined by touching contacts or attachments rest together, and wake together. The rest
 /// rule (the configuration's defaults; the Units and semantics article,
 /// Sources/Dynamics/Dynamics.docc/UnitsAndSemantics.md, §Rest): an item is still while its speed is below
-/// 5 pt/s and its angular speed below 2°/s; an island rests once every member has been still for 0.5 s.
+/// 5 pt/s and it turns slowly (its angular speed below 2°/s, or the corners of its bounds slower than
+/// 5 pt/s); an island rests once every member has been still for 0.5 s.
 @Suite struct IslandRestTests {
     static let bounds = CGRect(x: 0, y: 0, width: 1000, height: 1000)
 
@@ -43,6 +44,28 @@ import Testing
         let behavior = DynamicItemBehavior(items: items)
         behavior.friction = value
         return behavior
+    }
+
+    @Test("a small ball rolling at 0.5 pt/s counts as still and rests; a large box turning at 2.3°/s does not")
+    func turningIsMeasuredAtTheCorners() throws {
+        var c = DynamicsConfiguration()
+        c.workerCount = 1
+        let world = try DynamicWorld(configuration: c)
+        try world.addBoundary(from: CGPoint(x: -5000, y: 0), to: CGPoint(x: 5000, y: 0))
+        // A 22 pt ball rolling on a floor at 0.5 pt/s turns at 0.045 rad/s (2.6°/s, above the 2°/s rest speed),
+        // but no point of it moves faster than 1 pt/s: it is still. (It kept a jammed funnel awake for 19 s
+        // while it rolled to a wall.) A 400 pt box turning at 0.04 rad/s in empty space moves its corners at
+        // 11 pt/s: it is not.
+        var ballDescription = ItemDescription(shape: .ellipse(width: 22, height: 22))
+        ballDescription.friction = 0.5
+        let ball = try world.createItems(ballDescription, at: [CGPoint(x: 0, y: -11)])
+        try world.addCollisionShape(.circle(radius: 11), to: ball)
+        try world.setGravity(CGVector(dx: 0, dy: 1000), for: ball)
+        let box = try world.createItems(ItemDescription(shape: .rectangle(width: 400, height: 400)), at: [CGPoint(x: 0, y: -3000)])
+        try world.setVelocities([CGVector(dx: 0.5, dy: 0), .zero], angular: [0.5 / 11, 0.04], for: ball + box)
+        try world.step(count: 60)
+        #expect(world.isResting(ball[0]), "the ball rolls at \(world.velocity(of: ball[0]).dx) pt/s, \(world.angularVelocity(of: ball[0])) rad/s")
+        #expect(!world.isResting(box[0]), "the box turns at \(world.angularVelocity(of: box[0])) rad/s")
     }
 
     @Test("a stack of four boxes on the floor pauses within 1.5 s of its last visible motion",

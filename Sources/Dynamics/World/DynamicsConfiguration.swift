@@ -23,8 +23,8 @@ public struct DynamicsConfiguration: Hashable, Sendable {
     /// How velocities and positions are integrated (``Integrator/fused`` is fastest, see the benchmarks).
     public var integrator: Integrator = .fused
     /// Whether items come to rest and are skipped. Items rest by islands (items joined by touching contacts or
-    /// attachments): an island rests once every member has been below 5 pt/s and 2°/s for 0.5 s, and wakes as a
-    /// whole (see ``DynamicWorld/islandCount``).
+    /// attachments): an island rests once every member has been below 5 pt/s, and below 2°/s or 5 pt/s at the
+    /// corners of its bounds, for 0.5 s, and wakes as a whole (see ``DynamicWorld/islandCount``).
     public var restDetection: Bool = true
     /// Contact stiffness as a spring frequency in Hz (30, as Box2D v3).
     ///
