@@ -114,7 +114,7 @@ typedef struct dkWorldDef {
 	dkIntegrator integrator;
 	bool restEnabled;			///< rest detection on (Units and semantics, §Rest)
 	float restSpeed;			///< pt/s (5)
-	float restAngularSpeed;		///< rad/s (2°/s)
+	float restAngularSpeed;		///< rad/s (2°/s); an item whose bounds' corners move slower than restSpeed also turns slowly
 	float restTime;				///< s (0.5)
 	float contactHertz;			///< Hz, > 0 (30): contact stiffness; at most a quarter of the substep rate is used
 	int32_t solverIterations;	///< 1…8 (1): solve and relax passes per substep
