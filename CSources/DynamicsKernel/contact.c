@@ -133,12 +133,12 @@ static bool centredCircle(const dkShape* s)
 // the pair can close this step (`reach` less the speculative distance) stays under that distance, none of
 // them can meet within the step. Neither item may have turned more than DK_RECYCLE_COS allows either. The
 // normal turns with the item whose face it is and each point goes with the item whose vertex or circle it is
-// (dkManifold.owners); kept on A while B's corner or a ball slid along A, a point left the line of the
-// normal through the point of contact, and its impulses spun frictionless balls (8.9 rad/s in a jammed
-// funnel, for ever) and rocked boxes. The points keep their ids and impulses; each point's anchors turn with
-// their items (a centred circle's with the normal: its point lies on the normal through its centre,
-// wherever the circle turned), and its separation is the base separation plus how far the anchors moved
-// apart along the normal. Returns false when the manifold must be computed again.
+// (dkManifold.owners): kept on A while B's corner or a ball slid along A, a point would leave the line of the
+// normal through the point of contact, and its impulses would turn a frictionless ball. The points keep
+// their ids and impulses; each point's anchors turn with their items (a centred circle's with the normal:
+// its point lies on the normal through its centre, wherever the circle turned), and its separation is the
+// base separation plus how far the anchors moved apart along the normal. Returns false when the manifold
+// must be computed again.
 static bool recycle(const dkWorld* world, dkContact* c, const float pose[2][4], float reach)
 {
 	const float cA = pose[0][2], sA = pose[0][3], cB = pose[1][2], sB = pose[1][3];

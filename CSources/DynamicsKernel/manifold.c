@@ -209,7 +209,7 @@ static void collidePolygons(const dkPlaced* a, const dkPlaced* b, float speculat
 // vertex 0 the previous segment meets the circle (its face, or its vertex 1); beyond vertex 1, a centre in
 // the next segment's band is the next segment's, and one outside the bend meets this vertex once. So a
 // circle rolls over flat and valley joints on the faces alone, and the line of a wall does not reach past
-// a bend into the space beyond it (at a funnel's neck it met balls in the stem 3 pt deep).
+// a bend into the space beyond it (at a funnel's neck it met balls in the stem up to 8 pt deep).
 static void collideSegmentCircle(const dkPlaced* a, const dkPlaced* b, float speculative, dkManifold* m)
 {
 	float cx = b->x[0], cy = b->y[0], r = b->radius;
@@ -243,7 +243,7 @@ static void collideSegmentCircle(const dkPlaced* a, const dkPlaced* b, float spe
 // band, and beyond a chained end at a flat joint or in a valley (the centre inside the bend's angle, where
 // the segment's line runs on behind the neighbour). The whole segment beyond a free end, and beyond a
 // chained end outside a bend, where the line runs on into the space past the bend (at a funnel's neck it
-// met boxes in the stem 3 pt deep).
+// met boxes in the stem several pt deep).
 static int32_t chainedFace(const dkPlaced* segment, const dkPlaced* p)
 {
 	if (segment->kind != dkGeometrySegment || segment->chain == 0) return -1;

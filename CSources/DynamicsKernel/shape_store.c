@@ -299,15 +299,12 @@ void dkPlaceShape(const dkShape* restrict s, float x, float y, float c, float sn
 		dkStore4(out->ny, sv * nx + cv * ny);
 		return;
 	}
-	// A chained segment's ghost vertices (2 and 3) are placed with it.
+	// A chained segment's ghost vertices (2 and 3) are placed with it; they have no normals.
 	int32_t placed = s->kind == dkGeometrySegment && s->chain != 0 ? 4 : s->count;
-	for (int32_t i = s->count; i < placed; ++i) {
+	for (int32_t i = 0; i < placed; ++i) {
 		out->x[i] = (c * s->x[i] - sn * s->y[i]) + (x - ox);
 		out->y[i] = (sn * s->x[i] + c * s->y[i]) + (y - oy);
-	}
-	for (int32_t i = 0; i < s->count; ++i) {
-		out->x[i] = (c * s->x[i] - sn * s->y[i]) + (x - ox);
-		out->y[i] = (sn * s->x[i] + c * s->y[i]) + (y - oy);
+		if (i >= s->count) continue;
 		out->nx[i] = c * s->nx[i] - sn * s->ny[i];
 		out->ny[i] = sn * s->nx[i] + c * s->ny[i];
 	}
