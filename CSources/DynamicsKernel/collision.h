@@ -35,6 +35,13 @@ typedef struct dkShape {
 	float nx[DK_MAX_POLYGON_VERTICES], ny[DK_MAX_POLYGON_VERTICES]; // outward edge normals
 } dkShape;
 
+// A circle about its item's centre: its point of contact lies on the normal through the centre, however the
+// item turns (contact.c and the contact solver turn its anchors with the normal, not the item).
+static inline bool dkShape_CentredCircle(const dkShape* s)
+{
+	return s->kind == dkGeometryCircle && s->x[0] == 0 && s->y[0] == 0;
+}
+
 // Four floats: SSE2 on x86-64 and NEON on arm64, both baseline, so no dispatch. Lane arithmetic is the
 // scalar arithmetic, operation for operation (no contraction: core.h), so the bits are the scalar path's.
 // For boxes, the narrowphase's common case (manifold.c, dkPlaceShape).

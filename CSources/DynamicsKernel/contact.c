@@ -119,12 +119,6 @@ static inline bool outOfReach(const dkWorld* world, int32_t a, int32_t b, float 
 	return gap > 0 || beyondReach(world, a, b, gap, reach);
 }
 
-// A circle about its item's centre.
-static bool centredCircle(const dkShape* s)
-{
-	return s->kind == dkGeometryCircle && s->x[0] == 0 && s->y[0] == 0;
-}
-
 // Reuses a contact's manifold when its items moved little since it was computed, the idea of Box2D v3's
 // contact recycling (Erin Catto, physics_world.c, 2025), with a bound of our own. `pose` holds each
 // shape's item pose now (x, y, cos, sin). The bound: B moved relative to A, in A's frame, by `moved` at most
@@ -165,11 +159,11 @@ static bool recycle(const dkWorld* world, dkContact* c, const float pose[2][4], 
 	float nx = qNc * c->cachedNx - qNs * c->cachedNy, ny = qNs * c->cachedNx + qNc * c->cachedNy;
 	c->manifold.nx = nx;
 	c->manifold.ny = ny;
-	if (centredCircle(&world->shapes[c->shapeA])) {
+	if (dkShape_CentredCircle(&world->shapes[c->shapeA])) {
 		qAc = qNc;
 		qAs = qNs;
 	}
-	if (centredCircle(&world->shapes[c->shapeB])) {
+	if (dkShape_CentredCircle(&world->shapes[c->shapeB])) {
 		qBc = qNc;
 		qBs = qNs;
 	}

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 enum {
 	dkSoaNx,
@@ -25,13 +26,14 @@ enum {
 	dkSoaMassB,
 	dkSoaInertiaB,
 	dkSoaStiff, // 1: against something that does not move; 2: that, for an item of a joint chain (rigid)
+	dkSoaFrame, // how the frame turns within the step: dkFrame bits (below), stored as a float's bits
 	dkSoaShared,
 	// per point (add dkSoaPoint for the second)
 	dkSoaRAx = dkSoaShared,
 	dkSoaRAy,
 	dkSoaRBx,
 	dkSoaRBy,
-	dkSoaBase, // adjusted separation
+	dkSoaBase, // separation when the step began, pt (the point is halfway across it)
 	dkSoaNormalMass,
 	dkSoaTangentMass,
 	dkSoaNormalImpulse,
@@ -42,6 +44,27 @@ enum {
 	dkSoaPoint = dkSoaPointEnd - dkSoaShared,
 	dkSoaColumns = dkSoaShared + 2 * dkSoaPoint,
 };
+
+// dkSoaFrame's bits: a point goes with A or with B (neither: between two circles, each anchor with its side
+// and the normal stay put); a side's anchors turn with the point's normal (a centred circle) rather than their item.
+enum {
+	dkFrameAWithNormal = 1u << 0,
+	dkFrameBWithNormal = 1u << 1,
+	dkFramePoint0OnA = 1u << 2,
+	dkFramePoint0OnB = 1u << 3,
+	dkFramePoint1OnA = 1u << 4,
+	dkFramePoint1OnB = 1u << 5,
+	dkFrameKeepArms = 1u << 6,	 // the arms of the step's start (contact_solver.c, frameBits)
+	dkFrameKeepNormal = 1u << 7, // the normal of the step's start
+};
+
+// A dkSoaFrame value: the bits, stored in a float's place.
+static inline float dkSoaBits(uint32_t bits)
+{
+	float f;
+	memcpy(&f, &bits, sizeof f);
+	return f;
+}
 
 typedef struct dkContactSoA {
 	int32_t count; // padded

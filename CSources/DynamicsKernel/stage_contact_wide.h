@@ -8,15 +8,61 @@
 #define DK_AT(field) (row + (field) * DK_CONSTRAINT_PAD)
 #define DK_LOAD(field) dkV_load(DK_AT(field))
 
-// A point's separation now: its separation when the step began plus how far its anchors, turned with their
-// items, moved apart along the normal since.
-static inline dkVf DK_FN(separation)(const DK_FN(dkBodyVec) * a, const DK_FN(dkBodyVec) * b, dkVf rAx, dkVf rAy,
-									 dkVf rBx, dkVf rBy, dkVf nx, dkVf ny, dkVf base)
+// A point's frame now. The manifold was computed when the step began, and items turn within it. Each point
+// goes with the item whose vertex or circle it is (dkManifold.owners) and lies on the other item's face, so
+// its normal turns with that other item (between two circles, with neither). Each side's surface point (the
+// point of the manifold, half the separation from either surface) turns with its item, or with the normal for
+// a centred circle, whose point stays on the normal through its centre however it spins; the separation is
+// measured between them along the normal. Both arms reach to the point of the item the point goes with, set
+// back to halfway across the separation the step began with. (With the frame fixed for the step, a face that
+// turned under a frictionless item pushed it sideways, and boxes jammed on balls in a funnel's stem rocked at
+// tens of pt/s without end. Turning the halfway point itself, a box 150 pt from a wall at 10 000 pt/s swung
+// an arm 75 pt long and spun off the wall.) The effective masses stay those of the step's start.
+typedef struct DK_FN(dkPointFrame) {
+	dkVf nx, ny, tx, ty, rAx, rAy, rBx, rBy;
+	dkVf s; // separation now, pt
+} DK_FN(dkPointFrame);
+
+static inline dkVm DK_FN(has)(dkVm bits, uint32_t bit) { return (bits & (int32_t)bit) != 0; }
+
+static inline DK_FN(dkPointFrame) DK_FN(pointFrame)(const float* row, int j, const DK_FN(dkBodyVec) * a,
+													 const DK_FN(dkBodyVec) * b)
 {
-	dkVf prAx = a->dc * rAx - a->ds * rAy, prAy = a->ds * rAx + a->dc * rAy;
-	dkVf prBx = b->dc * rBx - b->ds * rBy, prBy = b->ds * rBx + b->dc * rBy;
-	dkVf dx = (b->dx - a->dx) + (prBx - prAx), dy = (b->dy - a->dy) + (prBy - prAy);
-	return dx * nx + dy * ny + base;
+	int o = j * dkSoaPoint;
+	dkVm bits = (dkVm)DK_LOAD(dkSoaFrame);
+	dkVm onA = DK_FN(has)(bits, j == 0 ? dkFramePoint0OnA : dkFramePoint1OnA);
+	dkVm onB = DK_FN(has)(bits, j == 0 ? dkFramePoint0OnB : dkFramePoint1OnB);
+	// An item that turned more than DK_RECYCLE_COS allows since the step began (a spinning one) keeps the step's
+	// whole frame: the effective masses are the step's start's, and with arms turned far from them, impulses
+	// on an item spun by a field overshot until the world was no longer finite.
+	dkVm put = DK_FN(has)(bits, dkFrameKeepNormal) | (a->dc < DK_RECYCLE_COS) | (b->dc < DK_RECYCLE_COS);
+	dkVf nc = dkV_select(put, dkV_splat(1.0f), dkV_select(onB, a->dc, dkV_select(onA, b->dc, dkV_splat(1.0f))));
+	dkVf ns = dkV_select(put, dkV_splat(0.0f), dkV_select(onB, a->ds, dkV_select(onA, b->ds, dkV_splat(0.0f))));
+	dkVm aN = DK_FN(has)(bits, dkFrameAWithNormal), bN = DK_FN(has)(bits, dkFrameBWithNormal);
+	dkVf aC = dkV_select(aN, nc, a->dc), aS = dkV_select(aN, ns, a->ds);
+	dkVf bC = dkV_select(bN, nc, b->dc), bS = dkV_select(bN, ns, b->ds);
+	dkVf n0x = DK_LOAD(dkSoaNx), n0y = DK_LOAD(dkSoaNy), h = 0.5f * DK_LOAD(dkSoaBase + o);
+	dkVf ax = DK_LOAD(dkSoaRAx + o), ay = DK_LOAD(dkSoaRAy + o), bx = DK_LOAD(dkSoaRBx + o), by = DK_LOAD(dkSoaRBy + o);
+	dkVf uAx = ax - h * n0x, uAy = ay - h * n0y, uBx = bx + h * n0x, uBy = by + h * n0y; // the surface points
+	dkVf pAx = aC * uAx - aS * uAy, pAy = aS * uAx + aC * uAy;
+	dkVf pBx = bC * uBx - bS * uBy, pBy = bS * uBx + bC * uBy;
+	dkVf cx = (ax - bx) + (b->dx - a->dx), cy = (ay - by) + (b->dy - a->dy); // B's centre from A's, now
+	DK_FN(dkPointFrame) f;
+	f.nx = nc * n0x - ns * n0y, f.ny = ns * n0x + nc * n0y;
+	f.tx = f.ny, f.ty = -f.nx;
+	f.s = (cx + (pBx - pAx)) * f.nx + (cy + (pBy - pAy)) * f.ny;
+	dkVf qAx = pAx + h * f.nx, qAy = pAy + h * f.ny, qBx = pBx - h * f.nx, qBy = pBy - h * f.ny;
+	dkVm keep = DK_FN(has)(bits, dkFrameKeepArms) | put;
+	// The step's frame whole (a joint chain's item): its separation as Box2D measures it, from the halfway
+	// point turned with each item. (Measured from the turned surface points against the step's arms, the
+	// bridge's boxes kept it swinging at a kinetic energy of about 2 000, where it otherwise rests after 40 s.)
+	dkVf mAx = a->dc * ax - a->ds * ay, mAy = a->ds * ax + a->dc * ay;
+	dkVf mBx = b->dc * bx - b->ds * by, mBy = b->ds * bx + b->dc * by;
+	dkVf mx = (b->dx - a->dx) + ((mBx - bx) - (mAx - ax)), my = (b->dy - a->dy) + ((mBy - by) - (mAy - ay));
+	f.s = dkV_select(put, mx * n0x + my * n0y + 2.0f * h, f.s);
+	f.rAx = dkV_select(keep, ax, dkV_select(onB, qBx + cx, qAx)), f.rAy = dkV_select(keep, ay, dkV_select(onB, qBy + cy, qAy));
+	f.rBx = dkV_select(keep, bx, dkV_select(onA, qAx - cx, qBx)), f.rBy = dkV_select(keep, by, dkV_select(onA, qAy - cy, qBy));
+	return f;
 }
 
 static void DK_FN(dkContactWarmStart)(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states)
@@ -25,13 +71,13 @@ static void DK_FN(dkContactWarmStart)(dkContactSoA* c, int32_t begin, int32_t en
 		float* row = dkSoaRow(c, k);
 		DK_FN(dkBodyVec) a = DK_FN(gatherBodies)(states, c->stateA + k);
 		DK_FN(dkBodyVec) b = DK_FN(gatherBodies)(states, c->stateB + k);
-		dkVf nx = DK_LOAD(dkSoaNx), ny = DK_LOAD(dkSoaNy), tx = ny, ty = -nx;
 		dkVf mA = DK_LOAD(dkSoaMassA), iA = DK_LOAD(dkSoaInertiaA), mB = DK_LOAD(dkSoaMassB), iB = DK_LOAD(dkSoaInertiaB);
 		for (int j = 0; j < 2; ++j) {
 			int o = j * dkSoaPoint;
+			DK_FN(dkPointFrame) f = DK_FN(pointFrame)(row, j, &a, &b);
 			dkVf ni = DK_LOAD(dkSoaNormalImpulse + o), ti = DK_LOAD(dkSoaTangentImpulse + o);
-			DK_FN(applyImpulse)(&a, &b, mA, iA, mB, iB, DK_LOAD(dkSoaRAx + o), DK_LOAD(dkSoaRAy + o),
-								DK_LOAD(dkSoaRBx + o), DK_LOAD(dkSoaRBy + o), ni * nx + ti * tx, ni * ny + ti * ty);
+			DK_FN(applyImpulse)(&a, &b, mA, iA, mB, iB, f.rAx, f.rAy, f.rBx, f.rBy, ni * f.nx + ti * f.tx,
+								ni * f.ny + ti * f.ty);
 		}
 		DK_FN(scatterBodies)(states, c->stateA + k, &a, c->zeroState);
 		DK_FN(scatterBodies)(states, c->stateB + k, &b, c->zeroState);
@@ -45,7 +91,6 @@ static void DK_FN(dkContactSolve)(dkContactSoA* c, int32_t begin, int32_t end, d
 		float* row = dkSoaRow(c, k);
 		DK_FN(dkBodyVec) a = DK_FN(gatherBodies)(states, c->stateA + k);
 		DK_FN(dkBodyVec) b = DK_FN(gatherBodies)(states, c->stateB + k);
-		dkVf nx = DK_LOAD(dkSoaNx), ny = DK_LOAD(dkSoaNy), tx = ny, ty = -nx;
 		dkVf mA = DK_LOAD(dkSoaMassA), iA = DK_LOAD(dkSoaInertiaA), mB = DK_LOAD(dkSoaMassB), iB = DK_LOAD(dkSoaInertiaB);
 		dkVf stiffness = DK_LOAD(dkSoaStiff);
 		dkVm isStiff = stiffness > 0.0f, isRigid = stiffness > 1.0f;
@@ -54,11 +99,11 @@ static void DK_FN(dkContactSolve)(dkContactSoA* c, int32_t begin, int32_t end, d
 								   dkV_select(isStiff, dkV_splat(stiff.massScale), dkV_splat(soft.massScale)));
 		dkVf softImpulse = dkV_select(isRigid, dkV_splat(0.0f),
 									  dkV_select(isStiff, dkV_splat(stiff.impulseScale), dkV_splat(soft.impulseScale)));
+		DK_FN(dkPointFrame) f[2];
 		for (int j = 0; j < 2; ++j) {
 			int o = j * dkSoaPoint;
-			dkVf rAx = DK_LOAD(dkSoaRAx + o), rAy = DK_LOAD(dkSoaRAy + o);
-			dkVf rBx = DK_LOAD(dkSoaRBx + o), rBy = DK_LOAD(dkSoaRBy + o);
-			dkVf s = DK_FN(separation)(&a, &b, rAx, rAy, rBx, rBy, nx, ny, DK_LOAD(dkSoaBase + o));
+			f[j] = DK_FN(pointFrame)(row, j, &a, &b);
+			dkVf rAx = f[j].rAx, rAy = f[j].rAy, rBx = f[j].rBx, rBy = f[j].rBy, nx = f[j].nx, ny = f[j].ny, s = f[j].s;
 			dkVm speculative = s > 0.0f;
 			dkVf bias = dkV_select(speculative, s * invH, dkV_splat(0.0f));
 			dkVf massScale = dkV_splat(1.0f), impulseScale = dkV_splat(0.0f);
@@ -80,8 +125,7 @@ static void DK_FN(dkContactSolve)(dkContactSoA* c, int32_t begin, int32_t end, d
 		dkVf friction = DK_LOAD(dkSoaFriction);
 		for (int j = 0; j < 2; ++j) {
 			int o = j * dkSoaPoint;
-			dkVf rAx = DK_LOAD(dkSoaRAx + o), rAy = DK_LOAD(dkSoaRAy + o);
-			dkVf rBx = DK_LOAD(dkSoaRBx + o), rBy = DK_LOAD(dkSoaRBy + o);
+			dkVf rAx = f[j].rAx, rAy = f[j].rAy, rBx = f[j].rBx, rBy = f[j].rBy, tx = f[j].tx, ty = f[j].ty;
 			dkVf vt = DK_FN(relativeAlong)(&a, &b, rAx, rAy, rBx, rBy, tx, ty);
 			dkVf ti = DK_LOAD(dkSoaTangentImpulse + o);
 			dkVf impulse = -DK_LOAD(dkSoaTangentMass + o) * vt;
@@ -109,12 +153,10 @@ static void DK_FN(dkContactApproach)(dkContactSoA* c, int32_t begin, int32_t end
 		if (!dkV_any(DK_LOAD(dkSoaRestitution) != 0.0f)) continue;
 		DK_FN(dkBodyVec) a = DK_FN(gatherBodies)(states, c->stateA + k);
 		DK_FN(dkBodyVec) b = DK_FN(gatherBodies)(states, c->stateB + k);
-		dkVf nx = DK_LOAD(dkSoaNx), ny = DK_LOAD(dkSoaNy);
 		for (int j = 0; j < 2; ++j) {
 			int o = j * dkSoaPoint;
-			dkVf rAx = DK_LOAD(dkSoaRAx + o), rAy = DK_LOAD(dkSoaRAy + o);
-			dkVf rBx = DK_LOAD(dkSoaRBx + o), rBy = DK_LOAD(dkSoaRBy + o);
-			dkVf s = DK_FN(separation)(&a, &b, rAx, rAy, rBx, rBy, nx, ny, DK_LOAD(dkSoaBase + o));
+			DK_FN(dkPointFrame) f = DK_FN(pointFrame)(row, j, &a, &b);
+			dkVf rAx = f.rAx, rAy = f.rAy, rBx = f.rBx, rBy = f.rBy, nx = f.nx, ny = f.ny, s = f.s;
 			dkVm apart = (s > 0.0f) & (DK_LOAD(dkSoaNormalImpulse + o) == 0.0f);
 			dkVf vn = DK_FN(relativeAlong)(&a, &b, rAx, rAy, rBx, rBy, nx, ny), rv = DK_LOAD(dkSoaRelativeVelocity + o);
 			dkV_store(DK_AT(dkSoaRelativeVelocity + o), dkV_select(apart, DK_FN(vmin)(vn, rv), rv));
@@ -129,15 +171,14 @@ static void DK_FN(dkContactRestitution)(dkContactSoA* c, int32_t begin, int32_t 
 		dkVf restitution = DK_LOAD(dkSoaRestitution);
 		DK_FN(dkBodyVec) a = DK_FN(gatherBodies)(states, c->stateA + k);
 		DK_FN(dkBodyVec) b = DK_FN(gatherBodies)(states, c->stateB + k);
-		dkVf nx = DK_LOAD(dkSoaNx), ny = DK_LOAD(dkSoaNy);
 		dkVf mA = DK_LOAD(dkSoaMassA), iA = DK_LOAD(dkSoaInertiaA), mB = DK_LOAD(dkSoaMassB), iB = DK_LOAD(dkSoaInertiaB);
 		for (int j = 0; j < 2; ++j) {
 			int o = j * dkSoaPoint;
+			DK_FN(dkPointFrame) f = DK_FN(pointFrame)(row, j, &a, &b);
 			dkVf rv = DK_LOAD(dkSoaRelativeVelocity + o);
 			// Every lane applies an impulse (zero where inactive), so all widths round identically.
 			dkVm active = (restitution != 0.0f) & ~(rv > -DK_RESTITUTION_THRESHOLD) & (DK_LOAD(dkSoaMaxNormalImpulse + o) != 0.0f);
-			dkVf rAx = DK_LOAD(dkSoaRAx + o), rAy = DK_LOAD(dkSoaRAy + o);
-			dkVf rBx = DK_LOAD(dkSoaRBx + o), rBy = DK_LOAD(dkSoaRBy + o);
+			dkVf rAx = f.rAx, rAy = f.rAy, rBx = f.rBx, rBy = f.rBy, nx = f.nx, ny = f.ny;
 			dkVf vn = DK_FN(relativeAlong)(&a, &b, rAx, rAy, rBx, rBy, nx, ny);
 			dkVf ni = DK_LOAD(dkSoaNormalImpulse + o);
 			dkVf impulse = -DK_LOAD(dkSoaNormalMass + o) * (vn + restitution * rv);

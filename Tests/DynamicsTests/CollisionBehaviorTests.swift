@@ -123,13 +123,9 @@ import Testing
           arguments: [DynamicItemCollisionBoundsType.ellipse, .rectangle])
     func bendDoesNotReachPast(kind: DynamicItemCollisionBoundsType) {
         let a = animator()
-        // A funnel: slopes from (20, 50) and (300, 50) to a 30 pt stem from y = 400 to 560. The left slope's line
-        // runs on past its end at (145, 400) into the stem, 2.8 pt to the right for every pt down.
-        let funnel = [(20, 50), (145, 400), (145, 560), (175, 560), (175, 400), (300, 50)]
-        let path = BezierPath()
-        path.move(to: CGPoint(x: funnel[0].0, y: funnel[0].1))
-        for (x, y) in funnel.dropFirst() { path.addLine(to: CGPoint(x: x, y: y)) }
-        path.close()
+        // A funnel (funnelPath): the left slope's line runs on past its end at (145, 400) into the stem, 2.8 pt to
+        // the right for every pt down.
+        let path = funnelPath()
         // A 20 pt item at rest, no gravity, 2 pt from the left wall, its top level with the neck: the slope's line
         // passes 7.9 pt from its centre (a box's lower left corner lies 4.8 pt beyond it). It touches nothing real,
         // so it stays where it is; meeting the line, a ball was pushed away.

@@ -23,6 +23,16 @@ final class DelegateLog: DynamicAnimatorDelegate {
 
 func relativeError(_ value: Double, _ expected: Double) -> Double { abs(value - expected) / abs(expected) }
 
+/// A funnel as a closed path: slopes from (20, 50) and (300, 50) down to a 30 pt stem from y = 400 to 560.
+func funnelPath() -> BezierPath {
+    let funnel = [(20, 50), (145, 400), (145, 560), (175, 560), (175, 400), (300, 50)]
+    let path = BezierPath()
+    path.move(to: CGPoint(x: funnel[0].0, y: funnel[0].1))
+    for (x, y) in funnel.dropFirst() { path.addLine(to: CGPoint(x: x, y: y)) }
+    path.close()
+    return path
+}
+
 /// A seeded SplitMix64 generator for reproducible test scenes.
 struct SeededGenerator: RandomNumberGenerator {
     var state: UInt64
