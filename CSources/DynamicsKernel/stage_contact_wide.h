@@ -53,13 +53,16 @@ static inline DK_FN(dkPointFrame) DK_FN(pointFrame)(const float* row, int j, con
 	f.s = (cx + (pBx - pAx)) * f.nx + (cy + (pBy - pAy)) * f.ny;
 	dkVf qAx = pAx + h * f.nx, qAy = pAy + h * f.ny, qBx = pBx - h * f.nx, qBy = pBy - h * f.ny;
 	dkVm keep = DK_FN(has)(bits, dkFrameKeepArms) | put;
-	// The step's frame whole (a joint chain's item): its separation as Box2D measures it, from the halfway
-	// point turned with each item. (Measured from the turned surface points against the step's arms, the
-	// bridge's boxes kept it swinging at a kinetic energy of about 2 000, where it otherwise rests after 40 s.)
-	dkVf mAx = a->dc * ax - a->ds * ay, mAy = a->ds * ax + a->dc * ay;
-	dkVf mBx = b->dc * bx - b->ds * by, mBy = b->ds * bx + b->dc * by;
-	dkVf mx = (b->dx - a->dx) + ((mBx - bx) - (mAx - ax)), my = (b->dy - a->dy) + ((mBy - by) - (mAy - ay));
-	f.s = dkV_select(put, mx * n0x + my * n0y + 2.0f * h, f.s);
+	// The step's frame whole (a joint chain's item, a spun item): its separation as Box2D measures it, from the
+	// halfway point turned with each item. (Measured from the turned surface points against the step's arms,
+	// the bridge's boxes kept it swinging at a kinetic energy of about 2 000, where it otherwise rests after
+	// 40 s.) Only batches with such a lane compute it; the other lanes' bits are the same either way.
+	if (dkV_any(put)) {
+		dkVf mAx = a->dc * ax - a->ds * ay, mAy = a->ds * ax + a->dc * ay;
+		dkVf mBx = b->dc * bx - b->ds * by, mBy = b->ds * bx + b->dc * by;
+		dkVf mx = (b->dx - a->dx) + ((mBx - bx) - (mAx - ax)), my = (b->dy - a->dy) + ((mBy - by) - (mAy - ay));
+		f.s = dkV_select(put, mx * n0x + my * n0y + 2.0f * h, f.s);
+	}
 	f.rAx = dkV_select(keep, ax, dkV_select(onB, qBx + cx, qAx)), f.rAy = dkV_select(keep, ay, dkV_select(onB, qBy + cy, qAy));
 	f.rBx = dkV_select(keep, bx, dkV_select(onA, qAx - cx, qBx)), f.rBy = dkV_select(keep, by, dkV_select(onA, qAy - cy, qBy));
 	return f;
