@@ -163,8 +163,8 @@ static bool fillContact(const dkFillTask* t, int32_t i)
 		float rtA = rAx * ty - rAy * tx, rtB = rBx * ty - rBy * tx;
 		float kt = a.m + b.m + a.i * rtA * rtA + b.i * rtB * rtB;
 		r[(dkSoaTangentMass + o) * DK_CONSTRAINT_PAD] = kt > 0.0f ? 1.0f / kt : 0.0f;
-		r[(dkSoaNormalImpulse + o) * DK_CONSTRAINT_PAD] = mp->normalImpulse;
-		r[(dkSoaTangentImpulse + o) * DK_CONSTRAINT_PAD] = mp->tangentImpulse;
+		r[(dkSoaNormalImpulse + o) * DK_CONSTRAINT_PAD] = mp->normalImpulse * world->substepRatio;
+		r[(dkSoaTangentImpulse + o) * DK_CONSTRAINT_PAD] = mp->tangentImpulse * world->substepRatio;
 		r[(dkSoaMaxNormalImpulse + o) * DK_CONSTRAINT_PAD] = 0.0f;
 		float dvx = (b.vx - b.w * rBy) - (a.vx - a.w * rAy);
 		float dvy = (b.vy + b.w * rBx) - (a.vy + a.w * rAx);

@@ -156,6 +156,16 @@ struct dkWorld {
 	bool customFieldForces; // the host writes dkColumnFieldForceX/Y
 	uint64_t seed;			// noise seed
 	double time;			// simulated seconds stepped
+
+	// Substeps (substeps.c).
+	float lastSubstep;	   // the substep length of the last step, s (0 before the first)
+	float configuredSubstep; // this step: the configured substep length, s (stiffness follows it)
+	float substepRatio;	   // this step: its substep length over the last step's (1 when unchanged)
+	float substepKick;	   // this step: (last − this substep length) / 2, s
+	int32_t substepLevel;  // the steps take 2^level times the configured substeps (dkWorldDef.adaptiveSubsteps)
+	double substepsCalm;   // simulated seconds the chains have turned slowly enough for a lower level
+	double chainTurn;	   // this step: the chains' largest turn acceleration (dkChains_TurnAcceleration), pt/s²
+	bool anchorMoved;	   // an attachment's anchor point moved since the last step (dkWorld_SetJointAnchor)
 };
 
 // Allocation helpers (item_store.c): 64-byte aligned float columns, zeroed or left unset (the caller
@@ -179,6 +189,25 @@ void dkStore_WakeRow(dkWorld* world, int32_t row);
 // rotations: the broadphase computes every row's, the joint preparation uses them.
 void dkStore_Rotations(dkWorld* world, int32_t b, int32_t e);
 int32_t dkStore_Resolve(const dkWorld* world, dkItemId id); // dense row or -1
+
+// Substeps (substeps.c). A rigid chain whose links turn at ω opens its joints by h²ω²r/2 in a substep of h
+// (r: an anchor's distance from its item's centre, or a rod's length for the turn of the rod), and its
+// projection loses energy once that passes 1 pt (joint_chain.c). While the opening would pass
+// DK_SUBSTEP_OPENING at the configured substeps, the steps take twice as many, or four times, until the
+// chains have turned slowly enough for DK_SUBSTEP_CALM of simulated time per level.
+#define DK_SUBSTEP_OPENING 0.05f // pt
+#define DK_SUBSTEP_LEVELS 2		 // at most 2² times the configured substeps
+#define DK_SUBSTEP_CALM 1.0		 // s
+// The substeps of this step from the configured count; sets this step's fields (configuredSubstep,
+// substepRatio, substepKick from the last step's length; chainTurn to 0). Changes nothing else, so a step
+// that then fails leaves the world as it was.
+int32_t dkSubsteps_Begin(dkWorld* world, float dt, int32_t configured);
+// When the substep length changed, moves the velocities of the awake rows [0, awake) to the new length:
+// each takes substepKick times its constant accelerations (gravity, force, push torque; not the fields').
+// Called once the step can no longer fail.
+void dkSubsteps_Kick(dkWorld* world);
+// After a successful step of `used` substeps: the level of the next steps, from this step's chainTurn.
+void dkSubsteps_End(dkWorld* world, float dt, int32_t configured, int32_t used);
 
 // Solver (solver.c): one step of dt seconds in `substeps` substeps, every stage in its order. False when
 // memory ran out: the step then integrated nothing and the caller reports dkResultOutOfMemory.

@@ -176,6 +176,11 @@ void dkChains_Solve(dkJointChains* chains, const dkJointSoA* soa, dkBodyState* s
 // pendulum's energy; larger errors are projected along J at the new positions without changing velocities.
 void dkChains_Project(dkJointChains* chains, const dkJointSoA* soa, dkBodyState* states, int32_t item, float** col,
 					  dkSoftness soft, float invH);
+// The largest centripetal acceleration (pt/s²) at the anchors of the projected chains' joints, from the
+// velocities at the step's end: ω² times an anchor's distance from its item's centre, plus v²/L for a rod
+// of length L whose ends move apart across it at v. A substep of h opens a joint by about h²/2 times it
+// (substeps.c).
+double dkChains_TurnAcceleration(const dkJointChains* chains, const dkJointSoA* soa, const dkBodyState* states);
 // After the step: the chains' impulses back to their joints (after dkJoints_StoreImpulses).
 void dkChains_StoreImpulses(dkWorld* world, const dkJointChains* chains, const dkJointSoA* soa);
 void dkChains_Free(dkJointChains* chains);

@@ -209,6 +209,7 @@ bool dkChains_Build(const dkWorld* world, const int32_t* list, const int32_t* ro
 				impulse[0] = j->axial;
 				impulse[1] = impulse[2] = 0.0f;
 			}
+			for (int p = 0; p < 3; ++p) impulse[p] *= world->substepRatio; // per substep (substeps.c)
 		}
 		int32_t items = 0, joints = 0;
 		for (int32_t c = 0; c < count; ++c) {
@@ -903,4 +904,32 @@ void dkChains_StoreImpulses(dkWorld* world, const dkJointChains* chains, const d
 			j->axial = impulse[0];
 		}
 	}
+}
+
+double dkChains_TurnAcceleration(const dkJointChains* chains, const dkJointSoA* soa, const dkBodyState* states)
+{
+	double worst = 0.0;
+	for (int32_t c = 0; c < chains->count; ++c) {
+		int32_t first = chains->start[c], last = chains->start[c + 1];
+		bool limits = false;
+		for (int32_t q = first; q < last; ++q) limits = limits || (chains->rows[q] & dkChainLimitRows);
+		if (limits || braced(chains, first, soa)) continue; // not projected
+		for (int32_t q = first; q < last; ++q) {
+			int32_t k = chains->soaIndex[q];
+			const dkBodyState *a = &states[soa->stateA[k]], *b = &states[soa->stateB[k]];
+			// The arms at the step's end: those of its start turned by the step's rotation.
+			double ax = *dkJsAt(soa, dkJsRAx, k), ay = *dkJsAt(soa, dkJsRAy, k);
+			double bx = *dkJsAt(soa, dkJsRBx, k), by = *dkJsAt(soa, dkJsRBy, k);
+			double rAx = a->dc * ax - a->ds * ay, rAy = a->ds * ax + a->dc * ay;
+			double rBx = b->dc * bx - b->ds * by, rBy = b->ds * bx + b->dc * by;
+			double turn = (double)a->w * a->w * hypot(rAx, rAy) + (double)b->w * b->w * hypot(rBx, rBy);
+			if (chains->rows[q] & dkJointRowAxialEq) { // a rod turning about its far end: v²/L
+				double length = *dkJsAt(soa, dkJsLength, k);
+				double vx = (b->vx - b->w * rBy) - (a->vx - a->w * rAy), vy = (b->vy + b->w * rBx) - (a->vy + a->w * rAx);
+				if (length > DK_POINT_ROD_LENGTH) turn += (vx * vx + vy * vy) / length;
+			}
+			worst = fmax(worst, turn);
+		}
+	}
+	return worst;
 }

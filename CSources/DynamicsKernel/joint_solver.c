@@ -169,17 +169,19 @@ static void fillJoint(const dkJointFill* t, int32_t i, dkSoftness rigid)
 	F(dkJsAngleLimit) = (rows & dkJointRowAngleLimit) != 0;
 	F(dkJsFriction) = (rows & dkJointRowFriction) != 0;
 	t->laneRows[k] = rows;
-	// Warm start from the last step; rows that are off start from zero.
-	F(dkJsLinearX) = (rows & dkJointRowPoint) ? j->linearX : 0.0f;
-	F(dkJsLinearY) = (rows & dkJointRowPoint) ? j->linearY : 0.0f;
-	F(dkJsAxial) = (rows & dkJointRowAxialEq) ? j->axial : 0.0f;
-	F(dkJsAxialLowerImpulse) = (rows & dkJointRowAxialLimit) ? j->axialLower : 0.0f;
-	F(dkJsAxialUpperImpulse) = (rows & dkJointRowAxialLimit) ? j->axialUpper : 0.0f;
-	F(dkJsPerp) = (rows & dkJointRowPrism) ? j->perp : 0.0f;
-	F(dkJsAngular) = (rows & (dkJointRowAngleEq | dkJointRowPrism)) ? j->angular : 0.0f;
-	F(dkJsAngleLowerImpulse) = (rows & dkJointRowAngleLimit) ? j->angleLower : 0.0f;
-	F(dkJsAngleUpperImpulse) = (rows & dkJointRowAngleLimit) ? j->angleUpper : 0.0f;
-	F(dkJsFrictionImpulse) = (rows & dkJointRowFriction) ? j->friction : 0.0f;
+	// Warm start from the last step (per substep: scaled to this step's substep length); rows that are off
+	// start from zero.
+	float r = world->substepRatio;
+	F(dkJsLinearX) = (rows & dkJointRowPoint) ? j->linearX * r : 0.0f;
+	F(dkJsLinearY) = (rows & dkJointRowPoint) ? j->linearY * r : 0.0f;
+	F(dkJsAxial) = (rows & dkJointRowAxialEq) ? j->axial * r : 0.0f;
+	F(dkJsAxialLowerImpulse) = (rows & dkJointRowAxialLimit) ? j->axialLower * r : 0.0f;
+	F(dkJsAxialUpperImpulse) = (rows & dkJointRowAxialLimit) ? j->axialUpper * r : 0.0f;
+	F(dkJsPerp) = (rows & dkJointRowPrism) ? j->perp * r : 0.0f;
+	F(dkJsAngular) = (rows & (dkJointRowAngleEq | dkJointRowPrism)) ? j->angular * r : 0.0f;
+	F(dkJsAngleLowerImpulse) = (rows & dkJointRowAngleLimit) ? j->angleLower * r : 0.0f;
+	F(dkJsAngleUpperImpulse) = (rows & dkJointRowAngleLimit) ? j->angleUpper * r : 0.0f;
+	F(dkJsFrictionImpulse) = (rows & dkJointRowFriction) ? j->friction * r : 0.0f;
 #undef F
 }
 
@@ -188,7 +190,8 @@ static void jointFillTask(void* context, int32_t worker)
 	(void)worker;
 	dkJointFill* t = context;
 	float h = t->h;
-	dkSoftness rigid = dkMakeSoft(fminf(DK_JOINT_HERTZ, 0.5f / h), DK_JOINT_DAMPING_RATIO, h); // as Box2D
+	// As Box2D, capped at the configured substeps' rate (solver.c, runStages).
+	dkSoftness rigid = dkMakeSoft(fminf(DK_JOINT_HERTZ, 0.5f / t->world->configuredSubstep), DK_JOINT_DAMPING_RATIO, h);
 	for (int32_t b, e; dkClaimChunk(&t->next, DK_JOINT_FILL_CHUNK, t->n, &b, &e);)
 		for (int32_t i = b; i < e; ++i) fillJoint(t, i, rigid);
 }

@@ -300,7 +300,10 @@ dkResult dkWorld_SetJointAnchor(dkWorld* world, dkJointId id, float x, float y, 
 	if (!finiteIn(x, 1e7f)) return invalid(error, "anchorPoint.x", -1, x);
 	if (!finiteIn(y, 1e7f)) return invalid(error, "anchorPoint.y", -1, y);
 	if (j->bodyA >= 0) return invalid(error, "anchorPoint (the attachment links two items)", -1, 0);
-	if (j->def.anchorAx != x || j->def.anchorAy != y) wakeSlot(world, j->bodyB);
+	if (j->def.anchorAx != x || j->def.anchorAy != y) {
+		wakeSlot(world, j->bodyB);
+		world->anchorMoved = true;
+	}
 	j->def.anchorAx = x;
 	j->def.anchorAy = y;
 	return dkResultOK;

@@ -275,14 +275,18 @@ static void runStages(dkWorld* world, dkBodyState* states, dkContactSoA* soa, dk
 					  int32_t workers, float h, int32_t substeps, int32_t iterations)
 {
 	int32_t awake = world->awake;
-	float hertz = fminf(world->def.contactHertz, 0.25f / h);
+	// Stiffness follows the configured substeps, not the doubled ones of a fast chain (substeps.c): a
+	// stiffness that changed with the count would move what rests under load whenever the count changes (a
+	// taut bridge whose chain stiffened with its substeps bounced and gained energy at every change).
+	float configured = world->configuredSubstep;
+	float hertz = fminf(world->def.contactHertz, 0.25f / configured);
 	dkContactStep step = {
 		.world = world, .states = states, .soa = soa, .joints = joints, .chains = chains, .colourStart = colourStart,
 		.jointStart = jointStart, .stages = stages,
 		.counters = counters, .h = h, .invH = 1.0f / h,
 		.soft = dkMakeSoft(hertz, DK_CONTACT_DAMPING_RATIO, h), .stiff = dkMakeSoft(2.0f * hertz, DK_CONTACT_DAMPING_RATIO, h),
-		.joint = dkMakeSoft(fminf(DK_JOINT_HERTZ, 0.5f / h), DK_JOINT_DAMPING_RATIO, h),
-		.chain = dkMakeSoft(DK_CHAIN_STIFFNESS / h, DK_JOINT_DAMPING_RATIO, h)};
+		.joint = dkMakeSoft(fminf(DK_JOINT_HERTZ, 0.5f / configured), DK_JOINT_DAMPING_RATIO, h),
+		.chain = dkMakeSoft(DK_CHAIN_STIFFNESS / configured, DK_JOINT_DAMPING_RATIO, h)};
 	step.stageCount = buildStages(stages, colourStart, jointStart, awake, soa->count, chains->items, substeps, iterations,
 								  soa->elastic, workers);
 	step.workers = workers;
@@ -324,8 +328,12 @@ static bool solveConstraints(dkWorld* world, float dt, int32_t substeps)
 	int32_t workers = soa.count + joints.count + awake >= DK_MIN_PARALLEL_SOLVE ? world->def.workerCount : 1;
 	atomic_int* counters = malloc((size_t)maxStages * (size_t)(workers + 1) * sizeof(atomic_int));
 	bool ok = stages && counters;
-	if (ok) runStages(world, states, &soa, &joints, &chains, colourStart, jointStart, stages, counters, workers, h,
-					  substeps, iterations);
+	if (ok) {
+		dkSubsteps_Kick(world);
+		runStages(world, states, &soa, &joints, &chains, colourStart, jointStart, stages, counters, workers, h,
+				  substeps, iterations);
+		world->chainTurn = dkChains_TurnAcceleration(&chains, &joints, states);
+	}
 	free(stages);
 	free(counters);
 	dkContactSolver_Free(&soa);
@@ -396,6 +404,7 @@ static void stepBody(void* context, int32_t worker)
 		ctx->coupled = true;
 	}
 	world->profile.collide = dkNowNs() - tc;
+	if (!ctx->coupled) dkSubsteps_Kick(world); // the coupled solve kicked once it could no longer fail
 	ctx->blockCount = (world->awake + DK_BLOCK - 1) / DK_BLOCK;
 	atomic_init(&ctx->next, 0);
 	atomic_init(&ctx->resting, 0);

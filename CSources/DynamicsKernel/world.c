@@ -17,6 +17,7 @@ dkWorldDef dkDefaultWorldDef(void)
 		.simdLimit = dkSimdAVX512,
 		.integrator = dkIntegratorFused,
 		.restEnabled = true,
+		.adaptiveSubsteps = true,
 		.restSpeed = 5.0f,
 		.restAngularSpeed = 2.0f * 3.14159265358979f / 180.0f,
 		.restTime = 0.5f,
@@ -122,6 +123,7 @@ dkResult dkWorld_Configure(dkWorld* world, const dkWorldDef* def, dkError* error
 	world->def.workerCount = def->workerCount;
 	world->def.contactHertz = def->contactHertz;
 	world->def.solverIterations = def->solverIterations;
+	world->def.adaptiveSubsteps = def->adaptiveSubsteps;
 	world->kernels = dkKernelsFor(def->simdLimit);
 	if (world->def.restEnabled && !def->restEnabled) dkWorld_Wake(world, NULL, 0);
 	world->def.restEnabled = def->restEnabled;
@@ -139,6 +141,8 @@ dkResult dkWorld_Step(dkWorld* world, float dt, int32_t substeps, dkError* error
 		dkSetError(error, dkResultInvalidValue, -1, "substeps", substeps);
 		return dkResultInvalidValue;
 	}
+	int32_t configured = substeps;
+	substeps = dkSubsteps_Begin(world, dt, configured);
 	if (!dkFields_Prepare(world, substeps, dt / (float)substeps)) {
 		dkSetError(error, dkResultOutOfMemory, -1, "fields", world->liveFields);
 		return dkResultOutOfMemory;
@@ -150,6 +154,7 @@ dkResult dkWorld_Step(dkWorld* world, float dt, int32_t substeps, dkError* error
 		dkSetError(error, dkResultOutOfMemory, -1, "step", world->count);
 		return dkResultOutOfMemory;
 	}
+	dkSubsteps_End(world, dt, configured, substeps);
 	world->time += (double)dt;
 	world->profile.step = dkNowNs() - t0;
 	world->profile.stepSerial = world->profile.step - world->jobNs;

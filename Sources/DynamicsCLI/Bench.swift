@@ -130,11 +130,12 @@ struct Bench: ParsableCommand {
         }
         var timer = StepTimer(capacity: steps)
         var solve: [Double] = [], partition: [Double] = [], broad: [Double] = [], narrow: [Double] = []
-        var contact: [Double] = [], serial: [[Double]] = Array(repeating: [], count: 5)
+        var contact: [Double] = [], serial: [[Double]] = Array(repeating: [], count: 5), substeps = 0
         let cpu0 = StepTimer.processCPUSeconds()
         for _ in 0..<steps {
             try timer.measure { try world.step(count: 1) }
             let p = world.lastStepProfile
+            substeps += p.substeps
             solve.append(p.solveNanoseconds / 1e6)
             partition.append(p.partitionNanoseconds / 1e6)
             broad.append(p.broadphaseNanoseconds / 1e6)
@@ -154,7 +155,8 @@ struct Bench: ParsableCommand {
             broadphaseMsMedian: StepTimer.median(broad), narrowphaseMsMedian: StepTimer.median(narrow),
             contactSolveMsMedian: StepTimer.median(contact), contacts: world.contactCount,
             simd: world.simdPath, integrator: configuration.integrator.rawValue,
-            substeps: configuration.substeps, contactFrequency: configuration.contactFrequency,
+            substeps: configuration.substeps, substepsMean: Double(substeps) / Double(steps),
+            adaptiveSubsteps: configuration.adaptiveSubsteps, contactFrequency: configuration.contactFrequency,
             solverIterations: configuration.solverIterations, awakeItems: world.awakeItemCount,
             topItemSink: top.sink(in: world), restSeconds: settle?.restSeconds,
             msPerStepAwakeMedian: settle?.msPerStepAwakeMedian, msPerStepMin: timer.medianMilliseconds,
@@ -174,8 +176,8 @@ struct Bench: ParsableCommand {
             stateHash: r.stateHash, solveMsMedian: median(\.solveMsMedian), partitionMsMedian: median(\.partitionMsMedian),
             broadphaseMsMedian: median(\.broadphaseMsMedian), narrowphaseMsMedian: median(\.narrowphaseMsMedian),
             contactSolveMsMedian: median(\.contactSolveMsMedian), contacts: r.contacts, simd: r.simd, integrator: r.integrator,
-            substeps: r.substeps, contactFrequency: r.contactFrequency, solverIterations: r.solverIterations,
-            awakeItems: r.awakeItems, topItemSink: r.topItemSink, restSeconds: r.restSeconds,
+            substeps: r.substeps, substepsMean: r.substepsMean, adaptiveSubsteps: r.adaptiveSubsteps,
+            contactFrequency: r.contactFrequency, solverIterations: r.solverIterations, awakeItems: r.awakeItems, topItemSink: r.topItemSink, restSeconds: r.restSeconds,
             msPerStepAwakeMedian: r.msPerStepAwakeMedian, repeats: runs.count,
             msPerStepMin: runs.map(\.msPerStepMedian).min()!, bytesPerItem: median(\.bytesPerItem),
             residentBytes: Int(median { Double($0.residentBytes) }), peakResidentBytes: runs.map(\.peakResidentBytes).max()!)

@@ -13,7 +13,11 @@ struct BenchResult: Encodable {
     let broadphaseMsMedian, narrowphaseMsMedian, contactSolveMsMedian: Double
     let contacts: Int
     let simd, integrator: String
+    /// The configured substeps per step, and the mean the timed steps took (more while a chain turned fast,
+    /// when `adaptiveSubsteps`).
     let substeps: Int
+    let substepsMean: Double
+    let adaptiveSubsteps: Bool
     let contactFrequency: Double
     let solverIterations, awakeItems: Int
     /// How far the item that started highest sank by the end, pt (the top of a stack).
@@ -60,10 +64,15 @@ struct BenchResult: Encodable {
         return String(decoding: (try? encoder.encode(self)) ?? Data(), as: UTF8.self)
     }
 
+    /// "4 substeps", with the mean the steps took when it differs ("4 substeps (mean 9.3)").
+    var substepsText: String {
+        Double(substeps) == substepsMean ? "\(substeps) substeps" : "\(substeps) substeps (mean \(String(format: "%.1f", substepsMean)))"
+    }
+
     var text: String {
         """
         \(scene) (\(shape)), \(items) items, \(workers) worker(s), \(steps) steps, \(simd)/\(integrator), \
-        \(substeps) substeps, \(String(format: "%g", contactFrequency)) Hz contacts, \(solverIterations) iteration(s)
+        \(substepsText), \(String(format: "%g", contactFrequency)) Hz contacts, \(solverIterations) iteration(s)
         ms/step  median \(String(format: "%.4f", msPerStepMedian))  mean \(String(format: "%.4f", msPerStepMean))  \
         cpu \(String(format: "%.4f", cpuMsPerStep))
         stages   solve \(String(format: "%.4f", solveMsMedian))  partition \(String(format: "%.4f", partitionMsMedian))  \

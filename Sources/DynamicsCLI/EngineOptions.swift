@@ -15,6 +15,9 @@ struct EngineOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Solver substeps per step, 1…64 (default: the file's, or 4).")
     var substeps: Int?
 
+    @Flag(help: "Keep the substeps fixed: no more substeps while a chain of rigid attachments turns fast.")
+    var fixedSubsteps = false
+
     @Option(parsing: .unconditional, help: "Contact stiffness in Hz (default: the file's, or 30; at most a quarter of the substep rate is used).")
     var contactFrequency: Double?
 
@@ -55,6 +58,7 @@ struct EngineOptions: ParsableArguments {
             c.solverIterations = solverIterations
         }
         if noRest { c.restDetection = false }
+        if fixedSubsteps { c.adaptiveSubsteps = false }
         return try ThreadOptions.validated(c)
     }
 }

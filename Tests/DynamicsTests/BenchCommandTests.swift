@@ -46,6 +46,19 @@ import Testing
         }
     }
 
+    @Test("bench reports the substeps the steps took: more than configured while a chain whips, unless fixed")
+    func substepsTaken() throws {
+        // 30 links released horizontally: their tail whips within the first 2 s.
+        for (flags, adaptive) in [([String](), true), (["--fixed-substeps"], false)] {
+            let r = try CLI.dynamics(["bench", "--scene", "chain", "--items", "30", "--steps", "120", "--workers", "1", "--json"] + flags)
+            #expect(r.status == 0, "\(r.stderr)")
+            let o = try #require(JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+            let mean = try #require(o["substeps_mean"] as? Double)
+            #expect(o["substeps"] as? Int == 4 && o["adaptive_substeps"] as? Bool == adaptive)
+            #expect(adaptive ? mean > 4 && mean <= 16 : mean == 4, "\(flags): \(mean) substeps on average")
+        }
+    }
+
     @Test("the table has a row per combination after the machine's line; the plot draws a panel per scene and a line per worker count")
     func tableAndPlot() throws {
         let folder = try CLI.folder()

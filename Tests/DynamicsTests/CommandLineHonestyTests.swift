@@ -147,7 +147,7 @@ import Testing
     @Test("sweep --help offers only the options sweep takes, and no help repeats its default")
     func help() throws {
         let sweep = try CLI.dynamics(["sweep", "--help"])
-        for refused in ["--substeps", "--contact-frequency", "--solver-iterations", "--no-rest", "--integrator"] {
+        for refused in ["--substeps", "--fixed-substeps", "--contact-frequency", "--solver-iterations", "--no-rest", "--integrator"] {
             #expect(!sweep.stdout.contains(refused), "sweep --help offers \(refused)")
         }
         #expect(sweep.stdout.contains("--workers") && sweep.stdout.contains("--strict"))

@@ -275,6 +275,8 @@ import Testing
          "/configuration/substeps", "must be in 1…64"),
         (#"{"format": "dynamics-scene/1", "configuration": {"seed": 1.5}, "items": [{"id": "a", "shape": {"type": "circle", "radius": 5}, "center": [0, 0]}]}"#,
          "/configuration/seed", "whole number"),
+        (#"{"format": "dynamics-scene/1", "configuration": {"adaptiveSubsteps": 1}, "items": [{"id": "a", "shape": {"type": "circle", "radius": 5}, "center": [0, 0]}]}"#,
+         "/configuration/adaptiveSubsteps", "must be true or false"),
         (#"{"format": "dynamics-scene/1", "generators": [{"type": "grid", "id": "g", "count": 0, "spacing": [1, 1], "shape": {"type": "circle", "radius": 5}}]}"#,
          "/generators/0/count", "must be in 1…"),
         (#"{"format": "dynamics-scene/1", "items": [{"id": "g-1", "shape": {"type": "circle", "radius": 5}, "center": [0, 0]}], "generators": [{"type": "grid", "id": "g", "count": 3, "spacing": [1, 1], "shape": {"type": "circle", "radius": 5}}]}"#,
@@ -291,6 +293,15 @@ import Testing
         (#"{"format": "dynamics-scene/1", "items": [{"id": "a", "shape": {"type": "circle", "radius": 2e7}, "center": [0, 0]}]}"#,
          "/items/0/shape/radius", "must be"),
     ]
+
+    @Test("the configuration's adaptiveSubsteps reaches the world's configuration, and defaults to true")
+    func adaptiveSubsteps() throws {
+        let item = #"[{"id": "a", "shape": {"type": "circle", "radius": 5}, "center": [0, 0]}]"#
+        let off = try SceneDocument.parse(Data(#"{"format": "dynamics-scene/1", "configuration": {"adaptiveSubsteps": false}, "items": \#(item)}"#.utf8))
+        let plain = try SceneDocument.parse(Data(#"{"format": "dynamics-scene/1", "items": \#(item)}"#.utf8))
+        #expect(!off.configuration.dynamics.adaptiveSubsteps)
+        #expect(plain.configuration.dynamics.adaptiveSubsteps)
+    }
 
     @Test("every malformed scene reports its problem at its path", arguments: malformed.indices)
     func malformedScene(k: Int) {

@@ -113,10 +113,13 @@ typedef struct dkWorldDef {
 	dkSimdLevel simdLimit;		///< highest SIMD level allowed; the best supported one ≤ this is used
 	dkIntegrator integrator;
 	bool restEnabled;			///< rest detection on (Units and semantics, §Rest)
+	/// Steps take two or four times their substeps while a rigid chain turns fast enough to open a joint by
+	/// more than 0.05 pt in a substep (Units and semantics, §Stepping); true in dkDefaultWorldDef.
+	bool adaptiveSubsteps;
 	float restSpeed;			///< pt/s (5)
 	float restAngularSpeed;		///< rad/s (2°/s); an item whose bounds' corners move slower than restSpeed also turns slowly
 	float restTime;				///< s (0.5)
-	float contactHertz;			///< Hz, > 0 (30): contact stiffness; at most a quarter of the substep rate is used
+	float contactHertz;			///< Hz, > 0 (30): contact stiffness; at most a quarter of the (configured) substep rate is used
 	int32_t solverIterations;	///< 1…8 (1): solve and relax passes per substep
 	int32_t initialCapacity;	///< items
 	dkRunTasksFn* runTasks;		///< null: everything runs on the caller's thread

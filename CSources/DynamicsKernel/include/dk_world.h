@@ -85,7 +85,8 @@ dkResult dkWorld_Rest(dkWorld* world, const dkItemId* ids, int32_t count, dkErro
 
 // ---- Stepping and reductions ---------------------------------------------------------------------
 
-/// Advances by dt seconds in `substeps` equal substeps. Resting items are skipped.
+/// Advances by dt seconds in `substeps` equal substeps, or two or four times as many while a rigid chain
+/// turns fast (dkWorldDef.adaptiveSubsteps; dkProfile.substeps says how many). Resting items are skipped.
 dkResult dkWorld_Step(dkWorld* world, float dt, int32_t substeps, dkError* error);
 dkProfile dkWorld_Profile(const dkWorld* world);
 /// Packs (x, y, angle) of every item in dense order into out (3 × itemCount floats).

@@ -43,6 +43,7 @@ final class KernelWorld {
         def.simdLimit = configuration.simd.kernelLimit
         def.integrator = configuration.integrator.kernelValue
         def.restEnabled = configuration.restDetection
+        def.adaptiveSubsteps = configuration.adaptiveSubsteps
         def.contactHertz = Float(configuration.contactFrequency)
         def.solverIterations = Int32(configuration.solverIterations)
         return def

@@ -27,7 +27,8 @@ public struct StepProfile: Hashable, Sendable {
     public var awakeItems: Int
     /// All items.
     public var items: Int
-    /// Substeps per step.
+    /// Substeps the step took: ``DynamicsConfiguration/substeps``, or two or four times that while a chain
+    /// turned fast (``DynamicsConfiguration/adaptiveSubsteps``).
     public var substeps: Int
     /// Workers that took part.
     public var workers: Int

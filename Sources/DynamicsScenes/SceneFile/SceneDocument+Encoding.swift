@@ -32,6 +32,7 @@ extension SceneConfiguration {
     var value: SceneValue {
         var o: [String: SceneValue] = [
             "stepsPerSecond": .number(stepsPerSecond), "substeps": .number(Double(substeps)),
+            "adaptiveSubsteps": .bool(adaptiveSubsteps),
             "contactFrequency": .number(contactFrequency), "solverIterations": .number(Double(solverIterations)),
             "seed": .number(Double(seed)), "duration": .number(duration), "rest": .bool(rest), "simd": .string(simd),
         ]

@@ -5,7 +5,7 @@ import Foundation
 extension SceneDocument {
     static let topKeys = ["format", "name", "description", "bounds", "configuration", "items", "generators", "behaviors",
                           "timeline"]
-    static let configurationKeys = ["stepsPerSecond", "substeps", "contactFrequency", "solverIterations", "workers", "seed",
+    static let configurationKeys = ["stepsPerSecond", "substeps", "adaptiveSubsteps", "contactFrequency", "solverIterations", "workers", "seed",
                                     "duration", "rest", "simd"]
     static let materialKeys = ["density", "elasticity", "friction", "resistance", "angularResistance", "charge", "anchored",
                                "allowsRotation"]
@@ -71,6 +71,7 @@ extension SceneDocument {
         var out = SceneConfiguration()
         if let x = c.number("stepsPerSecond", minimum: 1, maximum: 100_000) { out.stepsPerSecond = x }
         if let x = c.integer("substeps", minimum: 1, maximum: 64) { out.substeps = x }
+        if let x = c.bool("adaptiveSubsteps") { out.adaptiveSubsteps = x }
         if let x = c.number("contactFrequency", above: 0) { out.contactFrequency = x }
         if let x = c.integer("solverIterations", minimum: 1, maximum: 8) { out.solverIterations = x }
         if let x = c.integer("workers", minimum: 1, maximum: 64) { out.workers = x }

@@ -38,6 +38,9 @@ public struct SceneConfiguration: Hashable, Sendable {
     public var stepsPerSecond: Double = 60
     /// Solver substeps per step (default 4).
     public var substeps = 4
+    /// Whether steps take more substeps while a chain of rigid attachments turns fast (default true; see
+    /// ``Dynamics/DynamicsConfiguration/adaptiveSubsteps``).
+    public var adaptiveSubsteps = true
     /// Contact stiffness, Hz (default 30).
     public var contactFrequency: Double = 30
     /// Solver passes per substep, 1…8 (default 1).
@@ -61,6 +64,7 @@ public struct SceneConfiguration: Hashable, Sendable {
         var c = DynamicsConfiguration()
         c.stepsPerSecond = stepsPerSecond
         c.substeps = substeps
+        c.adaptiveSubsteps = adaptiveSubsteps
         c.contactFrequency = contactFrequency
         c.solverIterations = solverIterations
         if let workers { c.workerCount = workers }
