@@ -4,8 +4,9 @@
 # drift falls on every build alike: ROUNDS rounds (5), each running every scene of SCENES ("pyramid
 # many_pyramids smash"; `scene:items` sets the items) at every worker count of WORKERS ("1 2") once per
 # binary, STEPS timed steps (300) on the SIMD path SIMD (automatic). One JSON line per run, labelled with the
-# LABELS word at the binary's position (or the position), with the step's median and mean and the contact
-# solve's median.
+# LABELS word at the binary's position (or the position), with the step's median and mean, the contact
+# solve's median and the substeps the steps took on average. A BINARY may be a script that runs a build with
+# extra flags (`exec dynamics "$@" --fixed-substeps`).
 #   SIMD=avx2 LABELS="old new" Benchmarks/compare-builds.sh OLD_BINARY NEW_BINARY > Benchmarks/results/<machine>/<name>.jsonl
 set -euo pipefail
 [ $# -ge 1 ] || { echo "usage: $0 BINARY [BINARY ...]" >&2; exit 64; }
@@ -31,6 +32,7 @@ print(json.dumps({"build": sys.argv[1], "round": int(sys.argv[2]), "scene": d["s
                   "ms_per_step_median": round(d["ms_per_step_median"], 4),
                   "ms_per_step_mean": round(d["ms_per_step_mean"], 4),
                   "contact_solve_ms_median": round(d["contact_solve_ms_median"], 4),
+                  "substeps_mean": d.get("substeps_mean", d["substeps"]),
                   "state_hash": d["state_hash"]}))' "$label" "$round"
 			i=$((i + 1))
 		done
