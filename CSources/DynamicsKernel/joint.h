@@ -9,7 +9,8 @@
 #include "dk_joint.h"
 
 #define DK_JOINT_DAMPING_RATIO 2.0f	 // damping of rigid joints (Box2D's default)
-#define DK_CHAIN_STIFFNESS 3.0f		 // frequency of chain joints (joint_chain.c), in substeps per second
+#define DK_CHAIN_STIFFNESS 3.0f		 // frequency of chain joints (joint_chain.c), in configured substeps per second
+#define DK_CHAIN_PROJECTED_STIFFNESS 6.0f // the same for the chains the projection keeps (no limits, not braced)
 
 typedef struct dkJoint {
 	dkJointDef def;		   // as created or last changed; anchors in the items' frames
@@ -165,7 +166,7 @@ void dkChains_RaiseInertia(const dkJointChains* chains, const dkJointSoA* soa, f
 // rows exactly (biased with `soft`'s bias and softness, or relaxed: no bias).
 void dkChains_WarmStart(dkJointChains* chains, const dkJointSoA* soa, dkBodyState* states, int32_t item);
 void dkChains_Solve(dkJointChains* chains, const dkJointSoA* soa, dkBodyState* states, int32_t item,
-					dkSoftness soft, bool useBias, float invH);
+					dkSoftness soft, dkSoftness projectedSoft, bool useBias, float invH);
 // After a substep's positions: moves the chains' items so that their rows' position errors vanish (a
 // Newton step on the positions, the same block elimination with J at the new positions), in the body states
 // and the position and angle columns `col` (rows are the states' indices). A rigid rod's velocity row

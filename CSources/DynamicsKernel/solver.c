@@ -88,7 +88,7 @@ typedef struct dkContactStep {
 	atomic_int* counters; // per stage: done, then each worker's next item
 	int32_t stageCount, workers;
 	float h, invH;
-	dkSoftness soft, stiff, joint, chain;
+	dkSoftness soft, stiff, joint, chain, chainProjected;
 } dkContactStep;
 
 // Item j of share w of `count` rows or constraints in chunks of `chunk` (dkShareItem), on whole batches.
@@ -122,12 +122,12 @@ static void runItem(dkContactStep* step, const dkStage* stage, int32_t item)
 		return;
 	}
 	if (stage->kind == dkStageChainProject) {
-		dkChains_Project(step->chains, step->joints, step->states, item, world->col, step->chain, step->invH);
+		dkChains_Project(step->chains, step->joints, step->states, item, world->col, step->chainProjected, step->invH);
 		return;
 	}
 	if (stage->kind == dkStageChainSolve || stage->kind == dkStageChainRelax) {
-		dkChains_Solve(step->chains, step->joints, step->states, item, step->chain, stage->kind == dkStageChainSolve,
-					   step->invH);
+		dkChains_Solve(step->chains, step->joints, step->states, item, step->chain, step->chainProjected,
+					   stage->kind == dkStageChainSolve, step->invH);
 		return;
 	}
 	int32_t share = stage->perShare > 0 ? item / stage->perShare : 0, j = stage->perShare > 0 ? item % stage->perShare : 0;
@@ -286,7 +286,8 @@ static void runStages(dkWorld* world, dkBodyState* states, dkContactSoA* soa, dk
 		.counters = counters, .h = h, .invH = 1.0f / h,
 		.soft = dkMakeSoft(hertz, DK_CONTACT_DAMPING_RATIO, h), .stiff = dkMakeSoft(2.0f * hertz, DK_CONTACT_DAMPING_RATIO, h),
 		.joint = dkMakeSoft(fminf(DK_JOINT_HERTZ, 0.5f / configured), DK_JOINT_DAMPING_RATIO, h),
-		.chain = dkMakeSoft(DK_CHAIN_STIFFNESS / configured, DK_JOINT_DAMPING_RATIO, h)};
+		.chain = dkMakeSoft(DK_CHAIN_STIFFNESS / configured, DK_JOINT_DAMPING_RATIO, h),
+		.chainProjected = dkMakeSoft(DK_CHAIN_PROJECTED_STIFFNESS / configured, DK_JOINT_DAMPING_RATIO, h)};
 	step.stageCount = buildStages(stages, colourStart, jointStart, awake, soa->count, chains->items, substeps, iterations,
 								  soa->elastic, workers);
 	step.workers = workers;

@@ -5,9 +5,12 @@
 // (substepRatio, applied where the solver reads them: contact_solver.c, joint_solver.c, joint_chain.c).
 //
 // Measured over 10 s from 60 release angles (60°–178°, JointEnergyTests' pendulums at the defaults), the
-// largest energy drift: four pinned links 0.76 % (1.67 % at a fixed 4 substeps), four rods 0.18 % (0.25 %),
-// eight pinned links 0.25 % (54 %: their whip opens the joints past the projection's 1 pt, joint_chain.c).
-// The choices, each measured on the same runs:
+// largest energy drift: four pinned links 0.63 % (1.23 % at a fixed 4 substeps), four rods 0.18 % (0.33 %),
+// eight, twelve and sixteen pinned links 0.23, 0.96 and 0.87 % (52, 79 and 82 %: their whip opens the
+// joints past the projection's 1 pt, joint_chain.c). Twenty-four links still lost up to 39 % (at 8
+// configured substeps, 1.4 %).
+// The choices, each measured on the same runs (before the projected chains' stiffness doubled, with which
+// longer chains came within 1 %):
 // - The opening allowed, DK_SUBSTEP_OPENING: at 0.1 pt four and eight pinned links drifted 1.2 and 1.7 %
 //   at one angle each.
 // - At most four times the configured count: allowing eight times, eight links drifted up to 3.4 % (the

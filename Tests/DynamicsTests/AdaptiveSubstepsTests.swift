@@ -8,14 +8,14 @@ import Testing
 @Suite struct AdaptiveSubstepsTests {
     @Test("a whipping chain takes up to four times the substeps, keeps its energy, and returns to the configured count once calm")
     func whip() throws {
-        let adaptive = try JointEnergyTests.swing(.longPinChain, degrees: 170)
+        let adaptive = try JointEnergyTests.swing(.pinChain8, degrees: 170)
         #expect(Set(adaptive.substeps).isSubset(of: [4, 8, 16]))
         #expect(adaptive.substeps.contains(16), "the whip never took 16 substeps")
         #expect(abs(adaptive.drift) <= 0.01, "drifted by \(adaptive.drift * 100) %")
         // The same swing at a fixed count: what the adaptation keeps (at least 5 % of the swing's energy).
         var fixed = DynamicsConfiguration()
         fixed.adaptiveSubsteps = false
-        let plain = try JointEnergyTests.swing(.longPinChain, degrees: 170, configuration: fixed)
+        let plain = try JointEnergyTests.swing(.pinChain8, degrees: 170, configuration: fixed)
         #expect(plain.substeps.allSatisfy { $0 == 4 })
         #expect(plain.drift < -0.05, "at 4 substeps the whip lost only \(-plain.drift * 100) %")
     }
@@ -23,7 +23,7 @@ import Testing
     @Test("once the chain turns slowly, steps go back to the configured substeps within about a second per level")
     func calms() throws {
         let world = try DynamicWorld()
-        let links = try JointEnergyTests.build(.longPinChain, angle: 170 * .pi / 180, in: world)
+        let links = try JointEnergyTests.build(.pinChain8, angle: 170 * .pi / 180, in: world)
         try world.setGravity(CGVector(dx: 0, dy: JointEnergyTests.gravity), for: links)
         var counts: [Int] = []
         for _ in 0..<120 {

@@ -20,8 +20,8 @@ import Testing
         ("scatter", 300, 120, 0x309dbc834ee2de2d),
         ("scatter-giants", 300, 120, 0x93fcfa04d735d2f2),
         ("joint_grid", 300, 120, 0x1fa744f239980e83),
-        ("chain", 300, 120, 0xea2eb58b3c8adde8),
-        ("bridge", 300, 120, 0xfdace3ecbca34cf6),
+        ("chain", 300, 120, 0xfc3133c54cf04648),
+        ("bridge", 300, 120, 0xa114a6fc0f2d9026),
         ("fields", 300, 120, 0x4cfd7b3e64db38cb),
         ("sticky_corners", 2, 120, 0x1009d3ea855ade4e),
     ]
