@@ -14,13 +14,16 @@ public struct DynamicsConfiguration: Hashable, Sendable {
     public var stepsPerSecond: Double = 60
     /// Solver substeps per step (4).
     public var substeps: Int = 4
-    /// Whether a step takes twice ``substeps`` (at most 64) while a chain of rigid attachments turns fast (true).
+    /// Whether steps take two or four times ``substeps`` (at most 64) while a chain of rigid attachments
+    /// whips (true).
     ///
     /// A link turning at ω rad/s opens its joints by about h²ω²r / 2 within a substep of h seconds (r: the
     /// anchor's distance from the item's centre, in pt), and holding a chain together against that opening
-    /// costs it energy. While the opening would pass 0.1 pt at ``substeps``, steps take twice as many, until
-    /// the chains have turned slowly enough for 1 s. ``StepProfile/substeps`` reports the count a step used.
-    /// Turn it off for a fixed cost per step.
+    /// costs it energy. While the opening would pass 0.05 pt at ``substeps`` in a chain without ranges,
+    /// steps take twice as many, or four times, and go back down one level after each second of slower
+    /// turning. Steps in which an attachment's anchor point moved keep ``substeps``. Stiffnesses follow
+    /// ``substeps`` either way. ``StepProfile/substeps`` reports the count a step took. Turn it off for a
+    /// fixed cost per step.
     public var adaptiveSubsteps: Bool = true
     /// Threads a step may use, 1…64 (default: the active processors, at most 64). Results do not depend on it.
     public var workerCount: Int = min(ProcessInfo.processInfo.activeProcessorCount, 64)
