@@ -177,7 +177,8 @@ struct Bench: ParsableCommand {
             broadphaseMsMedian: median(\.broadphaseMsMedian), narrowphaseMsMedian: median(\.narrowphaseMsMedian),
             contactSolveMsMedian: median(\.contactSolveMsMedian), contacts: r.contacts, simd: r.simd, integrator: r.integrator,
             substeps: r.substeps, substepsMean: r.substepsMean, adaptiveSubsteps: r.adaptiveSubsteps,
-            contactFrequency: r.contactFrequency, solverIterations: r.solverIterations, awakeItems: r.awakeItems, topItemSink: r.topItemSink, restSeconds: r.restSeconds,
+            contactFrequency: r.contactFrequency, solverIterations: r.solverIterations, awakeItems: r.awakeItems,
+            topItemSink: r.topItemSink, restSeconds: r.restSeconds,
             msPerStepAwakeMedian: r.msPerStepAwakeMedian, repeats: runs.count,
             msPerStepMin: runs.map(\.msPerStepMedian).min()!, bytesPerItem: median(\.bytesPerItem),
             residentBytes: Int(median { Double($0.residentBytes) }), peakResidentBytes: runs.map(\.peakResidentBytes).max()!)
