@@ -39,7 +39,7 @@ public struct SceneConfiguration: Hashable, Sendable {
     /// Solver substeps per step (default 4).
     public var substeps = 4
     /// Whether steps take more substeps while a chain of rigid attachments turns fast (default true; see
-    /// ``Dynamics/DynamicsConfiguration/adaptiveSubsteps``).
+    /// `DynamicsConfiguration.adaptiveSubsteps` in the Dynamics module).
     public var adaptiveSubsteps = true
     /// Contact stiffness, Hz (default 30).
     public var contactFrequency: Double = 30
