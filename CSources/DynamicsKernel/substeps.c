@@ -4,29 +4,22 @@
 // (dkSubsteps_Kick) and the warm-start impulses, which are per substep and so scale with its length
 // (substepRatio, applied where the solver reads them: contact_solver.c, joint_solver.c, joint_chain.c).
 //
-// Measured over 10 s from 60 release angles (60°–178°, JointEnergyTests' pendulums at the defaults), the
-// largest energy drift: four pinned links 0.63 % (1.23 % at a fixed 4 substeps), four rods 0.18 % (0.33 %),
-// eight, twelve and sixteen pinned links 0.23, 0.96 and 0.87 % (52, 79 and 82 %: their whip opens the
-// joints past the projection's 1 pt, joint_chain.c). Twenty-four links still lost up to 39 % (at 8
-// configured substeps, 1.4 %).
-// The choices, each measured on the same runs (before the projected chains' stiffness doubled, with which
-// longer chains came within 1 %):
-// - The opening allowed, DK_SUBSTEP_OPENING: at 0.1 pt four and eight pinned links drifted 1.2 and 1.7 %
-//   at one angle each.
-// - At most four times the configured count: allowing eight times, eight links drifted up to 3.4 % (the
-//   chains' stiffness, which follows the configured count, is then soft for the substep).
-// - A level lasts until the chains have turned slowly for DK_SUBSTEP_CALM: a level that fell as soon as
-//   the chains slowed let four pinned links drift up to 1.7 % (mean 0.42 %, against 0.11 %).
+// Why each rule (the measurements are in the Attachments article, "Fast chains take more substeps", and in
+// the commits that set them):
+// - DK_SUBSTEP_OPENING: a larger opening let four- and eight-link chains drift past 1 % at some angles.
+// - At most four times the configured count: at eight times, the chains' stiffness, which follows the
+//   configured count, is too soft for the substep, and long chains drifted more, not less.
+// - A level lasts until the chains have turned slowly for DK_SUBSTEP_CALM: every change of the count
+//   costs a little energy, and a level that fell as soon as the chains slowed changed it too often.
 // - Stiffness follows the configured count (solver.c, runStages).
 // - A step in which an attachment's anchor moved keeps the configured count: the item then follows an
-//   anchor that jumps once a step, and finer substeps only pull it harder (a card dragged at 1 080 pt/s
-//   reached 1 494 pt/s at 16 substeps, against 876 at 4).
+//   anchor that jumps once a step, and finer substeps only pull it harder, faster than the drag.
 //
 // Why the velocities move: a substep's velocity is the one that moved the item over the substep, which
 // semi-implicit Euler takes at the substep's end; from rest under gravity g it puts an item at
 // ½ g t² + ½ h g t. A later step of another length would continue with its own ½ h g t: at the change the
 // velocity takes half the difference of the lengths times the item's constant acceleration, and the fall
-// continues on the first curve (AdaptiveSubstepsTests; 4.2 pt off it otherwise).
+// continues on the first curve (AdaptiveSubstepsTests).
 #include "core.h"
 #include "integrate_math.h"
 

@@ -24,7 +24,14 @@ import Testing
         /// Sixteen such links.
         case pinChain16
 
-        var itemCount: Int { [.rod: 1, .pin: 1, .rodChain: 4, .pinChain: 4, .pinChain8: 8, .pinChain16: 16][self]! }
+        var itemCount: Int {
+            switch self {
+            case .rod, .pin: 1
+            case .rodChain, .pinChain: 4
+            case .pinChain8: 8
+            case .pinChain16: 16
+            }
+        }
     }
 
     static let gravity: CGFloat = 1000
