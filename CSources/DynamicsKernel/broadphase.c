@@ -59,46 +59,39 @@ struct dkBroadphase {
 #define DK_LOOSE_SHARE 8
 #define DK_LOOSE_FEW 32
 
-void dkBroadphase_Destroy(dkBroadphase* bp)
+void dkBroadphase_Destroy(const dkWorld* world, dkBroadphase* bp)
 {
 	if (!bp) return;
-	free(bp->filters);
-	free(bp->fatGeneration);
-	free(bp->escaped);
-	free(bp->isLoose);
-	free(bp->live);
-	free(bp->movers);
-	free(bp->still);
-	free(bp->escapedList);
-	free(bp->loose);
-	free(bp->spare);
-	free(bp);
-}
-
-static bool grow(void** p, size_t count, size_t elem)
-{
-	void* grown = realloc(*p, count * elem);
-	if (!grown) return false;
-	*p = grown;
-	return true;
+	dkFree(world, bp->filters);
+	dkFree(world, bp->fatGeneration);
+	dkFree(world, bp->escaped);
+	dkFree(world, bp->isLoose);
+	dkFree(world, bp->live);
+	dkFree(world, bp->movers);
+	dkFree(world, bp->still);
+	dkFree(world, bp->escapedList);
+	dkFree(world, bp->loose);
+	dkFree(world, bp->spare);
+	dkFree(world, bp);
 }
 
 // Room for n shape slots in the world's box arrays and the broadphase's; new slots have no fat box.
 static bool reserveSlots(dkWorld* world, int32_t n)
 {
-	if (!world->broadphase && !(world->broadphase = calloc(1, sizeof(dkBroadphase)))) return false;
+	if (!world->broadphase && !(world->broadphase = dkAllocZeroed(world, sizeof(dkBroadphase)))) return false;
 	dkBroadphase* bp = world->broadphase;
 	if (world->aabbCapacity >= n) return true;
-	size_t cap = (size_t)n + (size_t)n / 2;
-	if (!grow((void**)&world->aabb, cap * 4, sizeof(float)) || !grow((void**)&world->fatAabb, cap * 4, sizeof(float)) ||
-		!grow((void**)&world->motion, cap * 4, sizeof(float)) || !grow((void**)&bp->filters, cap, sizeof(dkFilter)) ||
-		!grow((void**)&bp->fatGeneration, cap, sizeof(uint32_t)) || !grow((void**)&bp->escaped, cap, 1) ||
-		!grow((void**)&bp->isLoose, cap, 1) || !grow((void**)&bp->live, cap, sizeof(int32_t)) ||
-		!grow((void**)&bp->movers, cap, sizeof(int32_t)) || !grow((void**)&bp->still, cap, sizeof(int32_t)) ||
-		!grow((void**)&bp->escapedList, cap, sizeof(int32_t)) ||
-		!grow((void**)&bp->loose, cap, sizeof(int32_t)) || !grow((void**)&bp->spare, cap, sizeof(int32_t)))
-		return false;
-	size_t old = (size_t)world->aabbCapacity;
+	size_t cap = (size_t)n + (size_t)n / 2, old = (size_t)world->aabbCapacity;
+	// Each array holds `per` elements of `size` bytes per shape slot.
+#define grow(p, per, size) dkResizeArray(world, (void**)(p), old * (per), cap * (per), size)
+	bool grown = grow(&world->aabb, 4, sizeof(float)) && grow(&world->fatAabb, 4, sizeof(float)) &&
+				 grow(&world->motion, 4, sizeof(float)) && grow(&bp->filters, 1, sizeof(dkFilter)) &&
+				 grow(&bp->fatGeneration, 1, sizeof(uint32_t)) && grow(&bp->escaped, 1, 1) && grow(&bp->isLoose, 1, 1) &&
+				 grow(&bp->live, 1, sizeof(int32_t)) && grow(&bp->movers, 1, sizeof(int32_t)) &&
+				 grow(&bp->still, 1, sizeof(int32_t)) && grow(&bp->escapedList, 1, sizeof(int32_t)) &&
+				 grow(&bp->loose, 1, sizeof(int32_t)) && grow(&bp->spare, 1, sizeof(int32_t));
+#undef grow
+	if (!grown) return false;
 	memset(bp->fatGeneration + old, 0, (cap - old) * sizeof(uint32_t));
 	memset(bp->isLoose + old, 0, cap - old);
 	world->aabbCapacity = (int32_t)cap;
@@ -152,7 +145,7 @@ static bool pushPair(dkWorld* world, int32_t a, int32_t b)
 {
 	if (world->pairCount == world->pairCapacity) {
 		int32_t cap = world->pairCapacity > 0 ? world->pairCapacity * 2 : 1024;
-		int32_t* p = realloc(world->pairs, (size_t)cap * 2 * sizeof(int32_t));
+		int32_t* p = dkResize(world, world->pairs, (size_t)world->pairCapacity * 2 * sizeof(int32_t), (size_t)cap * 2 * sizeof(int32_t));
 		if (!p) return false;
 		world->pairs = p;
 		world->pairCapacity = cap;

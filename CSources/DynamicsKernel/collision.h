@@ -119,7 +119,7 @@ void dkShapes_RemoveItems(dkWorld* world, const uint8_t* removed);
 // Broadphase (broadphase.c): candidate pairs for the current positions, fattened for a step of dt;
 // -1 when out of memory (the pair list is then incomplete).
 int32_t dkBroadphase_Pairs(dkWorld* world, float dt, bool bruteForce);
-void dkBroadphase_Destroy(dkBroadphase* broadphase);
+void dkBroadphase_Destroy(const dkWorld* world, dkBroadphase* broadphase);
 
 // What the pair test needs of a shape slot, 24 bytes (the shapes themselves are ~300).
 typedef struct dkFilter {
@@ -174,10 +174,12 @@ int dkPairGrid_Update(dkWorld* world, const int32_t* loose, int32_t looseCount, 
 // -1 when out of memory (the list is then incomplete). Later dkPairGrid_Update calls look in both.
 int dkPairGrid_FindSplit(dkWorld* world, const int32_t* movers, int32_t moverCount, const int32_t* still,
 						 int32_t stillCount, const uint8_t* isLoose, const dkFilter* filters, bool* stillBuilt);
-void dkPairGrid_Destroy(dkPairGrid* grid);
+void dkPairGrid_Destroy(const dkWorld* world, dkPairGrid* grid);
 
 // Contacts (contact.c): pairs → manifolds, warm-start matching, events; wakes touched resting items.
-bool dkContacts_Update(dkWorld* world, float dt); // false when out of memory: last step's contacts stay
+// False when out of memory: the world is then as it was. Before it changes anything, it reserves the scratch
+// the rest of a step of `substeps` substeps takes (dkSolver_ReserveScratch).
+bool dkContacts_Update(dkWorld* world, float dt, int32_t substeps);
 void dkContacts_Destroy(dkWorld* world);
 // A contact's manifold at the current poses (the Cos and Sin columns current), computed again or reused.
 void dkContact_UpdateManifold(const dkWorld* world, dkContact* c, float dt);

@@ -4,21 +4,22 @@
 // item that moves; boundaries and items that do not move this step never conflict. Constraints that find
 // no free colour go to an overflow group solved last, one at a time.
 #include "constraint_graph.h"
+#include "core.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 // Each row keeps a mask of the colours it is in, so a constraint's lowest free colour is the lowest bit
 // clear in both its rows' masks: one word read per row, whatever the number of colours tried.
-bool dkGraph_Colour(const int32_t* rowA, const int32_t* rowB, int32_t count, int32_t rows, int32_t* order,
+bool dkGraph_Colour(dkWorld* world, const int32_t* rowA, const int32_t* rowB, int32_t count, int32_t rows, int32_t* order,
 					int32_t* colourStart)
 {
 	_Static_assert(DK_GRAPH_COLOURS < 32, "a row's colours fit a 32-bit mask");
-	uint32_t* used = calloc((size_t)(rows > 0 ? rows : 1), sizeof(uint32_t));
-	int32_t* colour = malloc((size_t)(count > 0 ? count : 1) * sizeof(int32_t));
+	uint32_t* used = dkScratchZeroed(world, (size_t)(rows > 0 ? rows : 1) * sizeof(uint32_t));
+	int32_t* colour = dkScratch(world, (size_t)(count > 0 ? count : 1) * sizeof(int32_t));
 	if (!used || !colour) {
-		free(used);
-		free(colour);
+		dkScratchFree(world, used);
+		dkScratchFree(world, colour);
 		return false;
 	}
 	const uint32_t all = ((uint32_t)1 << DK_GRAPH_COLOURS) - 1;
@@ -40,7 +41,7 @@ bool dkGraph_Colour(const int32_t* rowA, const int32_t* rowB, int32_t count, int
 	int32_t fill[DK_GRAPH_COLOURS + 1];
 	memcpy(fill, colourStart, sizeof fill);
 	for (int32_t k = 0; k < count; ++k) order[fill[colour[k]]++] = k;
-	free(used);
-	free(colour);
+	dkScratchFree(world, used);
+	dkScratchFree(world, colour);
 	return true;
 }

@@ -10,8 +10,10 @@
 
 // Colours `count` constraints between rows rowA[k] and rowB[k] (-1: does not move) among `rows` moving rows.
 // Writes the constraints in colour order to `order` and each colour's start to colourStart[0…25]
-// (colour DK_GRAPH_COLOURS is the overflow group). Returns false when out of memory.
-bool dkGraph_Colour(const int32_t* rowA, const int32_t* rowB, int32_t count, int32_t rows, int32_t* order,
+// (colour DK_GRAPH_COLOURS is the overflow group). Its scratch comes from the world's step arena (null: the C
+// library). Returns false when out of memory.
+typedef struct dkWorld dkWorld;
+bool dkGraph_Colour(dkWorld* world, const int32_t* rowA, const int32_t* rowB, int32_t count, int32_t rows, int32_t* order,
 					int32_t* colourStart);
 
 #endif

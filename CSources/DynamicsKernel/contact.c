@@ -41,15 +41,15 @@ static bool rowOf(const dkWorld* world, const dkShape* s, int32_t* row)
 	return *row >= 0;
 }
 
-// Makes room for `count` events in the world's list.
+// Makes room for `count` events in the step's list.
 static bool reserveEvents(dkWorld* world, int32_t count)
 {
-	if (world->eventCapacity >= count) return true;
+	if (world->stepEventCapacity >= count) return true;
 	int32_t cap = count + count / 2 > 64 ? count + count / 2 : 64;
-	dkContactEvent* p = realloc(world->events, (size_t)cap * sizeof *p);
+	dkContactEvent* p = dkResize(world, world->stepEvents, 0, (size_t)cap * sizeof *p); // empty until the merge
 	if (!p) return false;
-	world->events = p;
-	world->eventCapacity = cap;
+	world->stepEvents = p;
+	world->stepEventCapacity = cap;
 	return true;
 }
 
@@ -302,11 +302,12 @@ typedef struct dkMergeRange {
 #define DK_IN_PLACE_RANGE_SIZE 512 // contacts per range updated in place (2048 split the pyramid's 4:3)
 
 // Appends one element to a per-range list; false when out of memory.
-static bool append(void** list, int32_t* count, int32_t* capacity, const void* element, size_t size)
+static bool append(const dkWorld* world, void** list, int32_t* count, int32_t* capacity, const void* element,
+				   size_t size)
 {
 	if (*count == *capacity) {
 		int32_t cap = *capacity > 0 ? *capacity * 2 : 16;
-		void* grown = realloc(*list, (size_t)cap * size);
+		void* grown = dkResize(world, *list, (size_t)*capacity * size, (size_t)cap * size);
 		if (!grown) return false;
 		*list = grown;
 		*capacity = cap;
@@ -393,12 +394,12 @@ static int32_t mergeRange(const dkWorld* world, const dkMergeRange* r, dkMergeEn
 }
 
 // An old contact ends: its ended event, and when its shapes went away, the items it touched wake.
-static void endContact(dkMergeRange* r, const dkContact* c, bool lost)
+static void endContact(const dkWorld* world, dkMergeRange* r, const dkContact* c, bool lost)
 {
 	dkContactEvent e;
 	event(c, false, &e);
-	r->ok = append((void**)&r->events, &r->eventCount, &r->eventCapacity, &e, sizeof e) && r->ok;
-	if (lost) r->ok = append((void**)&r->lost, &r->lostCount, &r->lostCapacity, c, sizeof *c) && r->ok;
+	r->ok = append(world, (void**)&r->events, &r->eventCount, &r->eventCapacity, &e, sizeof e) && r->ok;
+	if (lost) r->ok = append(world, (void**)&r->lost, &r->lostCount, &r->lostCapacity, c, sizeof *c) && r->ok;
 }
 
 // A new contact of shapes a and b.
@@ -426,7 +427,7 @@ static void settle(const dkWorld* world, dkMergeRange* r, dkContact* c, float dt
 	if (touching == c->touching) return;
 	dkContactEvent e;
 	event(c, touching, &e);
-	if (append((void**)&r->events, &r->eventCount, &r->eventCapacity, &e, sizeof e)) c->touching = touching;
+	if (append(world, (void**)&r->events, &r->eventCount, &r->eventCapacity, &e, sizeof e)) c->touching = touching;
 	else r->ok = false;
 }
 
@@ -477,7 +478,7 @@ static void listWaking(const dkWorld* world, dkMergeRange* r, const dkContact* w
 	for (int32_t k = 0; k < n; ++k) {
 		r->withPoints += work[k].manifold.count > 0;
 		if (mayLink(world, &work[k]))
-			r->ok = append((void**)&r->waking, &r->wakingCount, &r->wakingCapacity, &k, sizeof k) && r->ok;
+			r->ok = append(world, (void**)&r->waking, &r->wakingCount, &r->wakingCapacity, &k, sizeof k) && r->ok;
 	}
 	r->kept = n;
 }
@@ -504,8 +505,8 @@ static void mergeAndSettle(const dkWorld* world, dkMergeRange* r, dkContact* spa
 			rest[-nr] = *oldContact(world, e->contact);
 			r->restWithPoints += rest[-nr++].manifold.count > 0;
 			break;
-		case dkEntryEnded: endContact(r, oldContact(world, e->contact), false); break;
-		case dkEntryEndedLost: endContact(r, oldContact(world, e->contact), true); break;
+		case dkEntryEnded: endContact(world, r, oldContact(world, e->contact), false); break;
+		case dkEntryEndedLost: endContact(world, r, oldContact(world, e->contact), true); break;
 		default:
 			if (e->contact >= 0) work[n] = *oldContact(world, e->contact);
 			else newContact(world, world->pairs[2 * e->pair], world->pairs[2 * e->pair + 1], &work[n]);
@@ -531,12 +532,12 @@ static void settleInPlace(const dkWorld* world, dkMergeRange* r, dkContact* cont
 	listWaking(world, r, contacts + b, e - b);
 }
 
-static void freeRanges(dkMergeRange* ranges, int32_t count)
+static void freeRanges(const dkWorld* world, dkMergeRange* ranges, int32_t count)
 {
 	for (int32_t g = 0; g < count; ++g) {
-		free(ranges[g].events);
-		free(ranges[g].lost);
-		free(ranges[g].waking);
+		dkFree(world, ranges[g].events);
+		dkFree(world, ranges[g].lost);
+		dkFree(world, ranges[g].waking);
 	}
 }
 
@@ -599,11 +600,11 @@ static int32_t firstContact(const dkContact* contacts, int32_t b, int32_t e, int
 	return b;
 }
 
-static bool reserveContacts(dkContact** list, int32_t* capacity, int32_t need)
+static bool reserveContacts(const dkWorld* world, dkContact** list, int32_t* capacity, int32_t need)
 {
 	if (*capacity >= need) return true;
 	int32_t grown = need + need / 2;
-	dkContact* p = realloc(*list, (size_t)grown * sizeof(dkContact));
+	dkContact* p = dkResize(world, *list, (size_t)*capacity * sizeof(dkContact), (size_t)grown * sizeof(dkContact));
 	if (!p) return false;
 	*list = p;
 	*capacity = grown;
@@ -657,12 +658,12 @@ static int32_t inPlaceRanges(const dkWorld* world, dkMergeRange* ranges)
 static bool reserveMerge(dkWorld* world, int32_t np, int32_t rc)
 {
 	int32_t cap = np + 2 * (world->contactCount + rc) + 1;
-	if (!reserveContacts(&world->spareContacts, &world->spareCapacity, cap) ||
-		!reserveContacts(&world->contacts, &world->contactCapacity, cap))
+	if (!reserveContacts(world, &world->spareContacts, &world->spareCapacity, cap) ||
+		!reserveContacts(world, &world->contacts, &world->contactCapacity, cap))
 		return false;
 	if (world->mergeEntryCapacity < cap) {
 		int32_t grown = cap + cap / 2;
-		dkMergeEntry* entries = realloc(world->mergeEntries, (size_t)grown * sizeof *entries);
+		dkMergeEntry* entries = dkResize(world, world->mergeEntries, (size_t)world->mergeEntryCapacity * sizeof *entries, (size_t)grown * sizeof *entries);
 		if (!entries) return false;
 		world->mergeEntries = entries;
 		world->mergeEntryCapacity = grown;
@@ -700,9 +701,9 @@ static void takeBackWoken(dkWorld* world)
 	world->contactCount = m;
 }
 
-bool dkContacts_Update(dkWorld* world, float dt)
+bool dkContacts_Update(dkWorld* world, float dt, int32_t substeps)
 {
-	world->eventCount = 0;
+	world->stepEventCount = 0;
 	double t0 = dkNowNs(), j0 = world->jobNs;
 
 	bool settled = world->pairsReused; // last step kept its pairs
@@ -723,9 +724,8 @@ bool dkContacts_Update(dkWorld* world, float dt)
 	bool inPlace = world->pairsReused && world->contactsCoverPairs, cover = settled;
 	sorts = sorts && !inPlace; // (kept pairs were valid: never both)
 	int32_t rc = sorts ? world->restingContactCount : 0, awakeBefore = world->awake;
-	world->contactsCoverPairs = false; // until this update succeeds
 	if (!inPlace && !reserveMerge(world, np, rc)) return false; // out of memory: keep last step's contacts
-	if (!reserveContacts(&world->spareContacts, &world->spareCapacity,
+	if (!reserveContacts(world, &world->spareContacts, &world->spareCapacity,
 						 np + world->contactCount + world->restingContactCount + 1)) // takeBackWoken
 		return false;
 	dkMergeRange ranges[DK_MERGE_RANGES];
@@ -738,18 +738,23 @@ bool dkContacts_Update(dkWorld* world, float dt)
 	int32_t workers = rangeCount > 1 ? world->def.workerCount : 1;
 	dkRunTasks(world, mergeTask, &task, workers);
 	bool ok = true;
-	int32_t events = 0, restKept = 0;
+	int32_t events = 0, restKept = 0, kept = 0;
 	for (int32_t g = 0; g < rangeCount; ++g) {
 		ok = ok && ranges[g].ok;
 		events += ranges[g].eventCount;
 		ranges[g].restFirst = restKept;
 		restKept += ranges[g].restKept;
+		kept += ranges[g].kept;
 	}
+	// The last point where the update may fail: what the rest of the step needs is reserved here, and from
+	// here on the world changes.
 	if (!ok || !reserveEvents(world, events) ||
-		(sorts && !reserveContacts(&world->restingContacts, &world->restingContactCapacity, restKept))) {
+		(sorts && !reserveContacts(world, &world->restingContacts, &world->restingContactCapacity, restKept)) ||
+		!dkSolver_ReserveScratch(world, kept + (sorts ? restKept : world->restingContactCount), substeps)) {
 		// Out of memory: a merge keeps last step's list; in place, the manifolds are this step's but every
 		// contact still touches as it did (settle), and the next step merges again.
-		freeRanges(ranges, rangeCount);
+		if (inPlace) world->contactsCoverPairs = false;
+		freeRanges(world, ranges, rangeCount);
 		return false;
 	}
 	// In list order: events, lost supports wake their items, and the kept entries become the contact list.
@@ -757,8 +762,8 @@ bool dkContacts_Update(dkWorld* world, float dt)
 	for (int32_t g = 0; g < rangeCount; ++g) {
 		dkMergeRange* r = &ranges[g];
 		if (r->eventCount > 0)
-			memcpy(world->events + world->eventCount, r->events, (size_t)r->eventCount * sizeof(dkContactEvent));
-		world->eventCount += r->eventCount;
+			memcpy(world->stepEvents + world->stepEventCount, r->events, (size_t)r->eventCount * sizeof(dkContactEvent));
+		world->stepEventCount += r->eventCount;
 		for (int32_t k = 0; k < r->eventCount; ++k) // a link lost: the island may have come apart
 			if (!r->events[k].began && r->events[k].itemA.index1 && r->events[k].itemB.index1)
 				dkIslands_Unlinked(world, (int32_t)r->events[k].itemA.index1 - 1, (int32_t)r->events[k].itemB.index1 - 1);
@@ -801,7 +806,7 @@ bool dkContacts_Update(dkWorld* world, float dt)
 			if (c->touching) dkIslands_Link(world, c->bodyA, c->bodyB);
 		}
 	}
-	freeRanges(ranges, rangeCount);
+	freeRanges(world, ranges, rangeCount);
 	if (world->awake > awakeBefore && world->restingContactCount > 0) takeBackWoken(world);
 	world->profile.narrowphase = dkNowNs() - t1;
 	world->profile.narrowphaseSerial = world->profile.narrowphase - (world->jobNs - j1);
@@ -810,18 +815,19 @@ bool dkContacts_Update(dkWorld* world, float dt)
 
 void dkContacts_Destroy(dkWorld* world)
 {
-	free(world->contacts);
-	free(world->spareContacts);
-	free(world->restingContacts);
-	free(world->mergeEntries);
-	free(world->events);
-	free(world->pairs);
-	free(world->aabb);
-	free(world->fatAabb);
-	free(world->motion);
-	dkPairGrid_Destroy(world->grid);
-	dkPairGrid_Destroy(world->stillGrid);
-	dkBroadphase_Destroy(world->broadphase);
+	dkFree(world, world->contacts);
+	dkFree(world, world->spareContacts);
+	dkFree(world, world->restingContacts);
+	dkFree(world, world->mergeEntries);
+	dkFree(world, world->events);
+	dkFree(world, world->stepEvents);
+	dkFree(world, world->pairs);
+	dkFree(world, world->aabb);
+	dkFree(world, world->fatAabb);
+	dkFree(world, world->motion);
+	dkPairGrid_Destroy(world, world->grid);
+	dkPairGrid_Destroy(world, world->stillGrid);
+	dkBroadphase_Destroy(world, world->broadphase);
 }
 
 const dkContactEvent* dkWorld_ContactEvents(const dkWorld* world, int32_t* count)

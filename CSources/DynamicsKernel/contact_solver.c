@@ -190,7 +190,7 @@ static void fillTask(void* context, int32_t worker)
 static bool markBraced(dkWorld* world, dkContactSoA* soa, dkJointChains* chains, const dkJointSoA* joints)
 {
 	uint8_t* braced = chains->braced;
-	double* pull = calloc(2 * ((size_t)soa->zeroState + 1), sizeof(double));
+	double* pull = dkScratchZeroed(world, (2 * ((size_t)soa->zeroState + 1)) * sizeof(double));
 	if (!pull) return false;
 	dkChains_Pulls(chains, joints, pull);
 	for (int32_t k = 0; k < soa->count; ++k) {
@@ -204,7 +204,6 @@ static bool markBraced(dkWorld* world, dkContactSoA* soa, dkJointChains* chains,
 		if (braced[m] == dkChainItem && pull[2 * m] * nx + pull[2 * m + 1] * ny < -DK_CHAIN_BRACED_ERROR)
 			braced[m] = dkChainPressed;
 	}
-	free(pull);
 	dkChains_FindBraced(chains, joints, world->joints);
 	for (int32_t k = 0; k < soa->count; ++k) {
 		float* stiff = &dkSoaRow(soa, k)[dkSoaStiff * DK_CONSTRAINT_PAD];
@@ -280,21 +279,21 @@ static int32_t listContacts(dkWorld* world, int32_t* list, int32_t* rowA, int32_
 // the contacts to the contact layout, each colour padded to a multiple of DK_CONSTRAINT_PAD with inert
 // constraints; the overflow group comes last, unpadded (solved one at a time). colourStart and jointStart
 // receive DK_GRAPH_COLOURS + 2 offsets each. The contact rows are filled in parallel (fillContact).
-// Returns false when out of memory.
+// Its arrays are the step arena's scratch, given back with the step's. Returns false when out of memory.
 bool dkContactSolver_Prepare(dkWorld* world, dkContactSoA* soa, int32_t* colourStart, dkJointSoA* joints,
 							 int32_t* jointStart, dkJointChains* chains, float h)
 {
 	int32_t nc = world->contactCount, cap0 = nc + world->liveJoints > 0 ? nc + world->liveJoints : 1;
-	int32_t* list = malloc((size_t)cap0 * sizeof(int32_t));
-	int32_t* rowA = malloc((size_t)cap0 * sizeof(int32_t));
-	int32_t* rowB = malloc((size_t)cap0 * sizeof(int32_t));
-	int32_t* order = malloc((size_t)cap0 * sizeof(int32_t));
-	int32_t* slot = malloc((size_t)cap0 * sizeof(int32_t));
-	uint8_t* direct = malloc((size_t)cap0);
+	int32_t* list = dkScratch(world, (size_t)cap0 * sizeof(int32_t));
+	int32_t* rowA = dkScratch(world, (size_t)cap0 * sizeof(int32_t));
+	int32_t* rowB = dkScratch(world, (size_t)cap0 * sizeof(int32_t));
+	int32_t* order = dkScratch(world, (size_t)cap0 * sizeof(int32_t));
+	int32_t* slot = dkScratch(world, (size_t)cap0 * sizeof(int32_t));
+	uint8_t* direct = dkScratch(world, (size_t)cap0);
 	int32_t starts[DK_GRAPH_COLOURS + 2], contactsIn[DK_GRAPH_COLOURS + 1];
 	bool ok = list && rowA && rowB && order && slot && direct;
 	int32_t nj = ok ? dkJoints_Active(world, list, rowA, rowB) : 0, n = ok ? listContacts(world, list, rowA, rowB, nj) : nj;
-	ok = ok && dkGraph_Colour(rowA, rowB, n, world->awake, order, starts);
+	ok = ok && dkGraph_Colour(world, rowA, rowB, n, world->awake, order, starts);
 	int32_t total = 0, totalJ = 0;
 	for (int32_t c = 0; ok && c <= DK_GRAPH_COLOURS; ++c) {
 		int32_t q = starts[c], js = 0;
@@ -314,39 +313,26 @@ bool dkContactSolver_Prepare(dkWorld* world, dkContactSoA* soa, int32_t* colourS
 	int32_t cap = total > 0 ? total : 1, blocks = (cap + DK_CONSTRAINT_PAD - 1) / DK_CONSTRAINT_PAD;
 	if (ok) {
 		soa->count = total;
-		soa->stateA = malloc((size_t)cap * sizeof(int32_t));
-		soa->stateB = malloc((size_t)cap * sizeof(int32_t));
-		soa->contact = malloc((size_t)cap * sizeof(int32_t));
-		soa->block = dkAllocUnsetColumn(blocks * dkSoaColumns * DK_CONSTRAINT_PAD); // every used row is written below
+		soa->stateA = dkScratch(world, (size_t)cap * sizeof(int32_t));
+		soa->stateB = dkScratch(world, (size_t)cap * sizeof(int32_t));
+		soa->contact = dkScratch(world, (size_t)cap * sizeof(int32_t));
+		soa->block = dkScratch(world, (size_t)blocks * dkSoaColumns * DK_CONSTRAINT_PAD * sizeof(float)); // every used row is written below
 		ok = soa->stateA && soa->stateB && soa->contact && soa->block;
 	}
-	if (ok) {
-		ok = dkChains_Build(world, list, rowA, rowB, slot, nj, direct, chains);
-		if (ok && !dkJoints_Prepare(world, joints, list, rowA, rowB, slot, direct, totalJ, nj, h)) {
-			dkChains_Free(chains);
-			ok = false;
-		} else if (ok && !dkChains_MarkItems(chains, joints)) {
-			dkChains_Free(chains);
-			dkJoints_FreeSoa(joints);
-			ok = false;
-		}
-	}
-	if (!ok) {
-		free(soa->stateA);
-		free(soa->stateB);
-		free(soa->contact);
-		dkFreeColumn(soa->block);
-		free(list), free(rowA), free(rowB), free(order), free(slot), free(direct);
-		return false;
-	}
+	ok = ok && dkChains_Build(world, list, rowA, rowB, slot, nj, direct, chains) &&
+		 dkJoints_Prepare(world, joints, list, rowA, rowB, slot, direct, totalJ, nj, h) &&
+		 dkChains_MarkItems(world, chains, joints);
+	if (!ok) return false; // the step gives its scratch back
 	int32_t awake = world->awake;
 	soa->zeroState = awake;
 	// Items in joint chains take the step's raised inertia in every constraint (joint_chain.c).
-	float* inertia = chains->joints > 0 ? malloc((size_t)(awake + 1) * sizeof(float)) : NULL;
+	float* inertia = chains->joints > 0 ? dkScratch(world, (size_t)(awake + 1) * sizeof(float)) : NULL;
 	if (inertia) {
 		for (int32_t r = 0; r < awake; ++r) inertia[r] = world->col[dkColumnInverseInertia][r];
 		inertia[awake] = 0.0f;
-		dkChains_RaiseInertia(chains, joints, h, inertia);
+	}
+	if (chains->joints > 0 && (!inertia || !dkChains_RaiseInertia(world, chains, joints, h, inertia))) return false;
+	if (inertia) {
 		for (int32_t k = 0; k < joints->count; ++k) {
 			if (joints->stateA[k] != joints->zeroState) *dkJsAt(joints, dkJsInertiaA, k) = inertia[joints->stateA[k]];
 			if (joints->stateB[k] != joints->zeroState) *dkJsAt(joints, dkJsInertiaB, k) = inertia[joints->stateB[k]];
@@ -371,21 +357,6 @@ bool dkContactSolver_Prepare(dkWorld* world, dkContactSoA* soa, int32_t* colourS
 	atomic_init(&fill.elastic, false);
 	dkRunTasks(world, fillTask, &fill, fill.workers);
 	soa->elastic = atomic_load(&fill.elastic);
-	if (chains->braced && !markBraced(world, soa, chains, joints)) {
-		free(list), free(rowA), free(rowB), free(order), free(slot), free(direct), free(inertia);
-		dkContactSolver_Free(soa);
-		dkJoints_FreeSoa(joints);
-		dkChains_Free(chains);
-		return false;
-	}
-	free(list), free(rowA), free(rowB), free(order), free(slot), free(direct), free(inertia);
-	return true;
+	return !chains->braced || markBraced(world, soa, chains, joints);
 }
 
-void dkContactSolver_Free(dkContactSoA* soa)
-{
-	free(soa->stateA);
-	free(soa->stateB);
-	free(soa->contact);
-	dkFreeColumn(soa->block);
-}

@@ -4,6 +4,7 @@
 #define DK_CORE_H
 
 #include "dk_world.h"
+#include "memory.h"
 
 #include <stdbool.h>
 #include <time.h>
@@ -127,8 +128,10 @@ struct dkWorld {
 	int32_t restingWithPoints; // of them, contacts with points
 	dkMergeEntry* mergeEntries; // scratch of the contact update (contact.c)
 	int32_t mergeEntryCapacity;
-	dkContactEvent* events;
+	dkContactEvent* events; // the last step's contact events (dkWorld_ContactEvents)
 	int32_t eventCount, eventCapacity;
+	dkContactEvent* stepEvents; // the events of the step in progress, which become `events` when it succeeds
+	int32_t stepEventCount, stepEventCapacity;
 
 	// Joints (joint_store.c, joint_solver.c).
 	dkJoint* joints;
@@ -166,17 +169,40 @@ struct dkWorld {
 	double substepsCalm;   // simulated seconds the chains have turned slowly enough for a lower level
 	double chainTurn;	   // this step: the chains' largest turn acceleration (dkChains_TurnAcceleration), pt/s²
 	bool anchorMoved;	   // an attachment's anchor point moved since the last step (dkWorld_SetJointAnchor)
+
+	// The step arena (arena.c).
+	char* arena;
+	size_t arenaCapacity, arenaUsed;
+	bool arenaShort; // a scratch request found the reservation too small (never, while the bound holds)
 };
 
-// Allocation helpers (item_store.c): 64-byte aligned float columns, zeroed or left unset (the caller
-// writes every element).
-float* dkAllocColumn(int32_t capacity);
-float* dkAllocUnsetColumn(int32_t capacity);
-void dkFreeColumn(void* column);
+// Allocation helpers (item_store.c): 64-byte aligned float columns from the world's allocator (memory.h),
+// zeroed or left unset (the caller writes every element).
+float* dkAllocColumn(const dkWorld* world, int32_t capacity);
+float* dkAllocUnsetColumn(const dkWorld* world, int32_t capacity);
+void dkFreeColumn(const dkWorld* world, void* column);
 
 // Mass (mass.c): mass and rotational inertia for a definition, as the Units and semantics article
 // (Sources/Dynamics/Dynamics.docc/UnitsAndSemantics.md, §Units and frames) gives them.
 void dkShapeMass(const dkItemDef* def, float* mass, float* inertia);
+
+// Step arena (arena.c). dkArena_Reserve makes room for `bytes` of scratch, between steps or at a point of a
+// step where no scratch is out; false when out of memory. dkScratch takes from the reservation (null, with
+// arenaShort set, past it); a null world (the kernel's checks) takes from the C library instead.
+// dkScratchFree gives back only what the C library gave: the arena's scratch goes back with dkArena_Release
+// to a mark. dkScratch is not thread-safe: only a step's serial parts take scratch.
+bool dkArena_Reserve(dkWorld* world, size_t bytes);
+void* dkScratch(dkWorld* world, size_t bytes);
+void* dkScratchZeroed(dkWorld* world, size_t bytes);
+void dkScratchFree(dkWorld* world, void* memory);
+size_t dkArena_Mark(const dkWorld* world);
+void dkArena_Release(dkWorld* world, size_t mark);
+void dkArena_Destroy(dkWorld* world);
+// An upper bound of the scratch the rest of a step takes from the point where `contacts` contacts (listed and
+// resting) are known, for `substeps` substeps: the constraint solve's and rest's (solver.c); and its
+// reservation (false when out of memory).
+size_t dkSolver_ScratchBound(const dkWorld* world, int32_t contacts, int32_t substeps);
+bool dkSolver_ReserveScratch(dkWorld* world, int32_t contacts, int32_t substeps);
 
 // Item store (item_store.c).
 void dkStore_Destroy(dkWorld* world);

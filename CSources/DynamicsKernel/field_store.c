@@ -188,12 +188,12 @@ dkResult dkWorld_CreateField(dkWorld* world, const dkFieldDef* def, dkFieldId* o
 {
 	dkResult r = validateDef(def, error);
 	if (r != dkResultOK) return r;
-	if (!world->fields && !(world->fields = calloc(DK_MAX_FIELDS, sizeof(dkField))))
+	if (!world->fields && !(world->fields = dkAllocZeroed(world, (DK_MAX_FIELDS) * sizeof(dkField))))
 		return fail(error, dkResultOutOfMemory, "fields", DK_MAX_FIELDS);
 	int32_t slot = 0;
 	while (slot < DK_MAX_FIELDS && (world->fields[slot].generation & 1u)) ++slot;
 	if (slot == DK_MAX_FIELDS) return fail(error, dkResultInvalidValue, "fieldCount", DK_MAX_FIELDS + 1);
-	dkRegionInstr* region = malloc(sizeof(dkRegionInstr));
+	dkRegionInstr* region = dkAlloc(world, sizeof(dkRegionInstr));
 	if (!region) return fail(error, dkResultOutOfMemory, "region", 1);
 	*region = (dkRegionInstr){.op = dkRegionInfinite};
 	dkField* f = &world->fields[slot];
@@ -214,7 +214,7 @@ dkResult dkWorld_DestroyField(dkWorld* world, dkFieldId id, dkError* error)
 	int32_t bit = (int32_t)id.index1 - 1;
 	wakeMembers(world, bit);
 	clearBit(world, bit);
-	free(f->region);
+	dkFree(world, f->region);
 	f->region = NULL;
 	f->generation++;
 	world->liveFields--;
@@ -241,10 +241,10 @@ dkResult dkWorld_SetFieldRegion(dkWorld* world, dkFieldId id, const dkRegionInst
 	if (!f) return fail(error, dkResultStaleId, "field", id.index1);
 	float bounds[4];
 	if (!checkRegion(program, count, bounds, error)) return dkResultInvalidValue;
-	dkRegionInstr* copy = malloc((size_t)count * sizeof(dkRegionInstr));
+	dkRegionInstr* copy = dkAlloc(world, (size_t)count * sizeof(dkRegionInstr));
 	if (!copy) return fail(error, dkResultOutOfMemory, "region.count", count);
 	memcpy(copy, program, (size_t)count * sizeof(dkRegionInstr));
-	free(f->region);
+	dkFree(world, f->region);
 	f->region = copy;
 	f->regionCount = count;
 	memcpy(f->bounds, bounds, sizeof bounds);
@@ -302,15 +302,22 @@ void dkWorld_SetCustomFieldForces(dkWorld* world, bool enabled) { world->customF
 
 void dkFields_Destroy(dkWorld* world)
 {
-	for (int32_t slot = 0; world->fields && slot < DK_MAX_FIELDS; ++slot) free(world->fields[slot].region);
-	free(world->fields);
-	free(world->frames);
+	for (int32_t slot = 0; world->fields && slot < DK_MAX_FIELDS; ++slot) dkFree(world, world->fields[slot].region);
+	dkFree(world, world->fields);
+	dkFree(world, world->frames);
 }
 
 bool dkFields_Prepare(dkWorld* world, int32_t substeps, float h)
 {
 	world->framesPerSubstep = 0;
 	if (world->liveFields == 0) return true;
+	int32_t needed = substeps * world->liveFields; // reserved first: a step that fails has woken nothing
+	if (needed > world->frameCapacity) {
+		dkFieldFrame* frames = dkResize(world, world->frames, 0, (size_t)needed * sizeof(dkFieldFrame)); // rewritten below
+		if (!frames) return false;
+		world->frames = frames;
+		world->frameCapacity = needed;
+	}
 	// An animated noise field changes with time, not only through calls: its items never come to rest
 	// (their rest timers restart every step, and resting ones wake).
 	uint32_t animatedLo = 0, animatedHi = 0;
@@ -332,13 +339,6 @@ bool dkFields_Prepare(dkWorld* world, int32_t substeps, float h)
 			if (row >= world->awake && ((world->fieldLo[row] & animatedLo) || (world->fieldHi[row] & animatedHi)))
 				dkIslands_WakeRow(world, row);
 		}
-	}
-	int32_t needed = substeps * world->liveFields;
-	if (needed > world->frameCapacity) {
-		dkFieldFrame* frames = realloc(world->frames, (size_t)needed * sizeof(dkFieldFrame));
-		if (!frames) return false;
-		world->frames = frames;
-		world->frameCapacity = needed;
 	}
 	int32_t n = 0;
 	for (int32_t s = 0; s < substeps; ++s) {

@@ -20,10 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-// `p` grown to `bytes`, or `p` itself with *ok cleared when that fails (or failed before).
-static void* resized(void* p, size_t bytes, bool* ok)
+// `p` grown from `old` to `bytes`, or `p` itself with *ok cleared when that fails (or failed before).
+static void* resized(const dkWorld* world, void* p, size_t old, size_t bytes, bool* ok)
 {
-	void* q = *ok ? realloc(p, bytes) : NULL;
+	void* q = *ok ? dkResize(world, p, old, bytes) : NULL;
 	if (!q) *ok = false;
 	return q ? q : p;
 }
@@ -31,13 +31,13 @@ static void* resized(void* p, size_t bytes, bool* ok)
 bool dkIslands_Reserve(dkWorld* world, int32_t capacity)
 {
 	if (capacity <= world->islandCapacity) return true;
-	size_t n = (size_t)capacity;
+	size_t n = (size_t)capacity, old = (size_t)world->islandCapacity;
 	bool ok = true;
-	world->islandOf = resized(world->islandOf, n * sizeof(int32_t), &ok);
-	world->islandNext = resized(world->islandNext, n * sizeof(int32_t), &ok);
-	world->islandPrev = resized(world->islandPrev, n * sizeof(int32_t), &ok);
-	world->islands = resized(world->islands, n * sizeof(dkIsland), &ok);
-	world->freeIslands = resized(world->freeIslands, n * sizeof(int32_t), &ok);
+	world->islandOf = resized(world, world->islandOf, old * sizeof(int32_t), n * sizeof(int32_t), &ok);
+	world->islandNext = resized(world, world->islandNext, old * sizeof(int32_t), n * sizeof(int32_t), &ok);
+	world->islandPrev = resized(world, world->islandPrev, old * sizeof(int32_t), n * sizeof(int32_t), &ok);
+	world->islands = resized(world, world->islands, old * sizeof(dkIsland), n * sizeof(dkIsland), &ok);
+	world->freeIslands = resized(world, world->freeIslands, old * sizeof(int32_t), n * sizeof(int32_t), &ok);
 	if (!ok) return false; // the arrays that grew keep their old contents; the capacity stays
 	for (int32_t s = world->islandCapacity; s < capacity; ++s)
 		world->islandOf[s] = world->islandNext[s] = world->islandPrev[s] = -1;
@@ -47,11 +47,11 @@ bool dkIslands_Reserve(dkWorld* world, int32_t capacity)
 
 void dkIslands_Destroy(dkWorld* world)
 {
-	free(world->islandOf);
-	free(world->islandNext);
-	free(world->islandPrev);
-	free(world->islands);
-	free(world->freeIslands);
+	dkFree(world, world->islandOf);
+	dkFree(world, world->islandNext);
+	dkFree(world, world->islandPrev);
+	dkFree(world, world->islands);
+	dkFree(world, world->freeIslands);
 }
 
 void dkIslands_Clear(dkWorld* world, int32_t slot)
@@ -230,11 +230,11 @@ bool dkIslands_Split(dkWorld* world, int32_t island)
 {
 	dkIsland* is = &world->islands[island];
 	int32_t n = is->size;
-	int32_t* member = malloc((size_t)n * sizeof(int32_t));
-	int32_t* local = malloc((size_t)world->slotCount * sizeof(int32_t));
-	int32_t* start = calloc((size_t)n + 1, sizeof(int32_t));
-	int32_t* part = malloc((size_t)n * sizeof(int32_t));
-	int32_t* stack = malloc((size_t)n * sizeof(int32_t));
+	int32_t* member = dkScratch(world, (size_t)n * sizeof(int32_t));
+	int32_t* local = dkScratch(world, (size_t)world->slotCount * sizeof(int32_t));
+	int32_t* start = dkScratchZeroed(world, ((size_t)n + 1) * sizeof(int32_t));
+	int32_t* part = dkScratch(world, (size_t)n * sizeof(int32_t));
+	int32_t* stack = dkScratch(world, (size_t)n * sizeof(int32_t));
 	int32_t* neighbour = NULL;
 	bool ok = member && local && start && part && stack;
 	if (ok) {
@@ -246,7 +246,7 @@ bool dkIslands_Split(dkWorld* world, int32_t island)
 		dkIslandGraph g = {.local = local, .start = start, .counting = true};
 		forEachLink(world, island, addEdge, &g);
 		for (int32_t k = 0; k < n; ++k) start[k + 1] += start[k];
-		ok = (neighbour = malloc((size_t)(start[n] > 0 ? start[n] : 1) * sizeof(int32_t))) != NULL;
+		ok = (neighbour = dkScratch(world, (size_t)(start[n] > 0 ? start[n] : 1) * sizeof(int32_t))) != NULL;
 		if (ok) {
 			g.neighbour = neighbour;
 			g.counting = false;
@@ -256,12 +256,6 @@ bool dkIslands_Split(dkWorld* world, int32_t island)
 		}
 	}
 	if (ok) separate(world, island, n, member, start, neighbour, part, stack);
-	free(member);
-	free(local);
-	free(start);
-	free(part);
-	free(stack);
-	free(neighbour);
 	return ok;
 }
 

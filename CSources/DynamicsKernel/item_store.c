@@ -18,26 +18,26 @@ static size_t columnBytes(int32_t capacity)
 	return bytes ? bytes : DK_ALIGN;
 }
 
-float* dkAllocUnsetColumn(int32_t capacity) { return aligned_alloc(DK_ALIGN, columnBytes(capacity)); }
+float* dkAllocUnsetColumn(const dkWorld* world, int32_t capacity) { return dkAlloc(world, columnBytes(capacity)); }
 
-float* dkAllocColumn(int32_t capacity)
+float* dkAllocColumn(const dkWorld* world, int32_t capacity)
 {
-	float* p = dkAllocUnsetColumn(capacity);
+	float* p = dkAllocUnsetColumn(world, capacity);
 	if (p) memset(p, 0, columnBytes(capacity));
 	return p;
 }
 
-void dkFreeColumn(void* column) { free(column); }
+void dkFreeColumn(const dkWorld* world, void* column) { dkFree(world, column); }
 
 void dkStore_Destroy(dkWorld* world)
 {
-	for (int c = 0; c < dkColumnTotal; ++c) dkFreeColumn(world->col[c]);
-	dkFreeColumn(world->flags);
-	dkFreeColumn(world->slotOf);
-	dkFreeColumn(world->fieldLo);
-	dkFreeColumn(world->fieldHi);
-	free(world->slots);
-	free(world->freeSlots);
+	for (int c = 0; c < dkColumnTotal; ++c) dkFreeColumn(world, world->col[c]);
+	dkFreeColumn(world, world->flags);
+	dkFreeColumn(world, world->slotOf);
+	dkFreeColumn(world, world->fieldLo);
+	dkFreeColumn(world, world->fieldHi);
+	dkFree(world, world->slots);
+	dkFree(world, world->freeSlots);
 }
 
 // Grows every column to hold `needed` rows; on failure nothing changes.
@@ -51,25 +51,25 @@ static bool growRows(dkWorld* world, int32_t needed)
 	// The float columns, then four uint32 arrays: flags, slotOf, fieldLo, fieldHi.
 	float* fresh[dkColumnTotal + 4] = {0};
 	bool ok = true;
-	for (int c = 0; c < dkColumnTotal + 4 && ok; ++c) ok = (fresh[c] = dkAllocColumn((int32_t)cap)) != NULL;
+	for (int c = 0; c < dkColumnTotal + 4 && ok; ++c) ok = (fresh[c] = dkAllocColumn(world, (int32_t)cap)) != NULL;
 	if (!ok) {
-		for (int c = 0; c < dkColumnTotal + 4; ++c) dkFreeColumn(fresh[c]);
+		for (int c = 0; c < dkColumnTotal + 4; ++c) dkFreeColumn(world, fresh[c]);
 		return false;
 	}
 	size_t used = (size_t)world->count * sizeof(float);
 	for (int c = 0; c < dkColumnTotal; ++c) {
 		if (world->col[c]) memcpy(fresh[c], world->col[c], used);
-		dkFreeColumn(world->col[c]);
+		dkFreeColumn(world, world->col[c]);
 		world->col[c] = fresh[c];
 	}
 	if (world->flags) memcpy(fresh[dkColumnTotal], world->flags, used);
 	if (world->slotOf) memcpy(fresh[dkColumnTotal + 1], world->slotOf, used);
 	if (world->fieldLo) memcpy(fresh[dkColumnTotal + 2], world->fieldLo, used);
 	if (world->fieldHi) memcpy(fresh[dkColumnTotal + 3], world->fieldHi, used);
-	dkFreeColumn(world->flags);
-	dkFreeColumn(world->slotOf);
-	dkFreeColumn(world->fieldLo);
-	dkFreeColumn(world->fieldHi);
+	dkFreeColumn(world, world->flags);
+	dkFreeColumn(world, world->slotOf);
+	dkFreeColumn(world, world->fieldLo);
+	dkFreeColumn(world, world->fieldHi);
 	world->flags = (uint32_t*)fresh[dkColumnTotal];
 	world->slotOf = (uint32_t*)fresh[dkColumnTotal + 1];
 	world->fieldLo = (uint32_t*)fresh[dkColumnTotal + 2];
@@ -87,10 +87,10 @@ static bool growSlots(dkWorld* world, int32_t extra)
 	if (needed > INT32_MAX / 2) return false;
 	int64_t cap = world->slotCapacity > 0 ? world->slotCapacity : 64;
 	while (cap < needed) cap *= 2;
-	dkSlot* slots = realloc(world->slots, (size_t)cap * sizeof(dkSlot));
+	dkSlot* slots = dkResize(world, world->slots, (size_t)world->slotCapacity * sizeof(dkSlot), (size_t)cap * sizeof(dkSlot));
 	if (!slots) return false;
 	world->slots = slots;
-	int32_t* freeSlots = realloc(world->freeSlots, (size_t)cap * sizeof(int32_t));
+	int32_t* freeSlots = dkResize(world, world->freeSlots, (size_t)world->slotCapacity * sizeof(int32_t), (size_t)cap * sizeof(int32_t));
 	if (!freeSlots) return false; // slots grew, which is harmless: capacity stays as it was
 	world->freeSlots = freeSlots;
 	if (!dkIslands_Reserve(world, (int32_t)cap)) return false;
@@ -306,14 +306,14 @@ static dkResult resolveAll(const dkWorld* world, const dkItemId* ids, int32_t co
 
 static dkResult withRows(const dkWorld* world, const dkItemId* ids, int32_t count, int32_t** rows, dkError* error)
 {
-	*rows = malloc((size_t)(count > 0 ? count : 1) * sizeof(int32_t));
+	*rows = dkAlloc(world, (size_t)(count > 0 ? count : 1) * sizeof(int32_t));
 	if (!*rows) {
 		dkSetError(error, dkResultOutOfMemory, -1, "count", count);
 		return dkResultOutOfMemory;
 	}
 	dkResult r = resolveAll(world, ids, count, *rows, error);
 	if (r != dkResultOK) {
-		free(*rows);
+		dkFree(world, *rows);
 		*rows = NULL;
 	}
 	return r;
@@ -325,24 +325,24 @@ dkResult dkWorld_RemoveItems(dkWorld* world, const dkItemId* ids, int32_t count,
 	dkResult r = withRows(world, ids, count, &rows, error);
 	if (r != dkResultOK) return r;
 	// Repeated ids: mark each row once in a scratch bitmap.
-	uint8_t* seen = calloc((size_t)world->count + 1, 1);
+	uint8_t* seen = dkAllocZeroed(world, (size_t)world->count + 1);
 	if (!seen) {
-		free(rows);
+		dkFree(world, rows);
 		dkSetError(error, dkResultOutOfMemory, -1, "count", count);
 		return dkResultOutOfMemory;
 	}
 	for (int32_t i = 0; i < count; ++i) {
 		if (seen[rows[i]]++) {
-			free(seen);
-			free(rows);
+			dkFree(world, seen);
+			dkFree(world, rows);
 			dkSetError(error, dkResultDuplicateId, i, "id", ids[i].index1);
 			return dkResultDuplicateId;
 		}
 	}
-	free(seen);
-	free(rows);
+	dkFree(world, seen);
+	dkFree(world, rows);
 	bool linked = world->liveShapes > 0 || world->liveJoints > 0;
-	uint8_t* removedSlots = linked ? calloc((size_t)world->slotCount, 1) : NULL;
+	uint8_t* removedSlots = linked ? dkAllocZeroed(world, (size_t)world->slotCount) : NULL;
 	if (linked && !removedSlots) {
 		dkSetError(error, dkResultOutOfMemory, -1, "count", count);
 		return dkResultOutOfMemory; // nothing removed yet
@@ -369,7 +369,7 @@ dkResult dkWorld_RemoveItems(dkWorld* world, const dkItemId* ids, int32_t count,
 	if (removedSlots) {
 		if (world->liveShapes > 0) dkShapes_RemoveItems(world, removedSlots);
 		if (world->liveJoints > 0) dkJoints_RemoveItems(world, removedSlots);
-		free(removedSlots);
+		dkFree(world, removedSlots);
 	}
 	return dkResultOK;
 }
@@ -466,7 +466,7 @@ static dkResult setFloats(dkWorld* world, dkColumn column, const dkItemId* ids, 
 	dkResult r = withRows(world, ids, count, &rows, error);
 	if (r != dkResultOK) return r;
 	for (int32_t i = 0; i < count; ++i) writeRow(world, column, dkStore_Resolve(world, ids[i]), values ? values[i] : fill);
-	free(rows);
+	dkFree(world, rows);
 	return dkResultOK;
 }
 
@@ -511,7 +511,7 @@ dkResult dkWorld_AddVelocities(dkWorld* world, const dkItemId* ids, const float*
 		return r;
 	int32_t* rows;
 	if ((r = withRows(world, ids, count, &rows, error)) != dkResultOK) return r;
-	free(rows);
+	dkFree(world, rows);
 	float** c = world->col;
 	// The sums must stay in range too (3·10³⁸ added twice overflows): checked before anything is written.
 	for (int32_t i = 0; i < count; ++i) {
@@ -546,7 +546,7 @@ dkResult dkWorld_ApplyImpulses(dkWorld* world, const dkItemId* ids, const float*
 		return r;
 	int32_t* rows;
 	if ((r = withRows(world, ids, count, &rows, error)) != dkResultOK) return r;
-	free(rows);
+	dkFree(world, rows);
 	float** c = world->col;
 	// Each item's change of velocity (Δv = 100·P/m, Δω = 100·(r × P)/I); the results must stay in range,
 	// checked for every item before any is written.
@@ -583,7 +583,7 @@ dkResult dkWorld_SetMassProperties(dkWorld* world, const dkItemId* ids, int32_t 
 	if (r != dkResultOK) return r;
 	int32_t* rows;
 	if ((r = withRows(world, ids, count, &rows, error)) != dkResultOK) return r;
-	free(rows);
+	dkFree(world, rows);
 	for (int32_t i = 0; i < count; ++i) {
 		dkIslands_WakeRow(world, dkStore_Resolve(world, ids[i]));
 		int32_t row = dkStore_Resolve(world, ids[i]);

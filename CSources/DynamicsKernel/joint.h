@@ -11,6 +11,7 @@
 #define DK_JOINT_DAMPING_RATIO 2.0f	 // damping of rigid joints (Box2D's default)
 #define DK_CHAIN_STIFFNESS 3.0f		 // frequency of chain joints (joint_chain.c), in configured substeps per second
 #define DK_CHAIN_PROJECTED_STIFFNESS 6.0f // the same for the chains the projection keeps (no limits, not braced)
+#define DK_CHAIN_SCRATCH 46 // doubles of scratch per chain joint (joint_chain.c)
 
 typedef struct dkJoint {
 	dkJointDef def;		   // as created or last changed; anchors in the items' frames
@@ -134,7 +135,7 @@ typedef struct dkJointChains {
 // Finds the chains among the n active joints (dkJoints_Active's list and rows; slot: their wide layout
 // indices) and marks each chain joint's direct rows in direct[i] (0 for the others). False when out of
 // memory (then nothing is marked and there are no chains).
-bool dkChains_Build(const dkWorld* world, const int32_t* list, const int32_t* rowA, const int32_t* rowB,
+bool dkChains_Build(dkWorld* world, const int32_t* list, const int32_t* rowA, const int32_t* rowB,
 					const int32_t* slot, int32_t n, uint8_t* direct, dkJointChains* chains);
 // A chain is braced when a joint to something that does not move (an anchor, an anchored item) pulls its
 // item more than DK_CHAIN_BRACED_ERROR into something else that does not move, which it touches: a rigid
@@ -148,7 +149,7 @@ bool dkChains_Build(const dkWorld* world, const int32_t* list, const int32_t* ro
 #define DK_CHAIN_BRACED_ERROR 4.0f // pt (or rad)
 enum { dkChainNone = 0, dkChainItem = 1, dkChainPressed = 2, dkChainBraced = 3 };
 // Marks the states of chain items (dkChainItem) in chains->braced; false when out of memory.
-bool dkChains_MarkItems(dkJointChains* chains, const dkJointSoA* soa);
+bool dkChains_MarkItems(dkWorld* world, dkJointChains* chains, const dkJointSoA* soa);
 // Adds to pull (2 per state index, pt) the displacement by which the chain joints to something that does
 // not move would meet their error at each item at the step's start.
 void dkChains_Pulls(const dkJointChains* chains, const dkJointSoA* soa, double* pull);
@@ -161,7 +162,8 @@ void dkChains_FindBraced(dkJointChains* chains, const dkJointSoA* soa, dkJoint* 
 // the geometric stiffness of their chain joints under the warm-start impulses, for substeps of h, where
 // that stiffness makes their rotation a stiff mode; every constraint of the step then uses them
 // (joint_chain.c).
-void dkChains_RaiseInertia(const dkJointChains* chains, const dkJointSoA* soa, float h, float* inverseInertia);
+bool dkChains_RaiseInertia(dkWorld* world, const dkJointChains* chains, const dkJointSoA* soa, float h,
+						   float* inverseInertia);
 // One work item (a run of chains): applies the accumulated impulses (warm start), or solves the chains'
 // rows exactly (biased with `soft`'s bias and softness, or relaxed: no bias).
 void dkChains_WarmStart(dkJointChains* chains, const dkJointSoA* soa, dkBodyState* states, int32_t item);
@@ -184,8 +186,6 @@ void dkChains_Project(dkJointChains* chains, const dkJointSoA* soa, dkBodyState*
 double dkChains_TurnAcceleration(const dkJointChains* chains, const dkJointSoA* soa, const dkBodyState* states);
 // After the step: the chains' impulses back to their joints (after dkJoints_StoreImpulses).
 void dkChains_StoreImpulses(dkWorld* world, const dkJointChains* chains, const dkJointSoA* soa);
-void dkChains_Free(dkJointChains* chains);
 void dkJoints_StoreImpulses(dkWorld* world, const dkJointSoA* soa);
-void dkJoints_FreeSoa(dkJointSoA* soa);
 
 #endif

@@ -65,6 +65,7 @@
 // C (the position errors), and for a limit row whether it is active in this solve.
 enum { dkChainJA = 0, dkChainJB = 9, dkChainSinv = 18, dkChainG = 27, dkChainY = 36, dkChainX = 39, dkChainC = 42,
 	   dkChainActive = 45, dkChainScratch = 46 };
+_Static_assert(dkChainScratch == DK_CHAIN_SCRATCH, "joint.h gives the scratch size to the step's bound");
 
 // The one-sided rows this stage solves: a pin's angle limit and a slider's axial limit, always the third row.
 enum { dkChainLimitRows = dkJointRowAngleLimit | dkJointRowAxialLimit };
@@ -83,20 +84,7 @@ static uint8_t directRows(const dkJoint* j)
 	return 0;
 }
 
-void dkChains_Free(dkJointChains* chains)
-{
-	free(chains->start);
-	free(chains->itemStart);
-	free(chains->soaIndex);
-	free(chains->rows);
-	free(chains->sides);
-	free(chains->impulse);
-	free(chains->scratch);
-	free(chains->braced);
-	memset(chains, 0, sizeof *chains);
-}
-
-bool dkChains_Build(const dkWorld* world, const int32_t* list, const int32_t* rowA, const int32_t* rowB,
+bool dkChains_Build(dkWorld* world, const int32_t* list, const int32_t* rowA, const int32_t* rowB,
 					const int32_t* slot, int32_t n, uint8_t* direct, dkJointChains* chains)
 {
 	memset(chains, 0, sizeof *chains);
@@ -108,13 +96,13 @@ bool dkChains_Build(const dkWorld* world, const int32_t* list, const int32_t* ro
 	}
 	if (candidates == 0) return true;
 	int32_t awake = world->awake;
-	uint8_t* degree = calloc((size_t)awake, 1);
-	int32_t* at = malloc((size_t)awake * 2 * sizeof(int32_t)); // the first two candidates at each moving row
-	int32_t* next = malloc((size_t)n * 2 * sizeof(int32_t));	  // the chain neighbour through item A, item B
-	int32_t* order = malloc((size_t)n * sizeof(int32_t));
-	uint8_t* sides = malloc((size_t)n);
-	uint8_t* visited = calloc((size_t)n, 1);
-	int32_t* starts = malloc((size_t)(n + 1) * sizeof(int32_t));
+	uint8_t* degree = dkScratchZeroed(world, (size_t)awake);
+	int32_t* at = dkScratch(world, (size_t)awake * 2 * sizeof(int32_t)); // the first two candidates at each moving row
+	int32_t* next = dkScratch(world, (size_t)n * 2 * sizeof(int32_t));	  // the chain neighbour through item A, item B
+	int32_t* order = dkScratch(world, (size_t)n * sizeof(int32_t));
+	uint8_t* sides = dkScratch(world, (size_t)n);
+	uint8_t* visited = dkScratchZeroed(world, (size_t)n);
+	int32_t* starts = dkScratch(world, (size_t)(n + 1) * sizeof(int32_t));
 	bool ok = degree && at && next && order && sides && visited && starts;
 	for (int32_t i = 0; ok && i < n; ++i) {
 		if (!direct[i]) continue;
@@ -179,13 +167,13 @@ bool dkChains_Build(const dkWorld* world, const int32_t* list, const int32_t* ro
 		for (int32_t i = 0; i < n; ++i) {
 			if (direct[i] && !visited[i]) direct[i] = 0;
 		}
-		chains->start = malloc((size_t)(count + 1) * sizeof(int32_t));
-		chains->itemStart = malloc((size_t)(count + 1) * sizeof(int32_t));
-		chains->soaIndex = malloc((size_t)(m > 0 ? m : 1) * sizeof(int32_t));
-		chains->rows = malloc((size_t)(m > 0 ? m : 1));
-		chains->sides = malloc((size_t)(m > 0 ? m : 1));
-		chains->impulse = malloc((size_t)(m > 0 ? m : 1) * 3 * sizeof(float));
-		chains->scratch = malloc((size_t)(m > 0 ? m : 1) * dkChainScratch * sizeof(double));
+		chains->start = dkScratch(world, (size_t)(count + 1) * sizeof(int32_t));
+		chains->itemStart = dkScratch(world, (size_t)(count + 1) * sizeof(int32_t));
+		chains->soaIndex = dkScratch(world, (size_t)(m > 0 ? m : 1) * sizeof(int32_t));
+		chains->rows = dkScratch(world, (size_t)(m > 0 ? m : 1));
+		chains->sides = dkScratch(world, (size_t)(m > 0 ? m : 1));
+		chains->impulse = dkScratch(world, (size_t)(m > 0 ? m : 1) * 3 * sizeof(float));
+		chains->scratch = dkScratch(world, (size_t)(m > 0 ? m : 1) * dkChainScratch * sizeof(double));
 		ok = chains->start && chains->itemStart && chains->soaIndex && chains->rows && chains->sides &&
 			 chains->impulse && chains->scratch;
 	}
@@ -225,10 +213,9 @@ bool dkChains_Build(const dkWorld* world, const int32_t* list, const int32_t* ro
 		chains->itemStart[items] = count;
 		chains->items = items;
 	} else {
-		dkChains_Free(chains);
+		memset(chains, 0, sizeof *chains);
 		memset(direct, 0, (size_t)n);
 	}
-	free(degree), free(at), free(next), free(order), free(sides), free(visited), free(starts);
 	return ok;
 }
 
@@ -397,10 +384,10 @@ static void prepareChain(dkJointChains* chains, int32_t first, int32_t last, con
 	}
 }
 
-bool dkChains_MarkItems(dkJointChains* chains, const dkJointSoA* soa)
+bool dkChains_MarkItems(dkWorld* world, dkJointChains* chains, const dkJointSoA* soa)
 {
 	if (chains->joints == 0) return true;
-	chains->braced = calloc((size_t)soa->zeroState + 1, 1);
+	chains->braced = dkScratchZeroed(world, (size_t)soa->zeroState + 1);
 	if (!chains->braced) return false;
 	for (int32_t q = 0; q < chains->joints; ++q) {
 		int32_t k = chains->soaIndex[q];
@@ -457,17 +444,14 @@ void dkChains_FindBraced(dkJointChains* chains, const dkJointSoA* soa, dkJoint* 
 	}
 }
 
-void dkChains_RaiseInertia(const dkJointChains* chains, const dkJointSoA* soa, float h, float* inverseInertia)
+bool dkChains_RaiseInertia(dkWorld* world, const dkJointChains* chains, const dkJointSoA* soa, float h,
+						   float* inverseInertia)
 {
 	int32_t states = soa->zeroState + 1;
 	// Per state: the stiffness, and whether the item is in a chain with limit rows (last element unused).
-	double* stiff = calloc((size_t)states, sizeof(double));
-	uint8_t* limited = calloc((size_t)states, 1);
-	if (!stiff || !limited) { // out of memory: the plain inertias (the chain stays stable for short chains)
-		free(stiff);
-		free(limited);
-		return;
-	}
+	double* stiff = dkScratchZeroed(world, ((size_t)states) * sizeof(double));
+	uint8_t* limited = dkScratchZeroed(world, (size_t)states);
+	if (!stiff || !limited) return false;
 	dkBodyState rest = {.dc = 1.0f};
 	double ja[9], jb[9], error[3];
 	for (int32_t c = 0; c < chains->count; ++c) {
@@ -488,8 +472,7 @@ void dkChains_RaiseInertia(const dkJointChains* chains, const dkJointSoA* soa, f
 		double t = limited[r] ? 1.0 : fmin(fmax(f / DK_CHAIN_RAISE_FROM - 1.0, 0.0), 1.0);
 		inverseInertia[r] = (float)(i / (1.0 + f * t * t * (3.0 - 2.0 * t))); // I + h² · |r · λ| / h
 	}
-	free(stiff);
-	free(limited);
+	return true;
 }
 
 void dkChains_WarmStart(dkJointChains* chains, const dkJointSoA* soa, dkBodyState* states, int32_t item)

@@ -55,12 +55,12 @@ static void insert(dkJointPairs* p, uint64_t key, int32_t count)
 
 bool dkJointPairs_Reserve(dkWorld* world, int32_t extra)
 {
-	if (!world->jointPairs) world->jointPairs = calloc(1, sizeof(dkJointPairs));
+	if (!world->jointPairs) world->jointPairs = dkAllocZeroed(world, (1) * sizeof(dkJointPairs));
 	dkJointPairs* p = world->jointPairs;
 	if (!p) return false;
 	if (p->slotCapacity < world->slotCount) {
 		int32_t cap = world->slotCount + world->slotCount / 2 + 16;
-		int32_t* perSlot = realloc(p->perSlot, (size_t)cap * sizeof(int32_t));
+		int32_t* perSlot = dkResize(world, p->perSlot, (size_t)p->slotCapacity * sizeof(int32_t), (size_t)cap * sizeof(int32_t));
 		if (!perSlot) return false;
 		memset(perSlot + p->slotCapacity, 0, (size_t)(cap - p->slotCapacity) * sizeof(int32_t));
 		p->perSlot = perSlot;
@@ -69,11 +69,11 @@ bool dkJointPairs_Reserve(dkWorld* world, int32_t extra)
 	if (2 * ((int64_t)p->used + extra) <= p->capacity) return true;
 	int32_t cap = p->capacity > 0 ? p->capacity : 64;
 	while ((int64_t)cap < 2 * ((int64_t)p->used + extra)) cap *= 2;
-	uint64_t* keys = malloc((size_t)cap * sizeof(uint64_t));
-	int32_t* counts = malloc((size_t)cap * sizeof(int32_t));
+	uint64_t* keys = dkAlloc(world, (size_t)cap * sizeof(uint64_t));
+	int32_t* counts = dkAlloc(world, (size_t)cap * sizeof(int32_t));
 	if (!keys || !counts) {
-		free(keys);
-		free(counts);
+		dkFree(world, keys);
+		dkFree(world, counts);
 		return false;
 	}
 	for (int32_t i = 0; i < cap; ++i) keys[i] = DK_NO_PAIR;
@@ -84,8 +84,8 @@ bool dkJointPairs_Reserve(dkWorld* world, int32_t extra)
 	p->used = 0;
 	for (int32_t i = 0; i < old.capacity; ++i)
 		if (old.keys[i] != DK_NO_PAIR) insert(p, old.keys[i], old.counts[i]);
-	free(old.keys);
-	free(old.counts);
+	dkFree(world, old.keys);
+	dkFree(world, old.counts);
 	return true;
 }
 
@@ -134,9 +134,9 @@ void dkJointPairs_Destroy(dkWorld* world)
 {
 	dkJointPairs* p = world->jointPairs;
 	if (!p) return;
-	free(p->keys);
-	free(p->counts);
-	free(p->perSlot);
-	free(p);
+	dkFree(world, p->keys);
+	dkFree(world, p->counts);
+	dkFree(world, p->perSlot);
+	dkFree(world, p);
 	world->jointPairs = NULL;
 }

@@ -32,16 +32,6 @@ int32_t dkJoints_Active(const dkWorld* world, int32_t* list, int32_t* rowA, int3
 	return n;
 }
 
-void dkJoints_FreeSoa(dkJointSoA* soa)
-{
-	free(soa->stateA);
-	free(soa->stateB);
-	free(soa->joint);
-	free(soa->rows);
-	dkFreeColumn(soa->block);
-	memset(soa, 0, sizeof *soa);
-}
-
 static uint32_t rowsOf(const dkJoint* j)
 {
 	switch (j->def.kind) {
@@ -216,15 +206,13 @@ bool dkJoints_Prepare(dkWorld* world, dkJointSoA* soa, const int32_t* list, cons
 	int32_t cap = total > 0 ? total : 1, groups = (cap + DK_CONSTRAINT_PAD - 1) / DK_CONSTRAINT_PAD;
 	memset(soa, 0, sizeof *soa);
 	soa->count = total;
-	soa->stateA = malloc((size_t)cap * sizeof(int32_t));
-	soa->stateB = malloc((size_t)cap * sizeof(int32_t));
-	soa->joint = malloc((size_t)cap * sizeof(int32_t));
-	soa->rows = calloc((size_t)groups, sizeof(uint32_t));
-	soa->block = dkAllocColumn(groups * dkJsColumns * DK_CONSTRAINT_PAD); // zeroed: padding is inert
-	uint32_t* laneRows = calloc((size_t)cap, sizeof(uint32_t));
+	soa->stateA = dkScratch(world, (size_t)cap * sizeof(int32_t));
+	soa->stateB = dkScratch(world, (size_t)cap * sizeof(int32_t));
+	soa->joint = dkScratch(world, (size_t)cap * sizeof(int32_t));
+	soa->rows = dkScratchZeroed(world, ((size_t)groups) * sizeof(uint32_t));
+	soa->block = dkScratchZeroed(world, (size_t)groups * dkJsColumns * DK_CONSTRAINT_PAD * sizeof(float)); // zeroed: padding is inert
+	uint32_t* laneRows = dkScratchZeroed(world, ((size_t)cap) * sizeof(uint32_t));
 	if (!soa->stateA || !soa->stateB || !soa->joint || !soa->rows || !soa->block || !laneRows) {
-		free(laneRows);
-		dkJoints_FreeSoa(soa);
 		return false;
 	}
 	int32_t awake = world->awake;
@@ -248,7 +236,6 @@ bool dkJoints_Prepare(dkWorld* world, dkJointSoA* soa, const int32_t* list, cons
 	atomic_init(&fill.next, 0);
 	dkRunTasks(world, jointFillTask, &fill, n >= 2 * DK_JOINT_FILL_CHUNK ? workers : 1);
 	for (int32_t k = 0; k < total; ++k) soa->rows[k / DK_CONSTRAINT_PAD] |= laneRows[k];
-	free(laneRows);
 	return true;
 }
 

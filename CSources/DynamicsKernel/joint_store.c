@@ -26,8 +26,8 @@ dkJointDef dkDefaultJointDef(void)
 
 void dkJoints_Destroy(dkWorld* world)
 {
-	free(world->joints);
-	free(world->freeJoints);
+	dkFree(world, world->joints);
+	dkFree(world, world->freeJoints);
 	dkJointPairs_Destroy(world);
 }
 
@@ -120,10 +120,10 @@ static bool growJoints(dkWorld* world, int32_t extra)
 	if (needed <= world->jointCapacity) return true;
 	int32_t cap = world->jointCapacity > 0 ? world->jointCapacity : 64;
 	while (cap < needed) cap *= 2;
-	dkJoint* joints = realloc(world->joints, (size_t)cap * sizeof(dkJoint));
+	dkJoint* joints = dkResize(world, world->joints, (size_t)world->jointCapacity * sizeof(dkJoint), (size_t)cap * sizeof(dkJoint));
 	if (!joints) return false;
 	world->joints = joints;
-	int32_t* freeJoints = realloc(world->freeJoints, (size_t)cap * sizeof(int32_t));
+	int32_t* freeJoints = dkResize(world, world->freeJoints, (size_t)world->jointCapacity * sizeof(int32_t), (size_t)cap * sizeof(int32_t));
 	if (!freeJoints) return false;
 	world->freeJoints = freeJoints;
 	world->jointCapacity = cap;

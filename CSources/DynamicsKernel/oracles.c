@@ -18,9 +18,9 @@ dkResult dkIntegrateColumns(dkColumnSet* set, dkIntegrator integrator, dkSimdLev
 	// A world view over the caller's columns (scratch columns come from the caller too).
 	dkWorld view = {0};
 	for (int c = 0; c < dkColumnPublicCount; ++c) view.col[c] = set->column[c];
-	float* scratch[3] = {dkAllocColumn(set->count), dkAllocColumn(set->count), dkAllocColumn(set->count)};
+	float* scratch[3] = {dkAllocColumn(NULL, set->count), dkAllocColumn(NULL, set->count), dkAllocColumn(NULL, set->count)};
 	if (!scratch[0] || !scratch[1] || !scratch[2]) {
-		for (int k = 0; k < 3; ++k) dkFreeColumn(scratch[k]);
+		for (int k = 0; k < 3; ++k) dkFreeColumn(NULL, scratch[k]);
 		dkSetError(error, dkResultOutOfMemory, -1, "count", set->count);
 		return dkResultOutOfMemory;
 	}
@@ -41,7 +41,7 @@ dkResult dkIntegrateColumns(dkColumnSet* set, dkIntegrator integrator, dkSimdLev
 		}
 		break;
 	}
-	for (int k = 0; k < 3; ++k) dkFreeColumn(scratch[k]);
+	for (int k = 0; k < 3; ++k) dkFreeColumn(NULL, scratch[k]);
 	return dkResultOK;
 }
 
@@ -79,13 +79,13 @@ dkResult dkFieldAccelerations(const dkFieldDef* def, uint64_t seed, uint32_t sal
 	dkFieldFrame frame;
 	dkField_Frame(field, 0, t, &frame);
 	dkFieldBatch batch = {.frame = {&frame}, .count = 1};
-	uint32_t* ones = (uint32_t*)dkAllocColumn(count);
-	float* vxCopy = dkAllocColumn(count);
-	float* vyCopy = dkAllocColumn(count);
+	uint32_t* ones = (uint32_t*)dkAllocColumn(NULL, count);
+	float* vxCopy = dkAllocColumn(NULL, count);
+	float* vyCopy = dkAllocColumn(NULL, count);
 	if (!ones || !vxCopy || !vyCopy) {
-		dkFreeColumn(ones);
-		dkFreeColumn(vxCopy);
-		dkFreeColumn(vyCopy);
+		dkFreeColumn(NULL, ones);
+		dkFreeColumn(NULL, vxCopy);
+		dkFreeColumn(NULL, vyCopy);
 		dkFields_Destroy(&probe);
 		dkSetError(error, dkResultOutOfMemory, -1, "count", count);
 		return dkResultOutOfMemory;
@@ -112,9 +112,9 @@ dkResult dkFieldAccelerations(const dkFieldDef* def, uint64_t seed, uint32_t sal
 	} else {
 		k->applyFields(col, ones, ones, 0, count, &batch);
 	}
-	dkFreeColumn(ones);
-	dkFreeColumn(vxCopy);
-	dkFreeColumn(vyCopy);
+	dkFreeColumn(NULL, ones);
+	dkFreeColumn(NULL, vxCopy);
+	dkFreeColumn(NULL, vyCopy);
 	dkFields_Destroy(&probe);
 	return dkResultOK;
 }

@@ -87,67 +87,66 @@ struct dkPairGrid {
 	int32_t spareCapacity;
 };
 
-static bool reserve(void** p, size_t need, size_t elem)
+// Grows an array from `old` to `need` elements of `elem` bytes, keeping the first `keep` (0 for arrays every
+// build rewrites).
+static bool reserve(const dkWorld* world, void** p, size_t keep, size_t need, size_t elem)
 {
-	void* grown = realloc(*p, (need > 0 ? need : 1) * elem);
-	if (!grown) return false;
-	*p = grown;
-	return true;
+	return dkResizeArray(world, p, keep, need > 0 ? need : 1, elem);
 }
 
 // Grows the arrays sized by live shapes, shape slots and blocks (contents are rewritten every build).
-static bool reserveShapes(dkPairGrid* g, int32_t live, int32_t slots, int32_t blocks)
+static bool reserveShapes(const dkWorld* world, dkPairGrid* g, int32_t live, int32_t slots, int32_t blocks)
 {
 	if (g->liveCapacity < live + 1) {
 		int32_t cap = live + 1 + live / 2;
-		if (!reserve((void**)&g->offset, (size_t)cap, sizeof(int32_t)) ||
-			!reserve((void**)&g->large, (size_t)cap, sizeof(int32_t)) || !reserve((void**)&g->huge, (size_t)cap, sizeof(int32_t)))
+		if (!reserve(world, (void**)&g->offset, 0, (size_t)cap, sizeof(int32_t)) ||
+			!reserve(world, (void**)&g->large, 0, (size_t)cap, sizeof(int32_t)) || !reserve(world, (void**)&g->huge, 0, (size_t)cap, sizeof(int32_t)))
 			return false;
 		g->liveCapacity = cap;
 	}
 	if (g->slotCapacity < slots) {
 		int32_t cap = slots + slots / 2;
-		if (!reserve((void**)&g->cellRange, (size_t)cap * 4, sizeof(int32_t))) return false;
+		if (!reserve(world, (void**)&g->cellRange, 0, (size_t)cap * 4, sizeof(int32_t))) return false;
 		g->slotCapacity = cap;
 	}
 	if (g->blockCapacity < blocks) {
-		if (!reserve((void**)&g->blocks, (size_t)blocks, sizeof(dkGridBlock))) return false;
+		if (!reserve(world, (void**)&g->blocks, (size_t)g->blockCapacity, (size_t)blocks, sizeof(dkGridBlock))) return false;
 		memset(g->blocks + g->blockCapacity, 0, (size_t)(blocks - g->blockCapacity) * sizeof(dkGridBlock));
 		g->blockCapacity = blocks;
 	}
 	return true;
 }
 
-static bool reserveEntries(dkPairGrid* g, size_t entries)
+static bool reserveEntries(const dkWorld* world, dkPairGrid* g, size_t entries)
 {
 	if (g->entryCapacity >= entries) return true;
 	size_t cap = entries + entries / 2;
-	if (!reserve((void**)&g->cells, cap, sizeof(uint64_t)) || !reserve((void**)&g->listing, cap, sizeof(int32_t)) ||
-		!reserve((void**)&g->listSlot, cap, sizeof(int32_t)) || !reserve((void**)&g->position, cap, sizeof(int32_t)) ||
-		!reserve((void**)&g->members, cap, sizeof(int32_t)))
+	if (!reserve(world, (void**)&g->cells, 0, cap, sizeof(uint64_t)) || !reserve(world, (void**)&g->listing, 0, cap, sizeof(int32_t)) ||
+		!reserve(world, (void**)&g->listSlot, 0, cap, sizeof(int32_t)) || !reserve(world, (void**)&g->position, 0, cap, sizeof(int32_t)) ||
+		!reserve(world, (void**)&g->members, 0, cap, sizeof(int32_t)))
 		return false;
 	g->entryCapacity = cap;
 	return true;
 }
 
-void dkPairGrid_Destroy(dkPairGrid* g)
+void dkPairGrid_Destroy(const dkWorld* world, dkPairGrid* g)
 {
 	if (!g) return;
-	for (int32_t b = 0; b < g->blockCapacity; ++b) free(g->blocks[b].pairs);
-	free(g->blocks);
-	free(g->offset);
-	free(g->cellRange);
-	free(g->large);
-	free(g->huge);
-	free(g->coarse);
-	free(g->cells);
-	free(g->listing);
-	free(g->listSlot);
-	free(g->position);
-	free(g->members);
-	free(g->found);
-	free(g->spare);
-	free(g);
+	for (int32_t b = 0; b < g->blockCapacity; ++b) dkFree(world, g->blocks[b].pairs);
+	dkFree(world, g->blocks);
+	dkFree(world, g->offset);
+	dkFree(world, g->cellRange);
+	dkFree(world, g->large);
+	dkFree(world, g->huge);
+	dkFree(world, g->coarse);
+	dkFree(world, g->cells);
+	dkFree(world, g->listing);
+	dkFree(world, g->listSlot);
+	dkFree(world, g->position);
+	dkFree(world, g->members);
+	dkFree(world, g->found);
+	dkFree(world, g->spare);
+	dkFree(world, g);
 }
 
 // Whether a box's cell range is large (not listed in the grid, tested against every box instead), or
@@ -199,11 +198,11 @@ static inline uint64_t cellKey(const dkGridTask* t, int32_t cx, int32_t cy)
 	return (uint64_t)(uint32_t)(cy - t->minY) * t->width + (uint32_t)(cx - t->minX);
 }
 
-static bool pushPair(dkGridBlock* out, int32_t a, int32_t b)
+static bool pushPair(const dkWorld* world, dkGridBlock* out, int32_t a, int32_t b)
 {
 	if (out->pairCount == out->pairCapacity) {
 		int32_t cap = out->pairCapacity > 0 ? out->pairCapacity * 2 : 1024;
-		int32_t* grown = realloc(out->pairs, (size_t)cap * 2 * sizeof(int32_t));
+		int32_t* grown = dkResize(world, out->pairs, (size_t)out->pairCapacity * 2 * sizeof(int32_t), (size_t)cap * 2 * sizeof(int32_t));
 		if (!grown) return out->ok = false;
 		out->pairs = grown;
 		out->pairCapacity = cap;
@@ -264,7 +263,7 @@ static void largePairs(const dkGridTask* t, int32_t p, dkGridBlock* out)
 	int64_t cells = t->used > 0 && lx0 <= lx1 && ly0 <= ly1 ? ((int64_t)lx1 - lx0 + 1) * ((int64_t)ly1 - ly0 + 1) : 0;
 	if (cells > (int64_t)(t->live - p) / 16) { // cells · 16 > shapes after it, without overflowing for huge boxes
 		for (int32_t q = p + 1; q < t->live && out->ok; ++q)
-			if (dkCandidate(world, a, t->slots[q], t->filters)) pushPair(out, a, t->slots[q]);
+			if (dkCandidate(world, a, t->slots[q], t->filters)) pushPair(t->world, out, a, t->slots[q]);
 		return;
 	}
 	const float* box = world->fatAabb + 4 * a;
@@ -279,13 +278,13 @@ static void largePairs(const dkGridTask* t, int32_t p, dkGridBlock* out)
 				int32_t bx = g->cellRange[4 * b], by = g->cellRange[4 * b + 1];
 				if ((x0 > bx ? x0 : bx) != cx || (y0 > by ? y0 : by) != cy) continue;
 				if (!t->filters[a].active && !t->filters[b].active) continue;
-				if (dkAccepts(t->world, &t->filters[a], &t->filters[b]) && !pushPair(out, a, b)) return;
+				if (dkAccepts(t->world, &t->filters[a], &t->filters[b]) && !pushPair(t->world, out, a, b)) return;
 			}
 		}
 	}
 	for (int32_t l = 0; l < t->largeCount && out->ok; ++l) {
 		int32_t b = g->large[l];
-		if (b > a && dkCandidate(world, a, b, t->filters)) pushPair(out, a, b);
+		if (b > a && dkCandidate(world, a, b, t->filters)) pushPair(t->world, out, a, b);
 	}
 	sortPartners(out, from);
 }
@@ -299,7 +298,7 @@ static void largePartners(const dkGridTask* t, int32_t a, const float* box, dkGr
 	const dkWorld* world = t->world;
 	for (int32_t h = 0; h < t->hugeCount && out->ok; ++h) {
 		int32_t b = g->huge[h];
-		if (b > a && dkCandidate(world, a, b, t->filters)) pushPair(out, a, b);
+		if (b > a && dkCandidate(world, a, b, t->filters)) pushPair(t->world, out, a, b);
 	}
 	if (t->coarseCount == 0) return;
 	int32_t x0 = cellOf(box[0], t->coarseInv), y0 = cellOf(box[1], t->coarseInv);
@@ -315,7 +314,7 @@ static void largePartners(const dkGridTask* t, int32_t a, const float* box, dkGr
 				if (b <= a || !dkCandidate(world, a, b, t->filters)) continue;
 				const float* bb = world->fatAabb + 4 * b;
 				int32_t bx = cellOf(bb[0], t->coarseInv), by = cellOf(bb[1], t->coarseInv);
-				if ((x0 > bx ? x0 : bx) == cx && (y0 > by ? y0 : by) == cy) pushPair(out, a, b);
+				if ((x0 > bx ? x0 : bx) == cx && (y0 > by ? y0 : by) == cy) pushPair(t->world, out, a, b);
 			}
 		}
 	}
@@ -349,7 +348,7 @@ static void shapePairs(const dkGridTask* t, int32_t p, dkGridBlock* out)
 				int32_t bx = g->cellRange[4 * b], by = g->cellRange[4 * b + 1];
 				if ((x0 > bx ? x0 : bx) != cx || (y0 > by ? y0 : by) != cy) continue;
 				if (!t->filters[a].active && !t->filters[b].active) continue;
-				if (dkAccepts(t->world, &t->filters[a], &t->filters[b])) pushPair(out, a, b);
+				if (dkAccepts(t->world, &t->filters[a], &t->filters[b])) pushPair(t->world, out, a, b);
 			}
 		}
 	}
@@ -370,7 +369,8 @@ static int compareCoarse(const void* x, const void* y)
 static bool buildCoarse(dkGridTask* t)
 {
 	dkPairGrid* g = t->grid;
-	const float* fat = t->world->fatAabb;
+	const dkWorld* world = t->world;
+	const float* fat = world->fatAabb;
 	t->coarseCount = t->hugeCount = 0;
 	if (t->largeCount <= DK_GRID_FEW_LARGE) {
 		memcpy(g->huge, g->large, (size_t)t->largeCount * sizeof(int32_t));
@@ -397,7 +397,7 @@ static bool buildCoarse(dkGridTask* t)
 	}
 	if (n > INT32_MAX) return false;
 	if (g->coarseCapacity < n) {
-		if (!reserve((void**)&g->coarse, n + n / 2, sizeof(dkCoarseEntry))) return false;
+		if (!reserve(world, (void**)&g->coarse, 0, n + n / 2, sizeof(dkCoarseEntry))) return false;
 		g->coarseCapacity = n + n / 2;
 	}
 	t->coarseMinX = minX, t->coarseMinY = minY, t->coarseMaxX = maxX, t->coarseMaxY = maxY;
@@ -540,7 +540,7 @@ static bool build(dkWorld* world, dkPairGrid* g, const int32_t* slots, int32_t l
 {
 	if (pairs) world->pairCount = 0;
 	int32_t blocks = (live + DK_GRID_BLOCK - 1) / DK_GRID_BLOCK;
-	if (!g || !reserveShapes(g, live, world->shapeSlots, blocks > 0 ? blocks : 1)) return false;
+	if (!g || !reserveShapes(world, g, live, world->shapeSlots, blocks > 0 ? blocks : 1)) return false;
 	dkGridTask t = {.world = world, .grid = g, .slots = slots, .filters = filters, .live = live, .blocks = blocks};
 	atomic_init(&t.next, 0);
 	g->built = false;
@@ -568,7 +568,7 @@ static bool build(dkWorld* world, dkPairGrid* g, const int32_t* slots, int32_t l
 		maxX = block->maxX > maxX ? block->maxX : maxX;
 		maxY = block->maxY > maxY ? block->maxY : maxY;
 	}
-	if (used > INT32_MAX || !reserveEntries(g, used)) return false;
+	if (used > INT32_MAX || !reserveEntries(world, g, used)) return false;
 	t.used = (int32_t)used;
 	t.width = used > 0 ? (uint64_t)((int64_t)maxX - t.minX + 1) : 1;
 	t.maxX = maxX;
@@ -577,7 +577,7 @@ static bool build(dkWorld* world, dkPairGrid* g, const int32_t* slots, int32_t l
 
 	runPass(&t, dkGridList, live);
 	if (!buildCoarse(&t)) return false;
-	if (!dkRadixSort64(g->cells, g->listing, t.used)) return false; // stable: slots stay in order within a cell
+	if (!dkRadixSort64(world, g->cells, g->listing, t.used)) return false; // stable: slots stay in order within a cell
 	runPass(&t, dkGridInvert, t.used);
 	if (!pairs) return keepBuild(g, &t);
 	runPass(&t, dkGridPairs, live);
@@ -593,7 +593,7 @@ static bool build(dkWorld* world, dkPairGrid* g, const int32_t* slots, int32_t l
 	if (!ok || total > INT32_MAX / 2) return false;
 	if (world->pairCapacity < total) {
 		int32_t cap = (int32_t)(total + total / 2 < INT32_MAX / 2 ? total + total / 2 : total);
-		int32_t* grown = realloc(world->pairs, (size_t)cap * 2 * sizeof(int32_t));
+		int32_t* grown = dkResize(world, world->pairs, (size_t)world->pairCapacity * 2 * sizeof(int32_t), (size_t)cap * 2 * sizeof(int32_t));
 		if (!grown) return false;
 		world->pairs = grown;
 		world->pairCapacity = cap;
@@ -605,17 +605,17 @@ static bool build(dkWorld* world, dkPairGrid* g, const int32_t* slots, int32_t l
 
 bool dkPairGrid_Find(dkWorld* world, const int32_t* slots, int32_t live, const dkFilter* filters)
 {
-	if (!world->grid) world->grid = calloc(1, sizeof(dkPairGrid));
+	if (!world->grid) world->grid = dkAllocZeroed(world, sizeof(dkPairGrid));
 	if (!world->grid) return false;
 	world->grid->split = false;
 	return build(world, world->grid, slots, live, filters, true);
 }
 
-static bool pushFound(dkPairGrid* g, int32_t a, int32_t b)
+static bool pushFound(const dkWorld* world, dkPairGrid* g, int32_t a, int32_t b)
 {
 	if (g->foundCount == g->foundCapacity) {
 		int32_t cap = g->foundCapacity > 0 ? g->foundCapacity * 2 : 256;
-		if (!reserve((void**)&g->found, (size_t)cap * 2, sizeof(int32_t))) return false;
+		if (!reserve(world, (void**)&g->found, (size_t)g->foundCapacity * 2, (size_t)cap * 2, sizeof(int32_t))) return false;
 		g->foundCapacity = cap;
 	}
 	g->found[2 * g->foundCount] = a < b ? a : b;
@@ -653,13 +653,13 @@ static bool looseInGrid(const dkWorld* world, const dkPairGrid* g, int32_t a, co
 				int32_t bx = g->cellRange[4 * b], by = g->cellRange[4 * b + 1];
 				if ((x0 > bx ? x0 : bx) != cx || (y0 > by ? y0 : by) != cy) continue;
 				if (!filters[a].active && !filters[b].active) continue;
-				if (dkAccepts(world, &filters[a], &filters[b]) && !pushFound(out, a, b)) return false;
+				if (dkAccepts(world, &filters[a], &filters[b]) && !pushFound(world, out, a, b)) return false;
 			}
 		}
 	}
 	for (int32_t l = 0; l < g->largeCount; ++l) {
 		int32_t b = g->large[l];
-		if (!isLoose[b] && dkCandidate(world, a, b, filters) && !pushFound(out, a, b)) return false;
+		if (!isLoose[b] && dkCandidate(world, a, b, filters) && !pushFound(world, out, a, b)) return false;
 	}
 	return true;
 }
@@ -674,7 +674,7 @@ static bool mergeFound(dkWorld* world, dkPairGrid* g, const uint8_t* isLoose)
 	if (most > INT32_MAX / 2) return false;
 	if (g->spareCapacity < most) {
 		int32_t cap = (int32_t)(most + most / 2 < INT32_MAX / 2 ? most + most / 2 : most);
-		if (!reserve((void**)&g->spare, (size_t)cap * 2, sizeof(int32_t))) return false;
+		if (!reserve(world, (void**)&g->spare, 0, (size_t)cap * 2, sizeof(int32_t))) return false;
 		g->spareCapacity = cap;
 	}
 	const int32_t *old = world->pairs, *found = g->found;
@@ -733,7 +733,7 @@ int dkPairGrid_Update(dkWorld* world, const int32_t* loose, int32_t looseCount, 
 			if (found != 1) return found == 0 ? 1 : -1; // 0: a shape too large for the still grid's cells
 		}
 		for (int32_t m = k + 1; m < looseCount; ++m)
-			if (dkCandidate(world, a, loose[m], filters) && !pushFound(g, a, loose[m])) return -1;
+			if (dkCandidate(world, a, loose[m], filters) && !pushFound(world, g, a, loose[m])) return -1;
 	}
 	// The pairs of two shapes that are not loose stay; merged with the loose shapes' pairs in order.
 	return mergeFound(world, g, isLoose) ? 0 : -1;
@@ -742,8 +742,8 @@ int dkPairGrid_Update(dkWorld* world, const int32_t* loose, int32_t looseCount, 
 int dkPairGrid_FindSplit(dkWorld* world, const int32_t* movers, int32_t moverCount, const int32_t* still,
 						 int32_t stillCount, const uint8_t* isLoose, const dkFilter* filters, bool* stillBuilt)
 {
-	if (!world->grid) world->grid = calloc(1, sizeof(dkPairGrid));
-	if (!world->stillGrid) world->stillGrid = calloc(1, sizeof(dkPairGrid));
+	if (!world->grid) world->grid = dkAllocZeroed(world, sizeof(dkPairGrid));
+	if (!world->stillGrid) world->stillGrid = dkAllocZeroed(world, sizeof(dkPairGrid));
 	dkPairGrid *g = world->grid, *sg = world->stillGrid;
 	if (!g || !sg) return -1;
 	if (!*stillBuilt) {

@@ -7,7 +7,9 @@
 #include <stdint.h>
 
 // Sorts keys (and payload alongside, when not null) ascending; equal keys keep their order.
-// Returns false when out of memory (the arrays are then unchanged).
-bool dkRadixSort64(uint64_t* keys, int32_t* payload, int32_t n);
+// Its scratch comes from the world's allocator (null: the C library's). Returns false when out of memory
+// (the arrays are then unchanged).
+typedef struct dkWorld dkWorld;
+bool dkRadixSort64(const dkWorld* world, uint64_t* keys, int32_t* payload, int32_t n);
 
 #endif

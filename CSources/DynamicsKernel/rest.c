@@ -52,11 +52,13 @@ void dkRest_Partition(dkWorld* world)
 			stillest = t[row];
 		}
 	}
-	if (split >= 0) dkIslands_Split(world, split); // out of memory: the island rests or not as a whole
+	// Both take the step's reserved scratch (dkSolver_ScratchBound); were it short, the island would rest or
+	// not as a whole, and nothing would rest.
+	if (split >= 0) dkIslands_Split(world, split);
 	uint8_t* busy = NULL;
 	if (world->liveIslands > 0) {
-		busy = calloc((size_t)world->islandSlots, 1);
-		if (!busy) return; // out of memory: nothing rests this step
+		busy = dkScratchZeroed(world, (size_t)world->islandSlots);
+		if (!busy) return;
 		for (int32_t row = 0; row < world->awake; ++row) {
 			int32_t i = world->islandOf[world->slotOf[row]];
 			if (i >= 0 && t[row] < restTime) busy[i] = 1;
@@ -75,7 +77,6 @@ void dkRest_Partition(dkWorld* world)
 			++row;
 		}
 	}
-	free(busy);
 }
 
 // Moves the awake rows whose slot is marked to the resting range, in row order (as dkRest_Partition).
@@ -104,7 +105,7 @@ dkResult dkWorld_Rest(dkWorld* world, const dkItemId* ids, int32_t count, dkErro
 			return dkResultStaleId;
 		}
 	}
-	uint8_t* marked = calloc(world->slotCount > 0 ? (size_t)world->slotCount : 1, 1);
+	uint8_t* marked = dkAllocZeroed(world, world->slotCount > 0 ? (size_t)world->slotCount : 1);
 	if (!marked) {
 		dkSetError(error, dkResultOutOfMemory, -1, "items", count);
 		return dkResultOutOfMemory;
@@ -115,6 +116,6 @@ dkResult dkWorld_Rest(dkWorld* world, const dkItemId* ids, int32_t count, dkErro
 		for (int32_t s = island >= 0 ? world->islands[island].head : -1; s >= 0; s = world->islandNext[s]) marked[s] = 1;
 	}
 	restMarked(world, marked);
-	free(marked);
+	dkFree(world, marked);
 	return dkResultOK;
 }

@@ -21,8 +21,8 @@ dkShapeDef dkDefaultShapeDef(void)
 
 void dkShapes_Destroy(dkWorld* world)
 {
-	free(world->shapes);
-	free(world->freeShapes);
+	dkFree(world, world->shapes);
+	dkFree(world, world->freeShapes);
 }
 
 static dkResult invalid(dkError* error, const char* field, int32_t index, double value)
@@ -94,10 +94,10 @@ static bool growShapes(dkWorld* world)
 {
 	if (world->freeShapeCount > 0 || world->shapeSlots < world->shapeCapacity) return true;
 	int32_t cap = world->shapeCapacity > 0 ? world->shapeCapacity * 2 : 64;
-	dkShape* shapes = realloc(world->shapes, (size_t)cap * sizeof(dkShape));
+	dkShape* shapes = dkResize(world, world->shapes, (size_t)world->shapeCapacity * sizeof(dkShape), (size_t)cap * sizeof(dkShape));
 	if (!shapes) return false;
 	world->shapes = shapes;
-	int32_t* freeShapes = realloc(world->freeShapes, (size_t)cap * sizeof(int32_t));
+	int32_t* freeShapes = dkResize(world, world->freeShapes, (size_t)world->shapeCapacity * sizeof(int32_t), (size_t)cap * sizeof(int32_t));
 	if (!freeShapes) return false;
 	world->freeShapes = freeShapes;
 	world->shapeCapacity = cap;
@@ -264,7 +264,7 @@ dkResult dkWorld_SetItemShapeGroups(dkWorld* world, const dkItemId* items, const
 			return dkResultStaleId;
 		}
 	}
-	int32_t* which = malloc((size_t)(world->slotCount > 0 ? world->slotCount : 1) * sizeof(int32_t));
+	int32_t* which = dkAlloc(world, (size_t)(world->slotCount > 0 ? world->slotCount : 1) * sizeof(int32_t));
 	if (!which) {
 		dkSetError(error, dkResultOutOfMemory, -1, "count", count);
 		return dkResultOutOfMemory;
@@ -278,7 +278,7 @@ dkResult dkWorld_SetItemShapeGroups(dkWorld* world, const dkItemId* items, const
 		dkWorld_SetShapeGroups(world, (dkShapeId){(uint32_t)i + 1, s->generation}, itemGroups[k], boundaryGroups[k],
 							   NULL);
 	}
-	free(which);
+	dkFree(world, which);
 	return dkResultOK;
 }
 

@@ -42,6 +42,7 @@
 #include "kernels.h"
 #include "team.h"
 
+#include <assert.h>
 #include <math.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -301,13 +302,43 @@ static void runStages(dkWorld* world, dkBodyState* states, dkContactSoA* soa, dk
 	dkChains_StoreImpulses(world, chains, joints);
 }
 
-// The coupled step's constraint solve: lays out the constraints, runs every stage on the workers, and
-// stores the impulses for the next step. False when out of memory, before anything moved.
-static bool solveConstraints(dkWorld* world, float dt, int32_t substeps)
+// What a step takes from its arena after the contacts are known, element by element as the code takes it,
+// with every row of the world counted as awake (a step may wake them all) and every contact, listed or
+// resting, as listed (woken islands take theirs back). Each piece is rounded up to DK_ALIGN bytes: the
+// step takes fewer than DK_SCRATCH_PIECES of them.
+#define DK_SCRATCH_PIECES 64
+size_t dkSolver_ScratchBound(const dkWorld* world, int32_t contacts, int32_t substeps)
+{
+	size_t rows = (size_t)world->count + 1, c = (size_t)contacts, j = (size_t)world->liveJoints, n = c + j + 1;
+	size_t slots = (size_t)world->slotCount + 1, i4 = sizeof(int32_t), f4 = sizeof(float), d8 = sizeof(double);
+	// A colour's padding adds fewer than DK_CONSTRAINT_PAD constraints; the overflow group is not padded.
+	size_t paddedContacts = c + DK_GRAPH_COLOURS * DK_CONSTRAINT_PAD + DK_CONSTRAINT_PAD;
+	size_t paddedJoints = j + DK_GRAPH_COLOURS * DK_CONSTRAINT_PAD + DK_CONSTRAINT_PAD;
+	size_t stages = (size_t)maxStageCount(substeps, world->def.solverIterations);
+	size_t bytes = rows * sizeof(dkBodyState) + stages * sizeof(dkStage) +
+				   stages * ((size_t)world->def.workerCount + 1) * sizeof(atomic_int); // solveConstraints
+	bytes += n * (5 * i4 + 1) + rows * f4 + 2 * rows * d8;							   // dkContactSolver_Prepare
+	bytes += rows * sizeof(uint32_t) + n * i4;											   // dkGraph_Colour
+	bytes += paddedContacts * (3 * i4 + (size_t)dkSoaColumns * f4);						   // the contact layout
+	bytes += paddedJoints * (4 * i4 + (size_t)dkJsColumns * f4) + paddedJoints * 4;	   // dkJoints_Prepare
+	bytes += rows * (1 + 2 * i4) + (j + 1) * (4 * i4 + 2) +								   // dkChains_Build
+			 (j + 1) * (3 * i4 + 2 + 3 * f4 + (size_t)DK_CHAIN_SCRATCH * d8);			   // and its chains
+	bytes += rows + rows * (d8 + 1);														   // marking, raised inertia
+	size_t islands = (size_t)world->islandSlots + 1;
+	bytes += islands + 5 * slots * i4 + 2 * ((size_t)contacts + j + 1) * i4; // rest: busy islands, dkIslands_Split
+	return bytes + DK_SCRATCH_PIECES * DK_ALIGN;
+}
+
+bool dkSolver_ReserveScratch(dkWorld* world, int32_t contacts, int32_t substeps)
+{
+	return dkArena_Reserve(world, dkSolver_ScratchBound(world, contacts, substeps));
+}
+
+static bool solveInScratch(dkWorld* world, float dt, int32_t substeps)
 {
 	float** c = world->col;
 	int32_t awake = world->awake;
-	dkBodyState* states = calloc((size_t)awake + 1, sizeof(dkBodyState));
+	dkBodyState* states = dkScratchZeroed(world, ((size_t)awake + 1) * sizeof(dkBodyState));
 	if (!states) return false;
 	for (int32_t i = 0; i < awake; ++i) {
 		c[dkColumnStartX][i] = c[dkColumnPositionX][i];
@@ -319,15 +350,12 @@ static bool solveConstraints(dkWorld* world, float dt, int32_t substeps)
 	dkJointChains chains = {0};
 	int32_t colourStart[DK_GRAPH_COLOURS + 2], jointStart[DK_GRAPH_COLOURS + 2];
 	float h = dt / (float)substeps;
-	if (!dkContactSolver_Prepare(world, &soa, colourStart, &joints, jointStart, &chains, h)) {
-		free(states);
-		return false;
-	}
+	if (!dkContactSolver_Prepare(world, &soa, colourStart, &joints, jointStart, &chains, h)) return false;
 	int32_t iterations = world->def.solverIterations;
 	int32_t maxStages = maxStageCount(substeps, iterations);
-	dkStage* stages = malloc((size_t)maxStages * sizeof(dkStage));
+	dkStage* stages = dkScratch(world, (size_t)maxStages * sizeof(dkStage));
 	int32_t workers = soa.count + joints.count + awake >= DK_MIN_PARALLEL_SOLVE ? world->def.workerCount : 1;
-	atomic_int* counters = malloc((size_t)maxStages * (size_t)(workers + 1) * sizeof(atomic_int));
+	atomic_int* counters = dkScratch(world, (size_t)maxStages * (size_t)(workers + 1) * sizeof(atomic_int));
 	bool ok = stages && counters;
 	if (ok) {
 		dkSubsteps_Kick(world);
@@ -335,12 +363,17 @@ static bool solveConstraints(dkWorld* world, float dt, int32_t substeps)
 				  substeps, iterations);
 		world->chainTurn = dkChains_TurnAcceleration(&chains, &joints, states);
 	}
-	free(stages);
-	free(counters);
-	dkContactSolver_Free(&soa);
-	dkJoints_FreeSoa(&joints);
-	dkChains_Free(&chains);
-	free(states);
+	return ok;
+}
+
+// The coupled step's constraint solve: lays out the constraints, runs every stage on the workers, and
+// stores the impulses for the next step. Its scratch was reserved (dkSolver_ReserveScratch) before the
+// step changed anything; false only if that reservation fell short.
+static bool solveConstraints(dkWorld* world, float dt, int32_t substeps)
+{
+	size_t mark = dkArena_Mark(world);
+	bool ok = solveInScratch(world, dt, substeps);
+	dkArena_Release(world, mark);
 	return ok;
 }
 
@@ -391,7 +424,7 @@ static void stepBody(void* context, int32_t worker)
 	if (contacts || world->liveJoints > 0) {
 		// Coupled stages: broadphase → narrowphase → contact and joint solver (which integrates), then
 		// rest below.
-		if (contacts && !dkContacts_Update(world, ctx->dt)) {
+		if (contacts && !dkContacts_Update(world, ctx->dt, ctx->substeps)) {
 			ctx->outOfMemory = true;
 			return;
 		}
@@ -421,6 +454,19 @@ static void stepBody(void* context, int32_t worker)
 	world->profile.partition = dkNowNs() - t1;
 }
 
+// The step's contact events become the world's (the buffers swap, so neither is allocated again).
+static void publishEvents(dkWorld* world)
+{
+	dkContactEvent* events = world->events;
+	int32_t capacity = world->eventCapacity;
+	world->events = world->stepEvents;
+	world->eventCount = world->stepEventCount;
+	world->eventCapacity = world->stepEventCapacity;
+	world->stepEvents = events;
+	world->stepEventCapacity = capacity;
+	world->stepEventCount = 0;
+}
+
 // Whether a step would change nothing: every item rests and nothing since the last step changed which
 // shapes pair (a shape, group, anchoring or waking clears pairsValid), so every contact would be carried as
 // it is and no stage has a row to visit.
@@ -433,10 +479,11 @@ static bool allAtRest(const dkWorld* world)
 bool dkSolver_Step(dkWorld* world, float dt, int32_t substeps)
 {
 	dkStepContext ctx = {.world = world, .dt = dt, .h = dt / (float)substeps, .substeps = substeps};
-	world->eventCount = 0;
+	world->stepEventCount = 0;
 	if (allAtRest(world)) { // a resting world costs nothing per step
 		dkProfile idle = {.workers = 1};
 		world->profile = idle;
+		world->eventCount = 0;
 		return true;
 	}
 	world->rotationsCurrent = false; // until a stage computes this step's
@@ -451,6 +498,9 @@ bool dkSolver_Step(dkWorld* world, float dt, int32_t substeps)
 		dkTeam_Step(world, stepBody, &ctx);
 	else
 		stepBody(&ctx, 0);
-	if (ctx.outOfMemory) world->eventCount = 0; // the step did not happen
-	return !ctx.outOfMemory;
+	dkArena_Release(world, 0);
+	assert(!world->arenaShort && "a step's scratch outgrew its reservation (dkSolver_ScratchBound)");
+	if (ctx.outOfMemory) return false; // the last step's events stand
+	publishEvents(world);
+	return true;
 }

@@ -77,7 +77,12 @@ dkWorld* dkWorld_Create(const dkWorldDef* def, dkError* error)
 		dkSetError(error, dkResultInvalidValue, -1, "initialCapacity", def->initialCapacity);
 		return NULL;
 	}
-	dkWorld* world = calloc(1, sizeof *world);
+	if ((def->allocator.allocate == NULL) != (def->allocator.release == NULL)) {
+		dkSetError(error, dkResultInvalidValue, -1, def->allocator.allocate ? "allocator.release" : "allocator.allocate", 0);
+		return NULL;
+	}
+	dkWorld* world = dkAllocWith(&def->allocator, sizeof *world);
+	if (world) memset(world, 0, sizeof *world);
 	if (!world) {
 		dkSetError(error, dkResultOutOfMemory, -1, "world", 0);
 		return NULL;
@@ -87,12 +92,13 @@ dkWorld* dkWorld_Create(const dkWorldDef* def, dkError* error)
 	int32_t cap = def->initialCapacity > DK_PAD ? def->initialCapacity : DK_PAD;
 	cap = (cap + DK_PAD - 1) / DK_PAD * DK_PAD;
 	bool ok = true;
-	for (int c = 0; c < dkColumnTotal && ok; ++c) ok = (world->col[c] = dkAllocColumn(cap)) != NULL;
-	ok = ok && (world->flags = (uint32_t*)dkAllocColumn(cap)) && (world->slotOf = (uint32_t*)dkAllocColumn(cap)) &&
-		 (world->fieldLo = (uint32_t*)dkAllocColumn(cap)) && (world->fieldHi = (uint32_t*)dkAllocColumn(cap));
+	for (int c = 0; c < dkColumnTotal && ok; ++c) ok = (world->col[c] = dkAllocColumn(world, cap)) != NULL;
+	ok = ok && (world->flags = (uint32_t*)dkAllocColumn(world, cap)) &&
+		 (world->slotOf = (uint32_t*)dkAllocColumn(world, cap)) && (world->fieldLo = (uint32_t*)dkAllocColumn(world, cap)) &&
+		 (world->fieldHi = (uint32_t*)dkAllocColumn(world, cap));
 	if (!ok) {
 		dkStore_Destroy(world);
-		free(world);
+		dkFreeWith(&def->allocator, world);
 		dkSetError(error, dkResultOutOfMemory, -1, "initialCapacity", cap);
 		return NULL;
 	}
@@ -108,8 +114,10 @@ void dkWorld_Destroy(dkWorld* world)
 	dkFields_Destroy(world);
 	dkContacts_Destroy(world);
 	dkIslands_Destroy(world);
+	dkArena_Destroy(world);
 	dkStore_Destroy(world);
-	free(world);
+	dkAllocator allocator = world->def.allocator;
+	dkFreeWith(&allocator, world);
 }
 
 dkSimdLevel dkWorld_SimdLevel(const dkWorld* world) { return world->kernels->level; }
@@ -143,6 +151,12 @@ dkResult dkWorld_Step(dkWorld* world, float dt, int32_t substeps, dkError* error
 	}
 	int32_t configured = substeps;
 	substeps = dkSubsteps_Begin(world, dt, configured);
+	// The step's scratch for the contacts it has now (a step with contacts reserves again once it knows
+	// this step's), before anything changes.
+	if (!dkSolver_ReserveScratch(world, world->contactCount + world->restingContactCount, substeps)) {
+		dkSetError(error, dkResultOutOfMemory, -1, "step", world->count);
+		return dkResultOutOfMemory;
+	}
 	if (!dkFields_Prepare(world, substeps, dt / (float)substeps)) {
 		dkSetError(error, dkResultOutOfMemory, -1, "fields", world->liveFields);
 		return dkResultOutOfMemory;

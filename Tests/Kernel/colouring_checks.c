@@ -47,7 +47,7 @@ void colourings(Report* r)
 		int32_t fill[DK_GRAPH_COLOURS + 1];
 		memcpy(fill, expectedStarts, sizeof fill);
 		for (int32_t k = 0; k < n; ++k) expected[fill[colour[k]]++] = k;
-		bool ok = dkGraph_Colour(rowA, rowB, n, rows, order, starts);
+		bool ok = dkGraph_Colour(NULL, rowA, rowB, n, rows, order, starts);
 		int32_t wrong = 0;
 		for (int32_t k = 0; k < n; ++k) wrong += order[k] != expected[k];
 		for (int32_t q = 0; q <= DK_GRAPH_COLOURS + 1; ++q) wrong += starts[q] != expectedStarts[q];

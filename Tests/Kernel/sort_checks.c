@@ -49,7 +49,7 @@ void sorts(Report* r)
 			expected[i] = (KeyAt){key, i};
 		}
 		qsort(expected, (size_t)count, sizeof(KeyAt), byKeyThenPlace);
-		bool sorted = dkRadixSort64(keys, payload, count);
+		bool sorted = dkRadixSort64(NULL, keys, payload, count);
 		int32_t wrong = 0;
 		for (int32_t i = 0; i < count; ++i) wrong += keys[i] != expected[i].key || payload[i] != expected[i].at;
 		char what[96], detail[64];

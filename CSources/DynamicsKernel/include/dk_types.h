@@ -6,6 +6,7 @@
 #define DK_TYPES_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -108,6 +109,17 @@ typedef void dkTaskFn(void* taskContext, int32_t worker);
 typedef void dkRunTasksFn(dkTaskFn* task, void* taskContext, int32_t workerCount, void* hostContext);
 
 /// World configuration. Obtain with dkDefaultWorldDef() and change what you need.
+/// Where a world's memory comes from (dkWorldDef.allocator): a host may count it, cap it or fail it. Both
+/// functions null: the C library's aligned_alloc and free. A step may call them from several of its workers
+/// at once, so they must be thread-safe.
+typedef struct dkAllocator {
+	/// `bytes` bytes (> 0) aligned to 64 bytes, or null when there is no memory for them.
+	void* (*allocate)(void* context, size_t bytes);
+	/// Gives back memory `allocate` returned.
+	void (*release)(void* context, void* memory);
+	void* context;
+} dkAllocator;
+
 typedef struct dkWorldDef {
 	int32_t workerCount;		///< ≥ 1
 	dkSimdLevel simdLimit;		///< highest SIMD level allowed; the best supported one ≤ this is used
@@ -124,6 +136,7 @@ typedef struct dkWorldDef {
 	int32_t initialCapacity;	///< items
 	dkRunTasksFn* runTasks;		///< null: everything runs on the caller's thread
 	void* hostContext;
+	dkAllocator allocator;		///< fixed at dkWorld_Create (dkWorld_Configure ignores it)
 } dkWorldDef;
 
 /// Description shared by the items of one bulk create call.

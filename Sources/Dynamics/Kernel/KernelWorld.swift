@@ -20,6 +20,9 @@ final class KernelWorld {
         try configuration.validate()
         var def = Self.worldDef(configuration)
         def.runTasks = kernelRunTasks
+        if let hook = configuration.allocationHook {
+            def.allocator = dkAllocator(allocate: hook.allocate, release: hook.release, context: hook.context)
+        }
         var error = dkError()
         guard let world = dkWorld_Create(&def, &error) else { throw DynamicsError(error) }
         raw = world

@@ -163,7 +163,8 @@ public final class DynamicWorld {
     /// Advances by fixed steps of 1/``DynamicsConfiguration/stepsPerSecond`` covering `duration` seconds;
     /// a remainder shorter than a step is carried to the next call. Throws for a duration outside
     /// 0…``maximumStepDuration`` s, and ``DynamicsError/outOfMemory(field:value:)`` (field `step`) when a
-    /// step cannot allocate its scratch memory: that step moves nothing, and the steps before it stand.
+    /// step cannot get its memory: that step changes nothing (its contact events are still the last
+    /// step's), and the steps before it stand.
     public func step(by duration: TimeInterval) throws(DynamicsError) {
         requireNoColumnView("step(by:)")
         guard duration.isFinite, duration >= 0, duration <= Self.maximumStepDuration else {

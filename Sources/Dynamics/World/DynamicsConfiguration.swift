@@ -51,6 +51,8 @@ public struct DynamicsConfiguration: Hashable, Sendable {
     /// Each pass runs over every constraint twice, once pushing overlapping items apart and once relaxing
     /// that push. More passes cost time in proportion and let stiff contacts converge in tall stacks.
     public var solverIterations: Int = 1
+    /// Where the world's kernel memory comes from (nil: the C library). Fixed when the world is made.
+    package var allocationHook: AllocationHook?
 
     /// The default configuration.
     public init() {}
