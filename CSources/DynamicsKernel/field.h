@@ -54,9 +54,14 @@ typedef struct dkFieldBatch {
 
 // The store (field_store.c).
 void dkFields_Destroy(dkWorld* world);
-// Prepares the frames of every substep of a step of `substeps` × h starting at world->time, after
-// restarting the rest timers of animated noise fields' items (and waking those that rest).
+// Prepares the frames of every substep of a step of `substeps` × h starting at world->time; changes nothing
+// else (false when out of memory).
 bool dkFields_Prepare(dkWorld* world, int32_t substeps, float h);
+// The items of animated noise fields never rest: a step restarts the rest timers of those awake (once it can
+// no longer fail), and dkWorld_Rest wakes those it put to rest (dkFields_WakeAnimated). Every other way to
+// give a resting item such a field (members, definition, region) wakes the field's members.
+void dkFields_HoldAnimated(dkWorld* world);
+void dkFields_WakeAnimated(dkWorld* world);
 // Selects the fields that act on rows [b, e) in substep s: by membership, and (when `bounds`) by the rows'
 // current bounding box against the region's bounds.
 void dkFields_Select(const dkWorld* world, int32_t b, int32_t e, int32_t s, bool bounds, dkFieldBatch* out);

@@ -307,38 +307,48 @@ void dkFields_Destroy(dkWorld* world)
 	dkFree(world, world->frames);
 }
 
+// The membership bits of the animated noise fields: such a field changes with time, not only through calls,
+// so its items never come to rest.
+static bool animatedBits(const dkWorld* world, uint32_t* lo, uint32_t* hi)
+{
+	*lo = *hi = 0;
+	for (int32_t slot = 0; world->liveFields > 0 && slot < DK_MAX_FIELDS; ++slot) {
+		const dkField* f = &world->fields[slot];
+		if ((f->generation & 1u) && f->def.kind == dkFieldNoise && f->def.animationSpeed > 0.0f &&
+			f->def.strength != 0.0f)
+			*(slot < 32 ? lo : hi) |= 1u << (slot & 31);
+	}
+	return *lo || *hi;
+}
+
+void dkFields_HoldAnimated(dkWorld* world)
+{
+	uint32_t lo, hi;
+	if (!animatedBits(world, &lo, &hi)) return;
+	for (int32_t row = 0; row < world->awake; ++row)
+		if ((world->fieldLo[row] & lo) || (world->fieldHi[row] & hi)) world->col[dkColumnSleepTime][row] = 0.0f;
+}
+
+void dkFields_WakeAnimated(dkWorld* world)
+{
+	uint32_t lo, hi;
+	if (!animatedBits(world, &lo, &hi)) return;
+	for (int32_t slot = 0; slot < world->slotCount; ++slot) { // by slot: waking moves rows
+		int32_t row = world->slots[slot].dense;
+		if (row >= world->awake && ((world->fieldLo[row] & lo) || (world->fieldHi[row] & hi))) dkIslands_WakeRow(world, row);
+	}
+}
+
 bool dkFields_Prepare(dkWorld* world, int32_t substeps, float h)
 {
 	world->framesPerSubstep = 0;
 	if (world->liveFields == 0) return true;
-	int32_t needed = substeps * world->liveFields; // reserved first: a step that fails has woken nothing
+	int32_t needed = substeps * world->liveFields;
 	if (needed > world->frameCapacity) {
 		dkFieldFrame* frames = dkResize(world, world->frames, 0, (size_t)needed * sizeof(dkFieldFrame)); // rewritten below
 		if (!frames) return false;
 		world->frames = frames;
 		world->frameCapacity = needed;
-	}
-	// An animated noise field changes with time, not only through calls: its items never come to rest
-	// (their rest timers restart every step, and resting ones wake).
-	uint32_t animatedLo = 0, animatedHi = 0;
-	for (int32_t slot = 0; slot < DK_MAX_FIELDS; ++slot) {
-		const dkField* f = &world->fields[slot];
-		if ((f->generation & 1u) && f->def.kind == dkFieldNoise && f->def.animationSpeed > 0.0f &&
-			f->def.strength != 0.0f)
-			*(slot < 32 ? &animatedLo : &animatedHi) |= 1u << (slot & 31);
-	}
-	if (animatedLo || animatedHi) {
-		bool resting = false;
-		for (int32_t row = 0; row < world->count; ++row) {
-			if (!(world->fieldLo[row] & animatedLo) && !(world->fieldHi[row] & animatedHi)) continue;
-			if (row < world->awake) world->col[dkColumnSleepTime][row] = 0.0f;
-			else resting = true;
-		}
-		for (int32_t slot = 0; resting && slot < world->slotCount; ++slot) { // by slot: waking moves rows
-			int32_t row = world->slots[slot].dense;
-			if (row >= world->awake && ((world->fieldLo[row] & animatedLo) || (world->fieldHi[row] & animatedHi)))
-				dkIslands_WakeRow(world, row);
-		}
 	}
 	int32_t n = 0;
 	for (int32_t s = 0; s < substeps; ++s) {

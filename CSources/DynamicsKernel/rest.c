@@ -6,6 +6,7 @@
 // Items can also be put to rest by the host (dkWorld_Rest), as Box2D creates bodies asleep.
 // First, one island that has lost links is split, so that a part that is still can rest while another part
 // moves: the island of the stillest member that could rest (Box2D's rule), one island a step.
+#include "field.h"
 #include "island.h"
 #include "kernels.h"
 
@@ -117,5 +118,6 @@ dkResult dkWorld_Rest(dkWorld* world, const dkItemId* ids, int32_t count, dkErro
 	}
 	restMarked(world, marked);
 	dkFree(world, marked);
+	dkFields_WakeAnimated(world); // an animated field's items never rest
 	return dkResultOK;
 }

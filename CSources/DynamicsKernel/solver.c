@@ -37,6 +37,7 @@
 #include "collision.h"
 #include "constraint_graph.h"
 #include "contact_solver.h"
+#include "field.h"
 #include "integrate.h"
 #include "joint.h"
 #include "kernels.h"
@@ -439,6 +440,7 @@ static void stepBody(void* context, int32_t worker)
 	}
 	world->profile.collide = dkNowNs() - tc;
 	if (!ctx->coupled) dkSubsteps_Kick(world); // the coupled solve kicked once it could no longer fail
+	dkFields_HoldAnimated(world);
 	ctx->blockCount = (world->awake + DK_BLOCK - 1) / DK_BLOCK;
 	atomic_init(&ctx->next, 0);
 	atomic_init(&ctx->resting, 0);

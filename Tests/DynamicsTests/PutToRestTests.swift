@@ -107,4 +107,23 @@ import Testing
         let run = try SceneRun(again)
         #expect(run.world.awakeItemCount == 0 && run.world.restingItemCount == 3)
     }
+
+    @Test("items of an animated noise field stay awake when put to rest; a still noise field's rest")
+    func animatedNoiseStaysAwake() throws {
+        for speed in [0.0, 1.0] {
+            let world = try DynamicWorld()
+            let ids = try world.createItems(ItemDescription(), at: [CGPoint(x: 0, y: 0), CGPoint(x: 300, y: 0)])
+            var noise = FieldDescription(kind: .noise)
+            noise.strength = 50
+            noise.animationSpeed = speed
+            _ = try world.addField(noise, for: [ids[0]])
+            try world.putToRest(ids)
+            // The animated field's member is awake at once; the other item, and a still field's member, rest.
+            #expect(world.isResting(ids[0]) == (speed == 0), "animation speed \(speed)")
+            #expect(world.isResting(ids[1]))
+            let start = world.pose(of: ids[0]).center
+            try world.step(count: 30)
+            #expect((world.pose(of: ids[0]).center != start) == (speed > 0), "animation speed \(speed)")
+        }
+    }
 }

@@ -148,7 +148,8 @@ public final class DynamicWorld {
     /// (its island): steps skip them until something wakes them (see <doc:UnitsAndSemantics>, §Rest), as
     /// Box2D creates bodies asleep. A pile or a wall built already settled can start at rest, so that only
     /// what disturbs it costs anything. Items keep their velocities (pt/s), which they move with once
-    /// woken. Throws ``DynamicsError/staleID(_:)`` for a stale id, and then changes nothing.
+    /// woken. Members of an animated noise field stay awake (such a field changes with time, so its items
+    /// never rest). Throws ``DynamicsError/staleID(_:)`` for a stale id, and then changes nothing.
     public func putToRest(_ ids: [ItemID]) throws(DynamicsError) {
         requireNoColumnView("putToRest")
         try kernel.rest(ids)
