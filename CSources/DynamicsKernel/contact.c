@@ -704,7 +704,7 @@ static void takeBackWoken(dkWorld* world)
 bool dkContacts_Update(dkWorld* world, float dt, int32_t substeps)
 {
 	world->stepEventCount = 0;
-	double t0 = dkNowNs(), j0 = world->jobNs;
+	double t0 = world->clockNs, j0 = world->jobNs; // the step's start
 
 	bool settled = world->pairsReused; // last step kept its pairs
 	// Items rested, woke, came or went since the pairs were last found (each clears pairsValid): the merge
@@ -808,7 +808,8 @@ bool dkContacts_Update(dkWorld* world, float dt, int32_t substeps)
 	}
 	freeRanges(world, ranges, rangeCount);
 	if (world->awake > awakeBefore && world->restingContactCount > 0) takeBackWoken(world);
-	world->profile.narrowphase = dkNowNs() - t1;
+	world->clockNs = dkNowNs();
+	world->profile.narrowphase = world->clockNs - t1;
 	world->profile.narrowphaseSerial = world->profile.narrowphase - (world->jobNs - j1);
 	return true;
 }

@@ -10,6 +10,7 @@
 #define DK_CONTACT_SOA_H
 
 #include "constraint.h"
+#include "constraint_graph.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -74,6 +75,7 @@ typedef struct dkContactSoA {
 	int32_t* stateB;
 	int32_t* contact; // -1 for padding
 	float* block;	  // count / DK_CONSTRAINT_PAD blocks of dkSoaColumns × DK_CONSTRAINT_PAD floats (dkSoaRow)
+	int32_t liveEnd[DK_GRAPH_COLOURS + 1]; // per colour: where its contacts end and its padding begins
 } dkContactSoA;
 
 // Constraint k's fields: field f is at [f * DK_CONSTRAINT_PAD]. The fields of DK_CONSTRAINT_PAD neighbouring

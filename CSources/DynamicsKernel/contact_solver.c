@@ -301,6 +301,7 @@ bool dkContactSolver_Prepare(dkWorld* world, dkContactSoA* soa, int32_t* colourS
 		int32_t size = starts[c + 1] - starts[c] - js;
 		contactsIn[c] = size;
 		colourStart[c] = total;
+		soa->liveEnd[c] = total + size;
 		jointStart[c] = totalJ;
 		for (int32_t i = 0; i < js; ++i) slot[order[q + i]] = totalJ + i;
 		for (int32_t i = 0; i < size; ++i) slot[order[q + js + i]] = total + i;

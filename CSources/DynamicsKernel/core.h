@@ -92,6 +92,8 @@ struct dkWorld {
 	dkProfile profile;
 	double jobNs;  // this step so far: time inside dkRunTasks (team.h), on the step's leader
 	int32_t jobs;  // and how many
+	bool timeJobs; // this step is large enough to run stages in parallel, so its jobs are timed
+	double clockNs; // the step's last clock reading (dkNowNs), which the next stage starts from
 	dkTeam* team; // the workers of the step in progress (team.c), or null outside a step
 
 	// Collision (shape_store.c, broadphase.c, contact.c, contact_solver.c).

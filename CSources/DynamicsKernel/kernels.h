@@ -14,6 +14,7 @@ typedef float* const* dkCols;
 
 struct dkKernels {
 	dkSimdLevel level;
+	int32_t width; // lanes of the wide kernels (1 for the scalar table)
 	// forces, velocity, damping, snap springs and position for `substeps` substeps of h, rows [begin, end)
 	// (with the fields of every substep when `fields` is not null: their accelerations join the forces, and
 	// velocity fields act after damping and snap springs)

@@ -10,6 +10,7 @@
 
 static const dkKernels dkKernels_scalar = {
 	.level = dkSimdScalar,
+	.width = 1,
 	.integrateFused = dkIntegrateFused_scalar,
 	.accumulateForces = dkAccumulateForces_scalar,
 	.dampAndSnap = dkDampAndSnap_scalar,

@@ -16,6 +16,7 @@
 
 const dkKernels DK_CAT(dkKernels, DK_ISA) = {
 	.level = DK_LEVEL,
+	.width = DK_W,
 	.integrateFused = DK_FN(dkIntegrateFused),
 	.accumulateForces = DK_FN(dkAccumulateForces),
 	.dampAndSnap = DK_FN(dkDampAndSnap),

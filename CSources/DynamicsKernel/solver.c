@@ -62,6 +62,7 @@
 // the result does not depend on which thread took which item.
 #define DK_CONTACT_CHUNK 256
 #define DK_CONTACT_BLOCK 2048 // rows per block stage item (per-item work: any split gives the same bits)
+#define DK_SPARSE_BATCH 8 // a colour's last batch with at most 1/8 of its lanes live runs them at width 1
 
 typedef enum { dkStageVelocities, dkStageWarmStart, dkStageSolve, dkStagePositions, dkStageRelax,
 			   dkStageStore, dkStageImpulses, dkStageApproach, dkStageRestitution, dkStageChainWarmStart,
@@ -113,6 +114,24 @@ static void runJoints(dkContactStep* step, const dkStage* stage, int32_t b, int3
 	else if (kind == dkStageSolve || kind == dkStageRelax)
 		(overflow ? dkJointSolve_scalar : k->jointSolve)(step->joints, b, e, step->states, step->invH, step->joint,
 														  kind == dkStageSolve, stage->springs);
+}
+
+// Contacts [b, e) of one colour: the wide kernels, or width 1 (the overflow group, sparse batches).
+static void runContacts(dkContactStep* step, dkStageKind kind, int32_t b, int32_t e, bool scalar)
+{
+	const dkKernels* k = step->world->kernels;
+	switch (kind) {
+	case dkStageWarmStart: (scalar ? dkContactWarmStart_scalar : k->contactWarmStart)(step->soa, b, e, step->states); break;
+	case dkStageSolve:
+	case dkStageRelax:
+		(scalar ? dkContactSolve_scalar : k->contactSolve)(step->soa, b, e, step->states, step->invH, step->soft,
+														   step->stiff, kind == dkStageSolve);
+		break;
+	case dkStageRestitution:
+		(scalar ? dkContactRestitution_scalar : k->contactRestitution)(step->soa, b, e, step->states);
+		break;
+	default: break;
+	}
 }
 
 static void runItem(dkContactStep* step, const dkStage* stage, int32_t item)
@@ -169,18 +188,22 @@ static void runItem(dkContactStep* step, const dkStage* stage, int32_t item)
 		b += first;
 		e += first;
 	}
-	switch (stage->kind) {
-	case dkStageWarmStart: (overflow ? dkContactWarmStart_scalar : k->contactWarmStart)(step->soa, b, e, step->states); break;
-	case dkStageSolve:
-	case dkStageRelax:
-		(overflow ? dkContactSolve_scalar : k->contactSolve)(step->soa, b, e, step->states, step->invH, step->soft,
-															  step->stiff, stage->kind == dkStageSolve);
-		break;
-	case dkStageRestitution:
-		(overflow ? dkContactRestitution_scalar : k->contactRestitution)(step->soa, b, e, step->states);
-		break;
-	default: break;
+	if (overflow) {
+		runContacts(step, stage->kind, b, e, true);
+		return;
 	}
+	// A colour's last batch with few live lanes (a small world's colours are mostly that) runs at width 1 on
+	// its live lanes alone, and otherwise the wide kernels stop after the last batch of their width that has
+	// a live lane. Every width computes a lane alike, so the bits are the same, for less work.
+	int32_t live = step->soa->liveEnd[stage->colour], tail = e - DK_CONSTRAINT_PAD;
+	if (e == last && tail >= b && (live - tail) * DK_SPARSE_BATCH <= DK_CONSTRAINT_PAD) {
+		if (tail > b) runContacts(step, stage->kind, b, tail, false);
+		runContacts(step, stage->kind, tail, live, true);
+		return;
+	}
+	int32_t width = step->world->kernels->width;
+	if (e == last && live > b) e = b + (live - b + width - 1) / width * width;
+	runContacts(step, stage->kind, b, e, false);
 }
 
 static void contactTask(void* context, int32_t worker)
@@ -236,6 +259,13 @@ static int32_t buildStages(dkStage* stages, const int32_t* colourStart, const in
 						   int32_t constraints, int32_t chainItems, int32_t substeps, int32_t iterations, bool elastic,
 						   int32_t workers)
 {
+	// Each colour's stage, worked out once (a pass differs only in its kind), and the colours that have one.
+	dkStage passStage[DK_GRAPH_COLOURS + 1];
+	int32_t used[DK_GRAPH_COLOURS + 1], usedCount = 0;
+	for (int32_t c = 0; c <= DK_GRAPH_COLOURS; ++c) {
+		passStage[c] = colourStage(dkStageSolve, c, colourStart, jointStart, workers);
+		if (passStage[c].items > 0) used[usedCount++] = c;
+	}
 	int32_t n = 0;
 	for (int32_t s = 0; s < substeps; ++s) {
 		dkStage velocities = blockStage(dkStageVelocities, rows, workers);
@@ -255,10 +285,11 @@ static int32_t buildStages(dkStage* stages, const int32_t* colourStart, const in
 			}
 			bool reverse = (p > 0 && (p & 1) == 0) != ((s & 1) != 0);
 			if (chainItems > 0) stages[n++] = (dkStage){.kind = chainKind, .items = chainItems};
-			for (int32_t i = 0; i <= DK_GRAPH_COLOURS; ++i) {
-				dkStage stage = colourStage(kind, reverse ? DK_GRAPH_COLOURS - i : i, colourStart, jointStart, workers);
+			for (int32_t i = 0; i < usedCount; ++i) {
+				dkStage stage = passStage[used[reverse ? usedCount - 1 - i : i]];
+				stage.kind = kind;
 				stage.springs = p == 1;
-				if (stage.items > 0) stages[n++] = stage;
+				stages[n++] = stage;
 			}
 		}
 	}
@@ -420,7 +451,7 @@ static void stepBody(void* context, int32_t worker)
 	(void)worker;
 	dkStepContext* ctx = context;
 	dkWorld* world = ctx->world;
-	double tc = dkNowNs();
+	double tc = world->clockNs; // the step's start (dkWorld_Step)
 	bool contacts = world->liveShapes > 0 || world->contactCount > 0 || world->restingContactCount > 0;
 	if (contacts || world->liveJoints > 0) {
 		// Coupled stages: broadphase → narrowphase → contact and joint solver (which integrates), then
@@ -429,31 +460,38 @@ static void stepBody(void* context, int32_t worker)
 			ctx->outOfMemory = true;
 			return;
 		}
-		double ts = dkNowNs(), js = world->jobNs;
+		double ts = world->clockNs, js = world->jobNs; // the narrowphase's end
 		if (!solveConstraints(world, ctx->dt, ctx->substeps)) {
 			ctx->outOfMemory = true;
 			return;
 		}
-		world->profile.contactSolve = dkNowNs() - ts;
+		world->clockNs = dkNowNs();
+		world->profile.contactSolve = world->clockNs - ts;
 		world->profile.contactSolveSerial = world->profile.contactSolve - (world->jobNs - js);
 		ctx->coupled = true;
+	} else {
+		world->clockNs = dkNowNs();
 	}
-	world->profile.collide = dkNowNs() - tc;
+	world->profile.collide = world->clockNs - tc;
 	if (!ctx->coupled) dkSubsteps_Kick(world); // the coupled solve kicked once it could no longer fail
 	dkFields_HoldAnimated(world);
 	ctx->blockCount = (world->awake + DK_BLOCK - 1) / DK_BLOCK;
 	atomic_init(&ctx->next, 0);
 	atomic_init(&ctx->resting, 0);
 	atomic_init(&ctx->still, 0);
-	double t0 = dkNowNs();
+	double t0 = world->clockNs;
 	int32_t workers = world->def.workerCount < ctx->blockCount ? world->def.workerCount : ctx->blockCount;
 	world->profile.workers = dkRunTasks(world, workerMain, ctx, workers);
 	world->profile.blocks = ctx->blockCount;
 	double t1 = dkNowNs();
 	world->allStill = world->def.restEnabled && atomic_load(&ctx->still) == world->awake;
-	if (atomic_load(&ctx->resting) > 0) dkRest_Partition(world);
+	world->clockNs = t1;
+	if (atomic_load(&ctx->resting) > 0) {
+		dkRest_Partition(world);
+		world->clockNs = dkNowNs();
+	}
 	world->profile.solve = t1 - t0;
-	world->profile.partition = dkNowNs() - t1;
+	world->profile.partition = world->clockNs - t1;
 }
 
 // The step's contact events become the world's (the buffers swap, so neither is allocated again).
@@ -495,8 +533,11 @@ bool dkSolver_Step(dkWorld* world, float dt, int32_t substeps)
 	// in one step still runs its stages in parallel, entering the pool per stage for that step).
 	bool coupled = world->liveShapes > 0 || world->contactCount > 0 || world->restingContactCount > 0 ||
 				   world->liveJoints > 0;
-	if (coupled && (world->awake + world->contactCount + world->liveJoints >= DK_MIN_PARALLEL_SOLVE ||
-					world->shapeSlots >= DK_MIN_PARALLEL_SHAPES))
+	bool parallel = coupled ? world->awake + world->contactCount + world->liveJoints >= DK_MIN_PARALLEL_SOLVE ||
+								  world->shapeSlots >= DK_MIN_PARALLEL_SHAPES
+							: world->awake > DK_BLOCK;
+	world->timeJobs = parallel;
+	if (coupled && parallel)
 		dkTeam_Step(world, stepBody, &ctx);
 	else
 		stepBody(&ctx, 0);

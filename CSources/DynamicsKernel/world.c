@@ -162,6 +162,7 @@ dkResult dkWorld_Step(dkWorld* world, float dt, int32_t substeps, dkError* error
 		return dkResultOutOfMemory;
 	}
 	double t0 = dkNowNs();
+	world->clockNs = t0;
 	world->jobNs = 0;
 	world->jobs = 0;
 	if (!dkSolver_Step(world, dt, substeps)) {
