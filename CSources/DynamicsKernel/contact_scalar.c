@@ -10,20 +10,20 @@
 
 #include "stage_contact_wide.h"
 
-void dkContactWarmStart_scalar(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states)
+void dkContactWarmStart_scalar(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states, bool fresh)
 {
-	dkContactWarmStart_lane1(c, begin, end, states);
+	dkContactWarmStart_lane1(c, begin, end, states, fresh);
 }
 
 void dkContactSolve_scalar(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states, float invH,
-						   dkSoftness soft, dkSoftness stiff, bool useBias)
+						   dkSoftness soft, dkSoftness stiff, bool useBias, bool fresh)
 {
-	dkContactSolve_lane1(c, begin, end, states, invH, soft, stiff, useBias);
+	dkContactSolve_lane1(c, begin, end, states, invH, soft, stiff, useBias, fresh);
 }
 
-void dkContactApproach_scalar(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states)
+void dkContactApproach_scalar(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states, bool fresh)
 {
-	dkContactApproach_lane1(c, begin, end, states);
+	dkContactApproach_lane1(c, begin, end, states, fresh);
 }
 
 void dkContactRestitution_scalar(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states)
