@@ -10,20 +10,20 @@
 
 #include "stage_contact_wide.h"
 
-void dkContactWarmStart_scalar(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states, bool fresh)
+void dkContactWarmStart_scalar(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states)
 {
-	dkContactWarmStart_lane1(c, begin, end, states, fresh);
+	dkContactWarmStart_lane1(c, begin, end, states);
 }
 
 void dkContactSolve_scalar(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states, float invH,
-						   dkSoftness soft, dkSoftness stiff, bool useBias, bool fresh)
+						   dkSoftness soft, dkSoftness stiff, bool useBias)
 {
-	dkContactSolve_lane1(c, begin, end, states, invH, soft, stiff, useBias, fresh);
+	dkContactSolve_lane1(c, begin, end, states, invH, soft, stiff, useBias);
 }
 
-void dkContactApproach_scalar(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states, bool fresh)
+void dkContactApproach_scalar(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states)
 {
-	dkContactApproach_lane1(c, begin, end, states, fresh);
+	dkContactApproach_lane1(c, begin, end, states);
 }
 
 void dkContactRestitution_scalar(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states)

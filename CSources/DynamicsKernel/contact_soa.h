@@ -41,15 +41,6 @@ enum {
 	dkSoaTangentImpulse,
 	dkSoaMaxNormalImpulse,
 	dkSoaRelativeVelocity,
-	// The point's frame now (stage_contact_wide.h, pointFrame): computed once its items have moved (after each
-	// substep's positions, and by the step's first pass) and read by the passes until they move again.
-	dkSoaNowNx,
-	dkSoaNowNy,
-	dkSoaNowAx,
-	dkSoaNowAy,
-	dkSoaNowBx,
-	dkSoaNowBy,
-	dkSoaNowS,
 	dkSoaPointEnd,
 	dkSoaPoint = dkSoaPointEnd - dkSoaShared,
 	dkSoaColumns = dkSoaShared + 2 * dkSoaPoint,

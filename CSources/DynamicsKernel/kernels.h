@@ -29,13 +29,11 @@ struct dkKernels {
 						  float restTime, int32_t* still);
 	// (x, y, angle) of rows [begin, end) to out[3 (row - begin) ...]
 	void (*packPoses)(dkCols c, int32_t begin, int32_t end, float* out);
-	// Contact solver over constraints [begin, end) of one colour (end − begin a multiple of the width). With
-	// `fresh` a kernel computes each point's frame from the items' movement and keeps it in the row; without,
-	// it reads the frame kept since the items last moved (the first pass after each positions stage is fresh).
-	void (*contactWarmStart)(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states, bool fresh);
+	// Contact solver over constraints [begin, end) of one colour (end − begin a multiple of the width)
+	void (*contactWarmStart)(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states);
 	void (*contactSolve)(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states, float invH, dkSoftness soft,
-						 dkSoftness stiff, bool useBias, bool fresh);
-	void (*contactApproach)(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states, bool fresh);
+						 dkSoftness stiff, bool useBias);
+	void (*contactApproach)(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states);
 	void (*contactRestitution)(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states);
 	// Joint solver over joints [begin, end) of one colour (end − begin a multiple of the width)
 	void (*jointWarmStart)(dkJointSoA* c, int32_t begin, int32_t end, dkBodyState* states);
@@ -69,10 +67,10 @@ int32_t dkDetectRest_scalar(dkCols c, int32_t begin, int32_t end, float dt, floa
 							float restTime, int32_t* still);
 void dkPackPoses_scalar(dkCols c, int32_t begin, int32_t end, float* out);
 // The contact kernels at width 1 (contact_scalar.c).
-void dkContactWarmStart_scalar(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states, bool fresh);
+void dkContactWarmStart_scalar(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states);
 void dkContactSolve_scalar(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states, float invH,
-						   dkSoftness soft, dkSoftness stiff, bool useBias, bool fresh);
-void dkContactApproach_scalar(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states, bool fresh);
+						   dkSoftness soft, dkSoftness stiff, bool useBias);
+void dkContactApproach_scalar(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states);
 void dkContactRestitution_scalar(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states);
 // The joint kernels at width 1 (joint_scalar.c).
 void dkJointWarmStart_scalar(dkJointSoA* c, int32_t begin, int32_t end, dkBodyState* states);

@@ -76,7 +76,7 @@ typedef struct dkStage {
 	int32_t jointItems; // colour stages: the first items of each share are chunks of its joints
 	bool fromStates;	// velocities: after the first substep, velocities come from the states
 	bool springs;		// solve: the substep's first solve pass, where joint springs act
-	int32_t substep;	// velocities: which substep (the field frames of its time); the contact passes' too
+	int32_t substep;	// velocities: which substep (the field frames of its time)
 } dkStage;
 
 typedef struct dkContactStep {
@@ -116,21 +116,16 @@ static void runJoints(dkContactStep* step, const dkStage* stage, int32_t b, int3
 														  kind == dkStageSolve, stage->springs);
 }
 
-// Contacts [b, e) of one colour: the wide kernels, or width 1 (the overflow group, sparse batches). The
-// points' frames are computed afresh by the step's first warm start and by every relax pass, the first
-// passes after the items moved (the positions stage comes before the relax passes), and read otherwise.
-static void runContacts(dkContactStep* step, const dkStage* stage, int32_t b, int32_t e, bool scalar)
+// Contacts [b, e) of one colour: the wide kernels, or width 1 (the overflow group, sparse batches).
+static void runContacts(dkContactStep* step, dkStageKind kind, int32_t b, int32_t e, bool scalar)
 {
 	const dkKernels* k = step->world->kernels;
-	dkStageKind kind = stage->kind;
 	switch (kind) {
-	case dkStageWarmStart:
-		(scalar ? dkContactWarmStart_scalar : k->contactWarmStart)(step->soa, b, e, step->states, stage->substep == 0);
-		break;
+	case dkStageWarmStart: (scalar ? dkContactWarmStart_scalar : k->contactWarmStart)(step->soa, b, e, step->states); break;
 	case dkStageSolve:
 	case dkStageRelax:
 		(scalar ? dkContactSolve_scalar : k->contactSolve)(step->soa, b, e, step->states, step->invH, step->soft,
-														   step->stiff, kind == dkStageSolve, kind == dkStageRelax);
+														   step->stiff, kind == dkStageSolve);
 		break;
 	case dkStageRestitution:
 		(scalar ? dkContactRestitution_scalar : k->contactRestitution)(step->soa, b, e, step->states);
@@ -174,9 +169,8 @@ static void runItem(dkContactStep* step, const dkStage* stage, int32_t item)
 		}
 		// The padded colours at any width (blocks hold whole batches), the overflow group at width 1.
 		int32_t overflow = step->colourStart[DK_GRAPH_COLOURS];
-		bool fresh = stage->substep == 0; // later substeps' frames are the last relax pass's
-		if (b < overflow) k->contactApproach(step->soa, b, e < overflow ? e : overflow, step->states, fresh);
-		if (e > overflow) dkContactApproach_scalar(step->soa, b > overflow ? b : overflow, e, step->states, fresh);
+		if (b < overflow) k->contactApproach(step->soa, b, e < overflow ? e : overflow, step->states);
+		if (e > overflow) dkContactApproach_scalar(step->soa, b > overflow ? b : overflow, e, step->states);
 		return;
 	}
 	int32_t first = step->colourStart[stage->colour], last = step->colourStart[stage->colour + 1];
@@ -195,7 +189,7 @@ static void runItem(dkContactStep* step, const dkStage* stage, int32_t item)
 		e += first;
 	}
 	if (overflow) {
-		runContacts(step, stage, b, e, true);
+		runContacts(step, stage->kind, b, e, true);
 		return;
 	}
 	// A colour's last batch with few live lanes (a small world's colours are mostly that) runs at width 1 on
@@ -203,13 +197,13 @@ static void runItem(dkContactStep* step, const dkStage* stage, int32_t item)
 	// a live lane. Every width computes a lane alike, so the bits are the same, for less work.
 	int32_t live = step->soa->liveEnd[stage->colour], tail = e - DK_CONSTRAINT_PAD;
 	if (e == last && tail >= b && (live - tail) * DK_SPARSE_BATCH <= DK_CONSTRAINT_PAD) {
-		if (tail > b) runContacts(step, stage, b, tail, false);
-		runContacts(step, stage, tail, live, true);
+		if (tail > b) runContacts(step, stage->kind, b, tail, false);
+		runContacts(step, stage->kind, tail, live, true);
 		return;
 	}
 	int32_t width = step->world->kernels->width;
 	if (e == last && live > b) e = b + (live - b + width - 1) / width * width;
-	runContacts(step, stage, b, e, false);
+	runContacts(step, stage->kind, b, e, false);
 }
 
 static void contactTask(void* context, int32_t worker)
@@ -278,10 +272,7 @@ static int32_t buildStages(dkStage* stages, const int32_t* colourStart, const in
 		velocities.fromStates = s > 0;
 		velocities.substep = s;
 		stages[n++] = velocities;
-		if (elastic && constraints > 0) {
-			stages[n] = blockStage(dkStageApproach, constraints, workers);
-			stages[n++].substep = s;
-		}
+		if (elastic && constraints > 0) stages[n++] = blockStage(dkStageApproach, constraints, workers);
 		// Pass 0 warm-starts; passes 1…2n solve n times and then relax n times, each against the one before.
 		for (int32_t p = 0; p <= 2 * iterations; ++p) {
 			dkStageKind kind = p == 0 ? dkStageWarmStart : p <= iterations ? dkStageSolve : dkStageRelax;
@@ -298,7 +289,6 @@ static int32_t buildStages(dkStage* stages, const int32_t* colourStart, const in
 				dkStage stage = passStage[used[reverse ? usedCount - 1 - i : i]];
 				stage.kind = kind;
 				stage.springs = p == 1;
-				stage.substep = s;
 				stages[n++] = stage;
 			}
 		}

@@ -68,33 +68,7 @@ static inline DK_FN(dkPointFrame) DK_FN(pointFrame)(const float* row, int j, con
 	return f;
 }
 
-// The frame of point j: computed from the items' movement and kept in the row (fresh), or the one kept. Items
-// move only in the positions stages, so a frame computed after them serves every pass until the next.
-static inline DK_FN(dkPointFrame) DK_FN(frameNow)(float* row, int j, const DK_FN(dkBodyVec) * a,
-												  const DK_FN(dkBodyVec) * b, bool fresh)
-{
-	int o = j * dkSoaPoint;
-	DK_FN(dkPointFrame) f;
-	if (fresh) {
-		f = DK_FN(pointFrame)(row, j, a, b);
-		dkV_store(DK_AT(dkSoaNowNx + o), f.nx);
-		dkV_store(DK_AT(dkSoaNowNy + o), f.ny);
-		dkV_store(DK_AT(dkSoaNowAx + o), f.rAx);
-		dkV_store(DK_AT(dkSoaNowAy + o), f.rAy);
-		dkV_store(DK_AT(dkSoaNowBx + o), f.rBx);
-		dkV_store(DK_AT(dkSoaNowBy + o), f.rBy);
-		dkV_store(DK_AT(dkSoaNowS + o), f.s);
-		return f;
-	}
-	f.nx = DK_LOAD(dkSoaNowNx + o), f.ny = DK_LOAD(dkSoaNowNy + o);
-	f.tx = f.ny, f.ty = -f.nx;
-	f.rAx = DK_LOAD(dkSoaNowAx + o), f.rAy = DK_LOAD(dkSoaNowAy + o);
-	f.rBx = DK_LOAD(dkSoaNowBx + o), f.rBy = DK_LOAD(dkSoaNowBy + o);
-	f.s = DK_LOAD(dkSoaNowS + o);
-	return f;
-}
-
-static void DK_FN(dkContactWarmStart)(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states, bool fresh)
+static void DK_FN(dkContactWarmStart)(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states)
 {
 	for (int32_t k = begin; k < end; k += DK_W) {
 		float* row = dkSoaRow(c, k);
@@ -103,7 +77,7 @@ static void DK_FN(dkContactWarmStart)(dkContactSoA* c, int32_t begin, int32_t en
 		dkVf mA = DK_LOAD(dkSoaMassA), iA = DK_LOAD(dkSoaInertiaA), mB = DK_LOAD(dkSoaMassB), iB = DK_LOAD(dkSoaInertiaB);
 		for (int j = 0; j < 2; ++j) {
 			int o = j * dkSoaPoint;
-			DK_FN(dkPointFrame) f = DK_FN(frameNow)(row, j, &a, &b, fresh);
+			DK_FN(dkPointFrame) f = DK_FN(pointFrame)(row, j, &a, &b);
 			dkVf ni = DK_LOAD(dkSoaNormalImpulse + o), ti = DK_LOAD(dkSoaTangentImpulse + o);
 			DK_FN(applyImpulse)(&a, &b, mA, iA, mB, iB, f.rAx, f.rAy, f.rBx, f.rBy, ni * f.nx + ti * f.tx,
 								ni * f.ny + ti * f.ty);
@@ -114,7 +88,7 @@ static void DK_FN(dkContactWarmStart)(dkContactSoA* c, int32_t begin, int32_t en
 }
 
 static void DK_FN(dkContactSolve)(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states, float invH,
-								  dkSoftness soft, dkSoftness stiff, bool useBias, bool fresh)
+								  dkSoftness soft, dkSoftness stiff, bool useBias)
 {
 	for (int32_t k = begin; k < end; k += DK_W) {
 		float* row = dkSoaRow(c, k);
@@ -131,7 +105,7 @@ static void DK_FN(dkContactSolve)(dkContactSoA* c, int32_t begin, int32_t end, d
 		DK_FN(dkPointFrame) f[2];
 		for (int j = 0; j < 2; ++j) {
 			int o = j * dkSoaPoint;
-			f[j] = DK_FN(frameNow)(row, j, &a, &b, fresh);
+			f[j] = DK_FN(pointFrame)(row, j, &a, &b);
 			dkVf rAx = f[j].rAx, rAy = f[j].rAy, rBx = f[j].rBx, rBy = f[j].rBy, nx = f[j].nx, ny = f[j].ny, s = f[j].s;
 			dkVm speculative = s > 0.0f;
 			dkVf bias = dkV_select(speculative, s * invH, dkV_splat(0.0f));
@@ -175,7 +149,7 @@ static void DK_FN(dkContactSolve)(dkContactSoA* c, int32_t begin, int32_t end, d
 // speed at impact (a ball of elasticity 1 kept 0.83 of its height after 5 bounces with the speed at the start
 // of the step). Read during a solve pass, velocities include the impulses of constraints solved before this
 // one in the pass: a column of elastic balls bounced with those and gained energy without bound.
-static void DK_FN(dkContactApproach)(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states, bool fresh)
+static void DK_FN(dkContactApproach)(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states)
 {
 	for (int32_t k = begin; k < end; k += DK_W) {
 		float* row = dkSoaRow(c, k);
@@ -184,7 +158,7 @@ static void DK_FN(dkContactApproach)(dkContactSoA* c, int32_t begin, int32_t end
 		DK_FN(dkBodyVec) b = DK_FN(gatherBodies)(states, c->stateB + k);
 		for (int j = 0; j < 2; ++j) {
 			int o = j * dkSoaPoint;
-			DK_FN(dkPointFrame) f = DK_FN(frameNow)(row, j, &a, &b, fresh);
+			DK_FN(dkPointFrame) f = DK_FN(pointFrame)(row, j, &a, &b);
 			dkVf rAx = f.rAx, rAy = f.rAy, rBx = f.rBx, rBy = f.rBy, nx = f.nx, ny = f.ny, s = f.s;
 			dkVm apart = (s > 0.0f) & (DK_LOAD(dkSoaNormalImpulse + o) == 0.0f);
 			dkVf vn = DK_FN(relativeAlong)(&a, &b, rAx, rAy, rBx, rBy, nx, ny), rv = DK_LOAD(dkSoaRelativeVelocity + o);
@@ -203,7 +177,7 @@ static void DK_FN(dkContactRestitution)(dkContactSoA* c, int32_t begin, int32_t 
 		dkVf mA = DK_LOAD(dkSoaMassA), iA = DK_LOAD(dkSoaInertiaA), mB = DK_LOAD(dkSoaMassB), iB = DK_LOAD(dkSoaInertiaB);
 		for (int j = 0; j < 2; ++j) {
 			int o = j * dkSoaPoint;
-			DK_FN(dkPointFrame) f = DK_FN(frameNow)(row, j, &a, &b, false); // the last relax pass's
+			DK_FN(dkPointFrame) f = DK_FN(pointFrame)(row, j, &a, &b);
 			dkVf rv = DK_LOAD(dkSoaRelativeVelocity + o);
 			// Every lane applies an impulse (zero where inactive), so all widths round identically.
 			dkVm active = (restitution != 0.0f) & ~(rv > -DK_RESTITUTION_THRESHOLD) & (DK_LOAD(dkSoaMaxNormalImpulse + o) != 0.0f);
