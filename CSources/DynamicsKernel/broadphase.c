@@ -270,7 +270,7 @@ static bool loosen(dkBroadphase* bp, int32_t escapedCount)
 
 int32_t dkBroadphase_Pairs(dkWorld* world, float dt, bool bruteForce)
 {
-	int32_t n = world->shapeSlots;
+	int32_t n = world->shapeIds.next;
 	world->pairsReused = world->pairsPatched = world->pairsSplit = false;
 	if (n == 0) {
 		world->pairCount = 0;

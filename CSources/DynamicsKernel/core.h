@@ -4,6 +4,7 @@
 #define DK_CORE_H
 
 #include "dk_world.h"
+#include "id_pool.h"
 #include "memory.h"
 
 #include <stdbool.h>
@@ -83,10 +84,9 @@ struct dkWorld {
 	float* col[dkColumnTotal];
 	uint32_t* flags;  // dense row → dkItem* flags
 	uint32_t* slotOf; // dense row → slot
-	dkSlot* slots;
-	int32_t slotCount, slotCapacity;
-	int32_t* freeSlots; // stack of free slot indices
-	int32_t freeCount;
+	dkSlot* slots;		// per item slot; itemIds.next of them are in use or free
+	int32_t slotCapacity; // slots allocated, and room in itemIds
+	dkIdPool itemIds;
 	bool hasSnaps;		// some row has snapOmega > 0
 	bool allStill;		// every awake row was below the rest thresholds after the last step
 	dkProfile profile;
@@ -97,10 +97,9 @@ struct dkWorld {
 	dkTeam* team; // the workers of the step in progress (team.c), or null outside a step
 
 	// Collision (shape_store.c, broadphase.c, contact.c, contact_solver.c).
-	dkShape* shapes;
-	int32_t shapeSlots, shapeCapacity, liveShapes;
-	int32_t* freeShapes;
-	int32_t freeShapeCount;
+	dkShape* shapes;		// per shape slot; shapeIds.next of them are in use or free
+	int32_t shapeCapacity, liveShapes;
+	dkIdPool shapeIds;
 	int32_t* pairs; // broadphase output: 2 slots per pair, sorted
 	int32_t pairCount, pairCapacity;
 	float* aabb;	// 4 floats per shape slot: this step's box (speculative margin and |v|·dt)
@@ -136,20 +135,19 @@ struct dkWorld {
 	int32_t stepEventCount, stepEventCapacity;
 
 	// Joints (joint_store.c, joint_solver.c).
-	dkJoint* joints;
-	int32_t jointSlots, jointCapacity, liveJoints;
-	int32_t* freeJoints;
+	dkJoint* joints;		// per joint slot; jointIds.next of them are in use or free
+	int32_t jointCapacity, liveJoints;
+	dkIdPool jointIds;
 	dkJointPairs* jointPairs; // item pairs joints keep from colliding (joint_pairs.c), or null
-	int32_t freeJointCount;
 
 	// Islands (island.c): per item slot, its island (-1 for none) and its neighbours in the island's list.
 	int32_t* islandOf;
 	int32_t* islandNext;
 	int32_t* islandPrev;
-	dkIsland* islands; // per island slot
-	int32_t* freeIslands;
+	dkIsland* islands; // per island slot; islandIds.next of them are in use or free
+	dkIdPool islandIds;
 	int32_t islandCapacity; // item slots (and islands) the arrays hold
-	int32_t islandSlots, freeIslandCount, liveIslands;
+	int32_t liveIslands;
 
 	// Fields (field_store.c, stage_field_wide.h).
 	dkField* fields;	  // DK_MAX_FIELDS slots, allocated with the first field

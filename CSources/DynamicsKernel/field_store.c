@@ -68,7 +68,7 @@ static bool isMember(const dkWorld* world, int32_t row, int32_t bit)
 // slot: each once, in an order that does not depend on the rows.
 static void wakeMembers(dkWorld* world, int32_t bit)
 {
-	for (int32_t slot = 0; slot < world->slotCount; ++slot) {
+	for (int32_t slot = 0; slot < world->itemIds.next; ++slot) {
 		int32_t row = world->slots[slot].dense;
 		if (row >= world->awake && isMember(world, row, bit)) dkIslands_WakeRow(world, row);
 	}
@@ -333,7 +333,7 @@ void dkFields_WakeAnimated(dkWorld* world)
 {
 	uint32_t lo, hi;
 	if (!animatedBits(world, &lo, &hi)) return;
-	for (int32_t slot = 0; slot < world->slotCount; ++slot) { // by slot: waking moves rows
+	for (int32_t slot = 0; slot < world->itemIds.next; ++slot) { // by slot: waking moves rows
 		int32_t row = world->slots[slot].dense;
 		if (row >= world->awake && ((world->fieldLo[row] & lo) || (world->fieldHi[row] & hi))) dkIslands_WakeRow(world, row);
 	}

@@ -37,7 +37,7 @@ bool dkIslands_Reserve(dkWorld* world, int32_t capacity)
 	world->islandNext = resized(world, world->islandNext, old * sizeof(int32_t), n * sizeof(int32_t), &ok);
 	world->islandPrev = resized(world, world->islandPrev, old * sizeof(int32_t), n * sizeof(int32_t), &ok);
 	world->islands = resized(world, world->islands, old * sizeof(dkIsland), n * sizeof(dkIsland), &ok);
-	world->freeIslands = resized(world, world->freeIslands, old * sizeof(int32_t), n * sizeof(int32_t), &ok);
+	ok = ok && dkIdPool_Reserve(world, &world->islandIds, capacity);
 	if (!ok) return false; // the arrays that grew keep their old contents; the capacity stays
 	for (int32_t s = world->islandCapacity; s < capacity; ++s)
 		world->islandOf[s] = world->islandNext[s] = world->islandPrev[s] = -1;
@@ -51,7 +51,7 @@ void dkIslands_Destroy(dkWorld* world)
 	dkFree(world, world->islandNext);
 	dkFree(world, world->islandPrev);
 	dkFree(world, world->islands);
-	dkFree(world, world->freeIslands);
+	dkIdPool_Destroy(world, &world->islandIds);
 }
 
 void dkIslands_Clear(dkWorld* world, int32_t slot)
@@ -63,7 +63,7 @@ void dkIslands_Clear(dkWorld* world, int32_t slot)
 // is always there.
 static int32_t newIsland(dkWorld* world, int32_t slot)
 {
-	int32_t i = world->freeIslandCount > 0 ? world->freeIslands[--world->freeIslandCount] : world->islandSlots++;
+	int32_t i = dkIdPool_Alloc(&world->islandIds);
 	world->islands[i] = (dkIsland){.head = slot, .tail = slot, .size = 1, .removed = 0};
 	world->islandOf[slot] = i;
 	world->islandNext[slot] = world->islandPrev[slot] = -1;
@@ -74,7 +74,7 @@ static int32_t newIsland(dkWorld* world, int32_t slot)
 static void freeIsland(dkWorld* world, int32_t i)
 {
 	world->islands[i].size = 0;
-	world->freeIslands[world->freeIslandCount++] = i;
+	dkIdPool_Free(&world->islandIds, i);
 	world->liveIslands--;
 }
 
@@ -157,7 +157,7 @@ static void forEachLink(const dkWorld* world, int32_t i, void (*edge)(void*, int
 		const dkContact* c = &world->contacts[k];
 		if (joinsMembers(world, c, i)) edge(context, c->bodyA, c->bodyB);
 	}
-	for (int32_t k = 0; k < world->jointSlots; ++k) {
+	for (int32_t k = 0; k < world->jointIds.next; ++k) {
 		const dkJoint* j = &world->joints[k];
 		if (j->alive && j->bodyA >= 0 && world->islandOf[j->bodyA] == i && world->islandOf[j->bodyB] == i)
 			edge(context, j->bodyA, j->bodyB);
@@ -231,7 +231,7 @@ bool dkIslands_Split(dkWorld* world, int32_t island)
 	dkIsland* is = &world->islands[island];
 	int32_t n = is->size;
 	int32_t* member = dkScratch(world, (size_t)n * sizeof(int32_t));
-	int32_t* local = dkScratch(world, (size_t)world->slotCount * sizeof(int32_t));
+	int32_t* local = dkScratch(world, (size_t)world->itemIds.next * sizeof(int32_t));
 	int32_t* start = dkScratchZeroed(world, ((size_t)n + 1) * sizeof(int32_t));
 	int32_t* part = dkScratch(world, (size_t)n * sizeof(int32_t));
 	int32_t* stack = dkScratch(world, (size_t)n * sizeof(int32_t));

@@ -37,7 +37,7 @@ void dkStore_Destroy(dkWorld* world)
 	dkFreeColumn(world, world->fieldLo);
 	dkFreeColumn(world, world->fieldHi);
 	dkFree(world, world->slots);
-	dkFree(world, world->freeSlots);
+	dkIdPool_Destroy(world, &world->itemIds);
 }
 
 // Grows every column to hold `needed` rows; on failure nothing changes.
@@ -81,8 +81,8 @@ static bool growRows(dkWorld* world, int32_t needed)
 // Makes room for `extra` new slots; on failure nothing changes.
 static bool growSlots(dkWorld* world, int32_t extra)
 {
-	int64_t reusable = world->freeCount;
-	int64_t needed = (int64_t)world->slotCount + (extra > reusable ? extra - reusable : 0);
+	int64_t reusable = dkIdPool_Reusable(&world->itemIds);
+	int64_t needed = (int64_t)world->itemIds.next + (extra > reusable ? extra - reusable : 0);
 	if (needed <= world->slotCapacity) return true;
 	if (needed > INT32_MAX / 2) return false;
 	int64_t cap = world->slotCapacity > 0 ? world->slotCapacity : 64;
@@ -90,9 +90,8 @@ static bool growSlots(dkWorld* world, int32_t extra)
 	dkSlot* slots = dkResize(world, world->slots, (size_t)world->slotCapacity * sizeof(dkSlot), (size_t)cap * sizeof(dkSlot));
 	if (!slots) return false;
 	world->slots = slots;
-	int32_t* freeSlots = dkResize(world, world->freeSlots, (size_t)world->slotCapacity * sizeof(int32_t), (size_t)cap * sizeof(int32_t));
-	if (!freeSlots) return false; // slots grew, which is harmless: capacity stays as it was
-	world->freeSlots = freeSlots;
+	// slots grew, which is harmless if the rest fails: the capacity stays as it was
+	if (!dkIdPool_Reserve(world, &world->itemIds, (int32_t)cap)) return false;
 	if (!dkIslands_Reserve(world, (int32_t)cap)) return false;
 	world->slotCapacity = (int32_t)cap;
 	return true;
@@ -100,7 +99,7 @@ static bool growSlots(dkWorld* world, int32_t extra)
 
 int32_t dkStore_Resolve(const dkWorld* world, dkItemId id)
 {
-	if (id.index1 == 0 || id.index1 > (uint32_t)world->slotCount) return -1;
+	if (id.index1 == 0 || id.index1 > (uint32_t)world->itemIds.next) return -1;
 	const dkSlot* s = &world->slots[id.index1 - 1];
 	if (s->dense < 0 || s->generation != id.generation) return -1;
 	return s->dense;
@@ -258,13 +257,9 @@ dkResult dkWorld_CreateItems(dkWorld* world, const dkItemDef* def, const float* 
 		if (world->count > world->awake) dkStore_MoveRow(world, world->count, world->awake);
 		world->count++;
 		world->awake++;
-		int32_t slot;
-		if (world->freeCount > 0) {
-			slot = world->freeSlots[--world->freeCount];
-		} else {
-			slot = world->slotCount++;
-			world->slots[slot].generation = 1;
-		}
+		bool fresh = dkIdPool_Reusable(&world->itemIds) == 0;
+		int32_t slot = dkIdPool_Alloc(&world->itemIds);
+		if (fresh) world->slots[slot].generation = 1; // a freed slot's generation advanced when it was freed
 		world->slots[slot].dense = row;
 		world->slotOf[row] = (uint32_t)slot;
 		dkIslands_Clear(world, slot);
@@ -342,7 +337,7 @@ dkResult dkWorld_RemoveItems(dkWorld* world, const dkItemId* ids, int32_t count,
 	dkFree(world, seen);
 	dkFree(world, rows);
 	bool linked = world->liveShapes > 0 || world->liveJoints > 0;
-	uint8_t* removedSlots = linked ? dkAllocZeroed(world, (size_t)world->slotCount) : NULL;
+	uint8_t* removedSlots = linked ? dkAllocZeroed(world, (size_t)world->itemIds.next) : NULL;
 	if (linked && !removedSlots) {
 		dkSetError(error, dkResultOutOfMemory, -1, "count", count);
 		return dkResultOutOfMemory; // nothing removed yet
@@ -363,7 +358,7 @@ dkResult dkWorld_RemoveItems(dkWorld* world, const dkItemId* ids, int32_t count,
 		world->count--;
 		world->slots[slot].dense = -1;
 		world->slots[slot].generation++;
-		world->freeSlots[world->freeCount++] = (int32_t)slot;
+		dkIdPool_Free(&world->itemIds, (int32_t)slot);
 		if (removedSlots) removedSlots[slot] = 1;
 	}
 	if (removedSlots) {

@@ -58,8 +58,8 @@ bool dkJointPairs_Reserve(dkWorld* world, int32_t extra)
 	if (!world->jointPairs) world->jointPairs = dkAllocZeroed(world, (1) * sizeof(dkJointPairs));
 	dkJointPairs* p = world->jointPairs;
 	if (!p) return false;
-	if (p->slotCapacity < world->slotCount) {
-		int32_t cap = world->slotCount + world->slotCount / 2 + 16;
+	if (p->slotCapacity < world->itemIds.next) {
+		int32_t cap = world->itemIds.next + world->itemIds.next / 2 + 16;
 		int32_t* perSlot = dkResize(world, p->perSlot, (size_t)p->slotCapacity * sizeof(int32_t), (size_t)cap * sizeof(int32_t));
 		if (!perSlot) return false;
 		memset(perSlot + p->slotCapacity, 0, (size_t)(cap - p->slotCapacity) * sizeof(int32_t));

@@ -19,7 +19,7 @@
 int32_t dkJoints_Active(const dkWorld* world, int32_t* list, int32_t* rowA, int32_t* rowB)
 {
 	int32_t n = 0;
-	for (int32_t s = 0; s < world->jointSlots; ++s) {
+	for (int32_t s = 0; s < world->jointIds.next; ++s) {
 		const dkJoint* j = &world->joints[s];
 		if (!j->alive) continue;
 		int32_t ra = dkMovingRow(world, j->bodyA), rb = dkMovingRow(world, j->bodyB);

@@ -27,7 +27,7 @@ dkJointDef dkDefaultJointDef(void)
 void dkJoints_Destroy(dkWorld* world)
 {
 	dkFree(world, world->joints);
-	dkFree(world, world->freeJoints);
+	dkIdPool_Destroy(world, &world->jointIds);
 	dkJointPairs_Destroy(world);
 }
 
@@ -39,7 +39,7 @@ static dkResult invalid(dkError* error, const char* field, int32_t index, double
 
 static dkJoint* resolve(const dkWorld* world, dkJointId id)
 {
-	if (id.index1 == 0 || id.index1 > (uint32_t)world->jointSlots) return NULL;
+	if (id.index1 == 0 || id.index1 > (uint32_t)world->jointIds.next) return NULL;
 	dkJoint* j = &world->joints[id.index1 - 1];
 	return j->alive && j->generation == id.generation ? j : NULL;
 }
@@ -116,16 +116,14 @@ static void worldAnchor(const dkWorld* world, int32_t body, float lx, float ly, 
 
 static bool growJoints(dkWorld* world, int32_t extra)
 {
-	int32_t needed = world->jointSlots + extra;
+	int32_t needed = world->jointIds.next + extra;
 	if (needed <= world->jointCapacity) return true;
 	int32_t cap = world->jointCapacity > 0 ? world->jointCapacity : 64;
 	while (cap < needed) cap *= 2;
 	dkJoint* joints = dkResize(world, world->joints, (size_t)world->jointCapacity * sizeof(dkJoint), (size_t)cap * sizeof(dkJoint));
 	if (!joints) return false;
 	world->joints = joints;
-	int32_t* freeJoints = dkResize(world, world->freeJoints, (size_t)world->jointCapacity * sizeof(int32_t), (size_t)cap * sizeof(int32_t));
-	if (!freeJoints) return false;
-	world->freeJoints = freeJoints;
+	if (!dkIdPool_Reserve(world, &world->jointIds, cap)) return false;
 	world->jointCapacity = cap;
 	return true;
 }
@@ -145,7 +143,7 @@ static void link(dkWorld* world, const dkJoint* j)
 
 void dkJoints_LinkItem(dkWorld* world, int32_t slot)
 {
-	for (int32_t k = 0; k < world->jointSlots; ++k) {
+	for (int32_t k = 0; k < world->jointIds.next; ++k) {
 		const dkJoint* j = &world->joints[k];
 		if (j->alive && (j->bodyA == slot || j->bodyB == slot)) link(world, j);
 	}
@@ -167,14 +165,10 @@ dkResult dkWorld_CreateJoints(dkWorld* world, const dkJointDef* defs, int32_t co
 	}
 	for (int32_t i = 0; i < count; ++i) {
 		const dkJointDef* d = &defs[i];
-		int32_t slot;
-		uint32_t generation = 1; // a new slot; a free slot's generation was advanced when it was freed
-		if (world->freeJointCount > 0) {
-			slot = world->freeJoints[--world->freeJointCount];
-			generation = world->joints[slot].generation;
-		} else {
-			slot = world->jointSlots++;
-		}
+		// A new slot's generation is 1; a freed slot's advanced when it was freed.
+		bool fresh = dkIdPool_Reusable(&world->jointIds) == 0;
+		int32_t slot = dkIdPool_Alloc(&world->jointIds);
+		uint32_t generation = fresh ? 1 : world->joints[slot].generation;
 		dkJoint* j = &world->joints[slot];
 		memset(j, 0, sizeof *j);
 		j->def = *d;
@@ -215,7 +209,7 @@ static void destroy(dkWorld* world, int32_t slot)
 	if (!j->def.collideConnected && j->bodyA >= 0) dkJointPairs_Remove(world, j->bodyA, j->bodyB);
 	j->alive = false;
 	j->generation++;
-	world->freeJoints[world->freeJointCount++] = slot;
+	dkIdPool_Free(&world->jointIds, slot);
 	world->liveJoints--;
 }
 
@@ -279,7 +273,7 @@ int32_t dkWorld_JointCount(const dkWorld* world) { return world->liveJoints; }
 
 void dkJoints_RemoveItems(dkWorld* world, const uint8_t* removed)
 {
-	for (int32_t s = 0; s < world->jointSlots; ++s) {
+	for (int32_t s = 0; s < world->jointIds.next; ++s) {
 		dkJoint* j = &world->joints[s];
 		if (!j->alive) continue;
 		bool gone = (j->bodyA >= 0 && removed[j->bodyA]) || removed[j->bodyB];

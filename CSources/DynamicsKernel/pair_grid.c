@@ -540,7 +540,7 @@ static bool build(dkWorld* world, dkPairGrid* g, const int32_t* slots, int32_t l
 {
 	if (pairs) world->pairCount = 0;
 	int32_t blocks = (live + DK_GRID_BLOCK - 1) / DK_GRID_BLOCK;
-	if (!g || !reserveShapes(world, g, live, world->shapeSlots, blocks > 0 ? blocks : 1)) return false;
+	if (!g || !reserveShapes(world, g, live, world->shapeIds.next, blocks > 0 ? blocks : 1)) return false;
 	dkGridTask t = {.world = world, .grid = g, .slots = slots, .filters = filters, .live = live, .blocks = blocks};
 	atomic_init(&t.next, 0);
 	g->built = false;

@@ -58,7 +58,7 @@ void dkRest_Partition(dkWorld* world)
 	if (split >= 0) dkIslands_Split(world, split);
 	uint8_t* busy = NULL;
 	if (world->liveIslands > 0) {
-		busy = dkScratchZeroed(world, (size_t)world->islandSlots);
+		busy = dkScratchZeroed(world, (size_t)world->islandIds.next);
 		if (!busy) return;
 		for (int32_t row = 0; row < world->awake; ++row) {
 			int32_t i = world->islandOf[world->slotOf[row]];
@@ -106,7 +106,7 @@ dkResult dkWorld_Rest(dkWorld* world, const dkItemId* ids, int32_t count, dkErro
 			return dkResultStaleId;
 		}
 	}
-	uint8_t* marked = dkAllocZeroed(world, world->slotCount > 0 ? (size_t)world->slotCount : 1);
+	uint8_t* marked = dkAllocZeroed(world, world->itemIds.next > 0 ? (size_t)world->itemIds.next : 1);
 	if (!marked) {
 		dkSetError(error, dkResultOutOfMemory, -1, "items", count);
 		return dkResultOutOfMemory;

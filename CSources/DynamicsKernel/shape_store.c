@@ -22,7 +22,7 @@ dkShapeDef dkDefaultShapeDef(void)
 void dkShapes_Destroy(dkWorld* world)
 {
 	dkFree(world, world->shapes);
-	dkFree(world, world->freeShapes);
+	dkIdPool_Destroy(world, &world->shapeIds);
 }
 
 static dkResult invalid(dkError* error, const char* field, int32_t index, double value)
@@ -92,14 +92,12 @@ static bool buildPolygon(dkShape* s, const float* x, const float* y, int32_t n, 
 
 static bool growShapes(dkWorld* world)
 {
-	if (world->freeShapeCount > 0 || world->shapeSlots < world->shapeCapacity) return true;
+	if (dkIdPool_Reusable(&world->shapeIds) > 0 || world->shapeIds.next < world->shapeCapacity) return true;
 	int32_t cap = world->shapeCapacity > 0 ? world->shapeCapacity * 2 : 64;
 	dkShape* shapes = dkResize(world, world->shapes, (size_t)world->shapeCapacity * sizeof(dkShape), (size_t)cap * sizeof(dkShape));
 	if (!shapes) return false;
 	world->shapes = shapes;
-	int32_t* freeShapes = dkResize(world, world->freeShapes, (size_t)world->shapeCapacity * sizeof(int32_t), (size_t)cap * sizeof(int32_t));
-	if (!freeShapes) return false;
-	world->freeShapes = freeShapes;
+	if (!dkIdPool_Reserve(world, &world->shapeIds, cap)) return false;
 	world->shapeCapacity = cap;
 	return true;
 }
@@ -169,17 +167,13 @@ dkResult dkWorld_CreateShape(dkWorld* world, const dkShapeDef* def, dkShapeId* o
 	for (int32_t i = 0; s.body >= 0 && i < n; ++i) // a boundary never moves: extent 0
 		s.extent = fmaxf(s.extent, sqrtf(s.x[i] * s.x[i] + s.y[i] * s.y[i]) + s.radius);
 	if (!growShapes(world)) {
-		dkSetError(error, dkResultOutOfMemory, -1, "shapes", world->shapeSlots);
+		dkSetError(error, dkResultOutOfMemory, -1, "shapes", world->shapeIds.next);
 		return dkResultOutOfMemory;
 	}
-	int32_t slot;
-	uint32_t generation = 1;
-	if (world->freeShapeCount > 0) {
-		slot = world->freeShapes[--world->freeShapeCount];
-		generation = world->shapes[slot].generation + 1;
-	} else {
-		slot = world->shapeSlots++;
-	}
+	// A freed slot's generation advanced when it was freed.
+	uint32_t generation = dkIdPool_Reusable(&world->shapeIds) > 0 ? 0 : 1;
+	int32_t slot = dkIdPool_Alloc(&world->shapeIds);
+	if (generation == 0) generation = world->shapes[slot].generation;
 	s.itemGroups = def->itemGroups;
 	s.boundaryGroups = def->boundaryGroups;
 	s.tag = def->tag;
@@ -194,7 +188,7 @@ dkResult dkWorld_CreateShape(dkWorld* world, const dkShapeDef* def, dkShapeId* o
 
 static dkShape* resolveShape(dkWorld* world, dkShapeId id)
 {
-	if (id.index1 == 0 || id.index1 > (uint32_t)world->shapeSlots) return NULL;
+	if (id.index1 == 0 || id.index1 > (uint32_t)world->shapeIds.next) return NULL;
 	dkShape* s = &world->shapes[id.index1 - 1];
 	return (s->alive && s->generation == id.generation) ? s : NULL;
 }
@@ -204,8 +198,9 @@ static void freeShape(dkWorld* world, int32_t slot)
 	int32_t body = world->shapes[slot].body;
 	if (body >= 0 && world->slots[body].dense >= 0) dkIslands_WakeRow(world, world->slots[body].dense);
 	world->shapes[slot].alive = false;
+	world->shapes[slot].generation++;
 	world->pairsValid = false;
-	world->freeShapes[world->freeShapeCount++] = slot;
+	dkIdPool_Free(&world->shapeIds, slot);
 	world->liveShapes--;
 }
 
@@ -221,13 +216,13 @@ dkResult dkWorld_DestroyShape(dkWorld* world, dkShapeId id, dkError* error)
 
 void dkShapes_RemoveItem(dkWorld* world, uint32_t slot)
 {
-	for (int32_t i = 0; i < world->shapeSlots; ++i)
+	for (int32_t i = 0; i < world->shapeIds.next; ++i)
 		if (world->shapes[i].alive && world->shapes[i].body == (int32_t)slot) freeShape(world, i);
 }
 
 void dkShapes_RemoveItems(dkWorld* world, const uint8_t* removed)
 {
-	for (int32_t i = 0; i < world->shapeSlots; ++i) {
+	for (int32_t i = 0; i < world->shapeIds.next; ++i) {
 		const dkShape* s = &world->shapes[i];
 		if (s->alive && s->body >= 0 && removed[s->body]) freeShape(world, i);
 	}
@@ -264,14 +259,14 @@ dkResult dkWorld_SetItemShapeGroups(dkWorld* world, const dkItemId* items, const
 			return dkResultStaleId;
 		}
 	}
-	int32_t* which = dkAlloc(world, (size_t)(world->slotCount > 0 ? world->slotCount : 1) * sizeof(int32_t));
+	int32_t* which = dkAlloc(world, (size_t)(world->itemIds.next > 0 ? world->itemIds.next : 1) * sizeof(int32_t));
 	if (!which) {
 		dkSetError(error, dkResultOutOfMemory, -1, "count", count);
 		return dkResultOutOfMemory;
 	}
-	for (int32_t i = 0; i < world->slotCount; ++i) which[i] = -1;
+	for (int32_t i = 0; i < world->itemIds.next; ++i) which[i] = -1;
 	for (int32_t k = 0; k < count; ++k) which[items[k].index1 - 1] = k;
-	for (int32_t i = 0; i < world->shapeSlots; ++i) {
+	for (int32_t i = 0; i < world->shapeIds.next; ++i) {
 		const dkShape* s = &world->shapes[i];
 		if (!s->alive || s->body < 0 || which[s->body] < 0) continue;
 		int32_t k = which[s->body];

@@ -342,7 +342,7 @@ static void runStages(dkWorld* world, dkBodyState* states, dkContactSoA* soa, dk
 size_t dkSolver_ScratchBound(const dkWorld* world, int32_t contacts, int32_t substeps)
 {
 	size_t rows = (size_t)world->count + 1, c = (size_t)contacts, j = (size_t)world->liveJoints, n = c + j + 1;
-	size_t slots = (size_t)world->slotCount + 1, i4 = sizeof(int32_t), f4 = sizeof(float), d8 = sizeof(double);
+	size_t slots = (size_t)world->itemIds.next + 1, i4 = sizeof(int32_t), f4 = sizeof(float), d8 = sizeof(double);
 	// A colour's padding adds fewer than DK_CONSTRAINT_PAD constraints; the overflow group is not padded.
 	size_t paddedContacts = c + DK_GRAPH_COLOURS * DK_CONSTRAINT_PAD + DK_CONSTRAINT_PAD;
 	size_t paddedJoints = j + DK_GRAPH_COLOURS * DK_CONSTRAINT_PAD + DK_CONSTRAINT_PAD;
@@ -356,7 +356,7 @@ size_t dkSolver_ScratchBound(const dkWorld* world, int32_t contacts, int32_t sub
 	bytes += rows * (1 + 2 * i4) + (j + 1) * (4 * i4 + 2) +								   // dkChains_Build
 			 (j + 1) * (3 * i4 + 2 + 3 * f4 + (size_t)DK_CHAIN_SCRATCH * d8);			   // and its chains
 	bytes += rows + rows * (d8 + 1);														   // marking, raised inertia
-	size_t islands = (size_t)world->islandSlots + 1;
+	size_t islands = (size_t)world->islandIds.next + 1;
 	bytes += islands + 5 * slots * i4 + 2 * ((size_t)contacts + j + 1) * i4; // rest: busy islands, dkIslands_Split
 	return bytes + DK_SCRATCH_PIECES * DK_ALIGN;
 }
@@ -534,7 +534,7 @@ bool dkSolver_Step(dkWorld* world, float dt, int32_t substeps)
 	bool coupled = world->liveShapes > 0 || world->contactCount > 0 || world->restingContactCount > 0 ||
 				   world->liveJoints > 0;
 	bool parallel = coupled ? world->awake + world->contactCount + world->liveJoints >= DK_MIN_PARALLEL_SOLVE ||
-								  world->shapeSlots >= DK_MIN_PARALLEL_SHAPES
+								  world->shapeIds.next >= DK_MIN_PARALLEL_SHAPES
 							: world->awake > DK_BLOCK;
 	world->timeJobs = parallel;
 	if (coupled && parallel)

@@ -320,7 +320,7 @@ static dkWorld* restingGridAndBalls(int32_t workers)
 // The pairs a search of every pair of live shapes finds from the world's fat boxes, against its list.
 static bool pairsAsBruteForce(const dkWorld* w)
 {
-	int32_t n = w->shapeSlots, found = 0;
+	int32_t n = w->shapeIds.next, found = 0;
 	dkFilter* filters = calloc((size_t)n, sizeof(dkFilter));
 	if (!filters) exit(2);
 	for (int32_t i = 0; i < n; ++i) {
