@@ -25,92 +25,32 @@
 // workers claim; each block writes only its own part of the output, so the pairs and their order do not
 // depend on the worker count. Only the sort of the cells and the sums over blocks are serial. The
 // scratch arrays persist in the world and grow as needed.
-#include "collision.h"
-#include "team.h"
+#include "pair_grid.h"
 #include "radix_sort.h"
+#include "team.h"
 
 #include <math.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define DK_GRID_BLOCK 2048		  // live shapes per block of work
-#define DK_GRID_ENTRY_BLOCK 8192  // cell listings per block of work
-#define DK_GRID_LARGE_CELLS 8	  // a box spanning this many cells on an axis is large: not listed in the grid
-#define DK_GRID_FEW_LARGE 16	  // up to this many large shapes, every box tests each of them (no coarse grid)
-#define DK_GRID_CELL_LIMIT 536870912.0f // 2^29: the farthest cell from the origin on an axis
-
-// One block's share of each pass: sums for the serial steps between passes, and its pairs.
-typedef struct dkGridBlock {
-	double extent;					// sum of the boxes' larger sides, pt
-	int32_t minX, minY, maxX, maxY; // range of the listed boxes' cells
-	int32_t entries, large;			// cell listings and large shapes of the block
-	int32_t entryStart, largeStart; // where the block writes them
-	int32_t pairStart;				// where its pairs go in the world's list
-	int32_t* pairs;					// two slots per pair, sorted
-	int32_t pairCount, pairCapacity;
-	bool ok;
-} dkGridBlock;
-
-// A large shape's listing in the coarse grid.
-typedef struct dkCoarseEntry {
-	uint64_t key; // the coarse cell
-	int32_t slot; // the shape
-	int32_t pad;
-} dkCoarseEntry;
-
-struct dkPairGrid {
-	int32_t* offset;   // live index → its first cell listing (live + 1 of them)
-	int32_t* cellRange; // shape slot → columns and rows of its box's corners: x0, y0, x1, y1
-	int32_t* large;	   // large shapes, in slot order
-	int32_t* huge;	   // large shapes that span more than DK_GRID_LARGE_CELLS coarse cells, in slot order
-	dkCoarseEntry* coarse; // the other large shapes' coarse cell listings, sorted by (cell, slot)
-	size_t coarseCapacity;
-	uint64_t* cells;   // listing → cell key; sorted
-	int32_t* listing;  // the sort's payload: sorted position → listing
-	int32_t* listSlot; // listing → shape slot
-	int32_t* position; // listing → sorted position
-	int32_t* members;  // sorted position → shape slot
-	size_t entryCapacity;
-	int32_t liveCapacity, slotCapacity;
-	dkGridBlock* blocks;
-	int32_t blockCapacity;
-	// The last build, which dkPairGrid_Update looks shapes up in.
-	bool built;
-	bool split; // the world's grid only: it lists the shapes that can move, the still grid the others
-	float inv;
-	int32_t minX, minY, maxX, maxY, used, largeCount;
-	uint64_t width;
-	int32_t* found; // pairs of the loose shapes (dkPairGrid_Update)
-	int32_t foundCount, foundCapacity;
-	int32_t* spare; // the other buffer of the world's pair list
-	int32_t spareCapacity;
-};
-
-// Grows an array from `old` to `need` elements of `elem` bytes, keeping the first `keep` (0 for arrays every
-// build rewrites).
-static bool reserve(const dkWorld* world, void** p, size_t keep, size_t need, size_t elem)
-{
-	return dkResizeArray(world, p, keep, need > 0 ? need : 1, elem);
-}
-
 // Grows the arrays sized by live shapes, shape slots and blocks (contents are rewritten every build).
 static bool reserveShapes(const dkWorld* world, dkPairGrid* g, int32_t live, int32_t slots, int32_t blocks)
 {
 	if (g->liveCapacity < live + 1) {
 		int32_t cap = live + 1 + live / 2;
-		if (!reserve(world, (void**)&g->offset, 0, (size_t)cap, sizeof(int32_t)) ||
-			!reserve(world, (void**)&g->large, 0, (size_t)cap, sizeof(int32_t)) || !reserve(world, (void**)&g->huge, 0, (size_t)cap, sizeof(int32_t)))
+		if (!dkGrid_Reserve(world, (void**)&g->offset, 0, (size_t)cap, sizeof(int32_t)) ||
+			!dkGrid_Reserve(world, (void**)&g->large, 0, (size_t)cap, sizeof(int32_t)) || !dkGrid_Reserve(world, (void**)&g->huge, 0, (size_t)cap, sizeof(int32_t)))
 			return false;
 		g->liveCapacity = cap;
 	}
 	if (g->slotCapacity < slots) {
 		int32_t cap = slots + slots / 2;
-		if (!reserve(world, (void**)&g->cellRange, 0, (size_t)cap * 4, sizeof(int32_t))) return false;
+		if (!dkGrid_Reserve(world, (void**)&g->cellRange, 0, (size_t)cap * 4, sizeof(int32_t))) return false;
 		g->slotCapacity = cap;
 	}
 	if (g->blockCapacity < blocks) {
-		if (!reserve(world, (void**)&g->blocks, (size_t)g->blockCapacity, (size_t)blocks, sizeof(dkGridBlock))) return false;
+		if (!dkGrid_Reserve(world, (void**)&g->blocks, (size_t)g->blockCapacity, (size_t)blocks, sizeof(dkGridBlock))) return false;
 		memset(g->blocks + g->blockCapacity, 0, (size_t)(blocks - g->blockCapacity) * sizeof(dkGridBlock));
 		g->blockCapacity = blocks;
 	}
@@ -121,9 +61,9 @@ static bool reserveEntries(const dkWorld* world, dkPairGrid* g, size_t entries)
 {
 	if (g->entryCapacity >= entries) return true;
 	size_t cap = entries + entries / 2;
-	if (!reserve(world, (void**)&g->cells, 0, cap, sizeof(uint64_t)) || !reserve(world, (void**)&g->listing, 0, cap, sizeof(int32_t)) ||
-		!reserve(world, (void**)&g->listSlot, 0, cap, sizeof(int32_t)) || !reserve(world, (void**)&g->position, 0, cap, sizeof(int32_t)) ||
-		!reserve(world, (void**)&g->members, 0, cap, sizeof(int32_t)))
+	if (!dkGrid_Reserve(world, (void**)&g->cells, 0, cap, sizeof(uint64_t)) || !dkGrid_Reserve(world, (void**)&g->listing, 0, cap, sizeof(int32_t)) ||
+		!dkGrid_Reserve(world, (void**)&g->listSlot, 0, cap, sizeof(int32_t)) || !dkGrid_Reserve(world, (void**)&g->position, 0, cap, sizeof(int32_t)) ||
+		!dkGrid_Reserve(world, (void**)&g->members, 0, cap, sizeof(int32_t)))
 		return false;
 	g->entryCapacity = cap;
 	return true;
@@ -147,25 +87,6 @@ void dkPairGrid_Destroy(const dkWorld* world, dkPairGrid* g)
 	dkFree(world, g->found);
 	dkFree(world, g->spare);
 	dkFree(world, g);
-}
-
-// Whether a box's cell range is large (not listed in the grid, tested against every box instead), or
-// inverted, as a box whose coordinates went non-finite gives: both are kept out of the grid, so that no
-// cell count is ever formed from it.
-static inline bool spansLarge(int32_t x0, int32_t y0, int32_t x1, int32_t y1)
-{
-	return x1 < x0 || y1 < y0 || x1 - x0 >= DK_GRID_LARGE_CELLS || y1 - y0 >= DK_GRID_LARGE_CELLS;
-}
-
-static inline int32_t cellOf(float v, float inv)
-{
-	// Boxes beyond ±2^29 cells (items some 10¹³ pt away, or a NaN) share the grid's edge cells: still correct,
-	// since pairs are tested box against box, and every cell, cell difference and key stays within range.
-	float f = v * inv;
-	f = f > -DK_GRID_CELL_LIMIT ? f : -DK_GRID_CELL_LIMIT; // and a NaN
-	f = f < DK_GRID_CELL_LIMIT ? f : DK_GRID_CELL_LIMIT;
-	int32_t t = (int32_t)f;
-	return t - (f < (float)t); // floor without a library call
 }
 
 // The passes, in order. Each is run by any number of workers claiming blocks.
@@ -222,18 +143,6 @@ static void sortPartners(dkGridBlock* out, int32_t from)
 		for (; j > from && p[2 * (j - 1) + 1] > b; --j) p[2 * j + 1] = p[2 * (j - 1) + 1];
 		p[2 * j + 1] = b;
 	}
-}
-
-// The first of the n sorted keys that is not below key.
-static int32_t lowerBound64(const uint64_t* keys, int32_t n, uint64_t key)
-{
-	int32_t lo = 0, hi = n;
-	while (lo < hi) {
-		int32_t mid = lo + (hi - lo) / 2;
-		if (keys[mid] < key) lo = mid + 1;
-		else hi = mid;
-	}
-	return lo;
 }
 
 static int32_t lowerBoundCoarse(const dkCoarseEntry* e, int32_t n, uint64_t key)
@@ -397,7 +306,7 @@ static bool buildCoarse(dkGridTask* t)
 	}
 	if (n > INT32_MAX) return false;
 	if (g->coarseCapacity < n) {
-		if (!reserve(world, (void**)&g->coarse, 0, n + n / 2, sizeof(dkCoarseEntry))) return false;
+		if (!dkGrid_Reserve(world, (void**)&g->coarse, 0, n + n / 2, sizeof(dkCoarseEntry))) return false;
 		g->coarseCapacity = n + n / 2;
 	}
 	t->coarseMinX = minX, t->coarseMinY = minY, t->coarseMaxX = maxX, t->coarseMaxY = maxY;
@@ -536,7 +445,7 @@ static bool keepBuild(dkPairGrid* g, const dkGridTask* t)
 
 // Builds grid g over the live shapes `slots` (ascending); with `pairs`, finds their pairs into the world's
 // list, else only lists them, for dkPairGrid_FindSplit's lookups. False when out of memory.
-static bool build(dkWorld* world, dkPairGrid* g, const int32_t* slots, int32_t live, const dkFilter* filters, bool pairs)
+bool dkPairGrid_Build(dkWorld* world, dkPairGrid* g, const int32_t* slots, int32_t live, const dkFilter* filters, bool pairs)
 {
 	if (pairs) world->pairCount = 0;
 	int32_t blocks = (live + DK_GRID_BLOCK - 1) / DK_GRID_BLOCK;
@@ -608,159 +517,5 @@ bool dkPairGrid_Find(dkWorld* world, const int32_t* slots, int32_t live, const d
 	if (!world->grid) world->grid = dkAllocZeroed(world, sizeof(dkPairGrid));
 	if (!world->grid) return false;
 	world->grid->split = false;
-	return build(world, world->grid, slots, live, filters, true);
-}
-
-static bool pushFound(const dkWorld* world, dkPairGrid* g, int32_t a, int32_t b)
-{
-	if (g->foundCount == g->foundCapacity) {
-		int32_t cap = g->foundCapacity > 0 ? g->foundCapacity * 2 : 256;
-		if (!reserve(world, (void**)&g->found, (size_t)g->foundCapacity * 2, (size_t)cap * 2, sizeof(int32_t))) return false;
-		g->foundCapacity = cap;
-	}
-	g->found[2 * g->foundCount] = a < b ? a : b;
-	g->found[2 * g->foundCount + 1] = a < b ? b : a;
-	g->foundCount++;
-	return true;
-}
-
-static int comparePairs(const void* x, const void* y)
-{
-	const int32_t *a = x, *b = y;
-	if (a[0] != b[0]) return (a[0] > b[0]) - (a[0] < b[0]);
-	return (a[1] > b[1]) - (a[1] < b[1]);
-}
-
-// The partners of loose shape a among the shapes the last build listed in its cells (not loose ones: they
-// are listed where they were), each pair reported in the cell of the overlap's lower corner as a build
-// does; and among the build's large shapes. False when out of memory.
-static bool looseInGrid(const dkWorld* world, const dkPairGrid* g, int32_t a, const int32_t range[4],
-						const uint8_t* isLoose, const dkFilter* filters)
-{
-	dkPairGrid* out = world->grid;
-	const float* box = world->fatAabb + 4 * a;
-	int32_t x0 = range[0], y0 = range[1];
-	int32_t lx0 = x0 > g->minX ? x0 : g->minX, ly0 = y0 > g->minY ? y0 : g->minY;
-	int32_t lx1 = range[2] < g->maxX ? range[2] : g->maxX, ly1 = range[3] < g->maxY ? range[3] : g->maxY;
-	for (int32_t cy = ly0; g->used > 0 && cy <= ly1; ++cy) {
-		for (int32_t cx = lx0; cx <= lx1; ++cx) {
-			uint64_t key = (uint64_t)(uint32_t)(cy - g->minY) * g->width + (uint32_t)(cx - g->minX);
-			for (int32_t j = lowerBound64(g->cells, g->used, key); j < g->used && g->cells[j] == key; ++j) {
-				int32_t b = g->members[j];
-				if (b == a || isLoose[b]) continue;
-				const float* bb = world->fatAabb + 4 * b;
-				if (box[0] > bb[2] || bb[0] > box[2] || box[1] > bb[3] || bb[1] > box[3]) continue;
-				int32_t bx = g->cellRange[4 * b], by = g->cellRange[4 * b + 1];
-				if ((x0 > bx ? x0 : bx) != cx || (y0 > by ? y0 : by) != cy) continue;
-				if (!filters[a].active && !filters[b].active) continue;
-				if (dkAccepts(world, &filters[a], &filters[b]) && !pushFound(world, out, a, b)) return false;
-			}
-		}
-	}
-	for (int32_t l = 0; l < g->largeCount; ++l) {
-		int32_t b = g->large[l];
-		if (!isLoose[b] && dkCandidate(world, a, b, filters) && !pushFound(world, out, a, b)) return false;
-	}
-	return true;
-}
-
-// Merges the found pairs, sorted here, with the world's list, less the pairs of loose shapes (none left
-// out without `isLoose`), into the grid's spare buffer, which becomes the list. False when out of memory
-// (the list is then unchanged).
-static bool mergeFound(dkWorld* world, dkPairGrid* g, const uint8_t* isLoose)
-{
-	if (g->foundCount > 1) qsort(g->found, (size_t)g->foundCount, 2 * sizeof(int32_t), comparePairs);
-	int64_t most = (int64_t)world->pairCount + g->foundCount;
-	if (most > INT32_MAX / 2) return false;
-	if (g->spareCapacity < most) {
-		int32_t cap = (int32_t)(most + most / 2 < INT32_MAX / 2 ? most + most / 2 : most);
-		if (!reserve(world, (void**)&g->spare, 0, (size_t)cap * 2, sizeof(int32_t))) return false;
-		g->spareCapacity = cap;
-	}
-	const int32_t *old = world->pairs, *found = g->found;
-	int32_t n = 0, i = 0, j = 0;
-	for (;;) {
-		while (isLoose && i < world->pairCount && (isLoose[old[2 * i]] || isLoose[old[2 * i + 1]])) ++i;
-		bool takeOld = i < world->pairCount, takeFound = j < g->foundCount;
-		if (!takeOld && !takeFound) break;
-		if (takeOld && takeFound) takeOld = comparePairs(old + 2 * i, found + 2 * j) < 0;
-		const int32_t* p = takeOld ? old + 2 * i++ : found + 2 * j++;
-		g->spare[2 * n] = p[0];
-		g->spare[2 * n + 1] = p[1];
-		++n;
-	}
-	int32_t* list = world->pairs;
-	int32_t capacity = world->pairCapacity;
-	world->pairs = g->spare;
-	world->pairCapacity = g->spareCapacity;
-	world->pairCount = n;
-	g->spare = list;
-	g->spareCapacity = capacity;
-	return true;
-}
-
-// The partners of shape a (which can move) among the still grid's shapes: 1 when found, 0 when a spans so
-// many of its cells that a grid of every shape is cheaper, -1 when out of memory.
-static int stillPartners(dkWorld* world, int32_t a, const uint8_t* isLoose, const dkFilter* filters)
-{
-	const dkPairGrid* sg = world->stillGrid;
-	const float* box = world->fatAabb + 4 * a;
-	int32_t range[4] = {cellOf(box[0], sg->inv), cellOf(box[1], sg->inv), cellOf(box[2], sg->inv), cellOf(box[3], sg->inv)};
-	if (spansLarge(range[0], range[1], range[2], range[3])) return 0;
-	return looseInGrid(world, sg, a, range, isLoose, filters) ? 1 : -1;
-}
-
-int dkPairGrid_Update(dkWorld* world, const int32_t* loose, int32_t looseCount, const uint8_t* isLoose,
-					  const dkFilter* filters)
-{
-	dkPairGrid* g = world->grid;
-	if (!g || !g->built) return 1;
-	// A loose shape that was large at the build, or is now, finds its partners in every cell it covers;
-	// a new grid is cheaper than that.
-	for (int32_t k = 0; k < looseCount; ++k) {
-		const int32_t* built = g->cellRange + 4 * loose[k];
-		if (spansLarge(built[0], built[1], built[2], built[3])) return 1;
-	}
-	g->foundCount = 0;
-	for (int32_t k = 0; k < looseCount; ++k) {
-		int32_t a = loose[k];
-		const float* box = world->fatAabb + 4 * a;
-		int32_t range[4] = {cellOf(box[0], g->inv), cellOf(box[1], g->inv), cellOf(box[2], g->inv), cellOf(box[3], g->inv)};
-		if (spansLarge(range[0], range[1], range[2], range[3])) return 1;
-		if (!looseInGrid(world, g, a, range, isLoose, filters)) return -1;
-		if (g->split) {
-			int found = stillPartners(world, a, isLoose, filters);
-			if (found != 1) return found == 0 ? 1 : -1; // 0: a shape too large for the still grid's cells
-		}
-		for (int32_t m = k + 1; m < looseCount; ++m)
-			if (dkCandidate(world, a, loose[m], filters) && !pushFound(world, g, a, loose[m])) return -1;
-	}
-	// The pairs of two shapes that are not loose stay; merged with the loose shapes' pairs in order.
-	return mergeFound(world, g, isLoose) ? 0 : -1;
-}
-
-int dkPairGrid_FindSplit(dkWorld* world, const int32_t* movers, int32_t moverCount, const int32_t* still,
-						 int32_t stillCount, const uint8_t* isLoose, const dkFilter* filters, bool* stillBuilt)
-{
-	if (!world->grid) world->grid = dkAllocZeroed(world, sizeof(dkPairGrid));
-	if (!world->stillGrid) world->stillGrid = dkAllocZeroed(world, sizeof(dkPairGrid));
-	dkPairGrid *g = world->grid, *sg = world->stillGrid;
-	if (!g || !sg) return -1;
-	if (!*stillBuilt) {
-		if (!build(world, sg, still, stillCount, filters, false)) return -1;
-		*stillBuilt = true;
-	}
-	for (int32_t k = 0; k < moverCount; ++k) {
-		const float* box = world->fatAabb + 4 * movers[k];
-		if (spansLarge(cellOf(box[0], sg->inv), cellOf(box[1], sg->inv), cellOf(box[2], sg->inv), cellOf(box[3], sg->inv)))
-			return 1;
-	}
-	g->split = false;
-	if (!build(world, g, movers, moverCount, filters, true)) return -1;
-	g->foundCount = 0;
-	for (int32_t k = 0; k < moverCount; ++k)
-		if (stillPartners(world, movers[k], isLoose, filters) < 0) return -1;
-	if (!mergeFound(world, g, NULL)) return -1;
-	g->split = true;
-	return 0;
+	return dkPairGrid_Build(world, world->grid, slots, live, filters, true);
 }

@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: Apache-2.0
+// Stage: the contact update's merge (contact.c says when it runs). In ranges of shape slots, on any worker,
+// each range merges this step's pairs with its contacts (and, when the update sorts, the resting ones),
+// settles each entry (its manifold, its touching state and event, whether it wakes a resting item) and
+// lists what changes the world, which contact.c then applies in range order; a gather pass copies the kept
+// contacts into the new list. Updated in place, a range settles its part of the list where it is.
+#include "contact_merge.h"
+#include "island.h"
+#include "team.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+// The id of a shape's item, or null for a boundary (read when a contact is created).
+static dkItemId itemId(const dkWorld* world, int32_t slot)
+{
+	int32_t body = world->shapes[slot].body;
+	if (body < 0) return (dkItemId){0, 0};
+	return (dkItemId){(uint32_t)body + 1, world->slots[body].generation};
+}
+
+// Events name the shapes, items and tags the contact was made with, even if those were removed since.
+static void event(const dkContact* c, bool began, dkContactEvent* e)
+{
+	*e = (dkContactEvent){.shapeA = {(uint32_t)c->shapeA + 1, c->generationA},
+						  .shapeB = {(uint32_t)c->shapeB + 1, c->generationB},
+						  .itemA = c->itemA, .itemB = c->itemB, .tagA = c->tagA, .tagB = c->tagB, .began = began};
+	if (began && c->manifold.count > 0) {
+		e->x = c->originX + c->manifold.points[0].px;
+		e->y = c->originY + c->manifold.points[0].py;
+	}
+}
+
+// Whether both shape slots still hold the shapes the contact was made with.
+static bool sameShapes(const dkWorld* world, const dkContact* c)
+{
+	const dkShape *a = &world->shapes[c->shapeA], *b = &world->shapes[c->shapeB];
+	return a->alive && b->alive && a->generation == c->generationA && b->generation == c->generationB;
+}
+
+// Wakes the items of a contact that still exist (their support or partner went away).
+void dkMerge_WakePartners(dkWorld* world, const dkContact* c)
+{
+	int32_t bodies[2] = {c->bodyA, c->bodyB};
+	for (int k = 0; k < 2; ++k) {
+		if (bodies[k] < 0) continue;
+		int32_t row = world->slots[bodies[k]].dense;
+		if (row >= 0 && world->slots[bodies[k]].generation == (k == 0 ? c->itemA : c->itemB).generation)
+			dkIslands_WakeRow(world, row);
+	}
+}
+
+// Appends one element to a per-range list; false when out of memory.
+static bool append(const dkWorld* world, void** list, int32_t* count, int32_t* capacity, const void* element,
+				   size_t size)
+{
+	if (*count == *capacity) {
+		int32_t cap = *capacity > 0 ? *capacity * 2 : 16;
+		void* grown = dkResize(world, *list, (size_t)*capacity * size, (size_t)cap * size);
+		if (!grown) return false;
+		*list = grown;
+		*capacity = cap;
+	}
+	memcpy((char*)*list + (size_t)*count * size, element, size);
+	++*count;
+	return true;
+}
+
+// The merge walks the pairs in order of their first shape, but their second shapes lie anywhere in the
+// shape array (30 MB for 100 000 boxes), and waiting for them was most of the merge's time. Both passes
+// over a range ask for the second shape this many pairs (or entries) ahead.
+#define DK_MERGE_AHEAD 4
+
+static inline void prefetchShape(const dkShape* s)
+{
+	const char* p = (const char*)s;
+	for (size_t o = 0; o < sizeof *s; o += 64) __builtin_prefetch(p + o);
+}
+
+// Old contact k of a merge: the list's, then the resting contacts'.
+static inline const dkContact* oldContact(const dkWorld* world, int32_t k)
+{
+	return k < world->contactCount ? &world->contacts[k] : &world->restingContacts[k - world->contactCount];
+}
+
+// Lists a range's entries: merges its sorted pairs with its sorted contacts (and, when it sorts, its
+// resting contacts: no pair has a contact in both); returns their number. Unless every pair is to have its
+// contact (`cover`), a new pair with no point within reach gets none. An old contact no pair reports stays
+// as it was while its items all rest or do not move: among the resting contacts when the merge sorts, in
+// the list otherwise.
+static int32_t mergeRange(const dkWorld* world, const dkMergeRange* r, dkMergeEntry* entry, float dt, bool cover,
+						  bool sorts)
+{
+	const dkContact *contacts = world->contacts, *resting = world->restingContacts;
+	int32_t m = 0, i = r->pairBegin, j = r->contactBegin, q = r->restingBegin, cc = world->contactCount;
+	while (i < r->pairEnd || j < r->contactEnd || q < r->restingEnd) {
+		// The next old contact: the list's or the resting one, whichever comes first.
+		int32_t k = -1;
+		if (j < r->contactEnd && (q == r->restingEnd || comparePair(contacts[j].shapeA, contacts[j].shapeB,
+																	resting[q].shapeA, resting[q].shapeB) < 0))
+			k = j;
+		else if (q < r->restingEnd) k = cc + q;
+		const dkContact* old = k >= 0 ? oldContact(world, k) : NULL;
+		int order;
+		if (i == r->pairEnd) order = 1;
+		else if (!old) order = -1;
+		else order = comparePair(world->pairs[2 * i], world->pairs[2 * i + 1], old->shapeA, old->shapeB);
+		if (order >= 0) { // the old contact is taken
+			if (k < cc) ++j;
+			else ++q;
+		}
+		if (order > 0) {
+			// An old contact the broadphase no longer reports.
+			bool alive = sameShapes(world, old);
+			if (alive && bothAsleep(world, old)) entry[m++] = (dkMergeEntry){-1, k, sorts ? dkEntryRest : dkEntryCarry};
+			else if (old->touching) entry[m++] = (dkMergeEntry){-1, k, alive ? dkEntryEnded : dkEntryEndedLost};
+			continue;
+		}
+		int32_t a = world->pairs[2 * i], b = world->pairs[2 * i + 1];
+		if (i + DK_MERGE_AHEAD < r->pairEnd) prefetchShape(&world->shapes[world->pairs[2 * (i + DK_MERGE_AHEAD) + 1]]);
+		if (order == 0) {
+			if (old->generationA == world->shapes[a].generation && old->generationB == world->shapes[b].generation) {
+				entry[m++] = (dkMergeEntry){i++, k, dkEntryUpdate};
+				continue;
+			}
+			// a slot reused by a new shape: the old contact ends, a new one starts
+			if (old->touching) entry[m++] = (dkMergeEntry){-1, k, dkEntryEnded};
+		}
+		if (cover || !outOfReach(world, a, b, pairReach(world, a, b, dt)))
+			entry[m++] = (dkMergeEntry){i, -1, dkEntryUpdate}; // a new pair: its contact begins
+		++i;
+	}
+	return m;
+}
+
+// An old contact ends: its ended event, and when its shapes went away, the items it touched wake.
+static void endContact(const dkWorld* world, dkMergeRange* r, const dkContact* c, bool lost)
+{
+	dkContactEvent e;
+	event(c, false, &e);
+	r->ok = append(world, (void**)&r->events, &r->eventCount, &r->eventCapacity, &e, sizeof e) && r->ok;
+	if (lost) r->ok = append(world, (void**)&r->lost, &r->lostCount, &r->lostCapacity, c, sizeof *c) && r->ok;
+}
+
+// A new contact of shapes a and b.
+static void newContact(const dkWorld* world, int32_t a, int32_t b, dkContact* c)
+{
+	memset(c, 0, sizeof *c);
+	c->shapeA = a;
+	c->shapeB = b;
+	c->generationA = world->shapes[a].generation;
+	c->generationB = world->shapes[b].generation;
+	c->bodyA = world->shapes[a].body;
+	c->bodyB = world->shapes[b].body;
+	c->itemA = itemId(world, a);
+	c->itemB = itemId(world, b);
+	c->tagA = world->shapes[a].tag;
+	c->tagB = world->shapes[b].tag;
+}
+
+// A contact of this step's pairs (`touching` still last step's): its manifold and its began or ended event.
+// Without memory for the event, `touching` stays as it was, so the next step finds the change again.
+static void settle(const dkWorld* world, dkMergeRange* r, dkContact* c, float dt)
+{
+	dkContact_UpdateManifold(world, c, dt);
+	bool touching = isTouching(&c->manifold);
+	if (touching == c->touching) return;
+	dkContactEvent e;
+	event(c, touching, &e);
+	if (append(world, (void**)&r->events, &r->eventCount, &r->eventCapacity, &e, sizeof e)) c->touching = touching;
+	else r->ok = false;
+}
+
+// Whether a contact between two items may wake one (it has points and an item rests) or link their
+// islands (it touches, and its items are not both awake in one island already).
+static bool mayLink(const dkWorld* world, const dkContact* c)
+{
+	if (c->manifold.count == 0 || c->bodyA < 0 || c->bodyB < 0) return false;
+	int32_t ra = world->slots[c->bodyA].dense, rb = world->slots[c->bodyB].dense;
+	if (ra < 0 || rb < 0) return false;
+	if (ra >= world->awake || rb >= world->awake) return true;
+	if (!c->touching) return false;
+	int32_t ia = world->islandOf[c->bodyA];
+	return ia < 0 || ia != world->islandOf[c->bodyB];
+}
+
+// Whether an awake item wakes the resting one of a contact: touching, when A's point moves relative to B's
+// (at the contact's first point) faster than restSpeed; about to touch (a point within reach, farther than
+// the speculative distance), when they close faster than restSpeed and fast enough to touch within the
+// step. (Without the second rule a fast item stopped at the speculative distance, as at an anchored item,
+// and touched at no speed at all: a resting wall stopped a thrown ball dead.)
+bool dkMerge_Wakes(const dkWorld* world, const dkContact* c, int32_t ra, int32_t rb, float dt)
+{
+	float* const* col = world->col;
+	float px = c->originX + (c->manifold.count > 0 ? c->manifold.points[0].px : 0.0f);
+	float py = c->originY + (c->manifold.count > 0 ? c->manifold.points[0].py : 0.0f);
+	float v[2][2];
+	int32_t rows[2] = {ra, rb};
+	for (int k = 0; k < 2; ++k) {
+		int32_t r = rows[k];
+		float w = col[dkColumnAngularVelocity][r];
+		v[k][0] = col[dkColumnVelocityX][r] - w * (py - col[dkColumnPositionY][r]);
+		v[k][1] = col[dkColumnVelocityY][r] + w * (px - col[dkColumnPositionX][r]);
+	}
+	float dx = v[0][0] - v[1][0], dy = v[0][1] - v[1][1], limit = world->def.restSpeed;
+	if (c->touching) return dx * dx + dy * dy > limit * limit;
+	float closing = dx * c->manifold.nx + dy * c->manifold.ny, nearest = INFINITY;
+	for (int32_t i = 0; i < c->manifold.count; ++i) nearest = fminf(nearest, c->manifold.points[i].separation);
+	return closing > limit && closing * dt >= nearest - DK_SPECULATIVE_DISTANCE;
+}
+
+// Lists the kept contacts, `n` from `work`, that may link islands or wake a resting item (by their index
+// from `work`), and counts those with points. Waking and linking only ever add awake items and join
+// islands, so contacts whose items are both awake in one island now stay so.
+static void listWaking(const dkWorld* world, dkMergeRange* r, const dkContact* work, int32_t n)
+{
+	r->withPoints = 0;
+	for (int32_t k = 0; k < n; ++k) {
+		r->withPoints += work[k].manifold.count > 0;
+		if (mayLink(world, &work[k]))
+			r->ok = append(world, (void**)&r->waking, &r->wakingCount, &r->wakingCapacity, &k, sizeof k) && r->ok;
+	}
+	r->kept = n;
+}
+
+// One range of a merge: lists its entries, then settles them in list order (manifolds, events, lost
+// supports), writing the kept ones to the start of its region and the resting ones (a sorting merge) down
+// from its end. Each old contact and each pair gives at most one of either, so they never meet. Reads the
+// world and writes only the range's region and lists; what changes the world (events, waking) is applied
+// after all ranges.
+static void mergeAndSettle(const dkWorld* world, dkMergeRange* r, dkContact* spare, dkMergeEntry* entries, float dt,
+						   bool cover, bool sorts)
+{
+	dkContact *work = spare + r->offset, *rest = spare + r->end - 1; // rest[-k]: the k-th resting contact
+	dkMergeEntry* entry = entries + r->offset;
+	int32_t m = mergeRange(world, r, entry, dt, cover, sorts), n = 0, nr = 0;
+	r->restWithPoints = 0;
+	for (int32_t k = 0; k < m; ++k) {
+		if (k + DK_MERGE_AHEAD < m && entry[k + DK_MERGE_AHEAD].pair >= 0)
+			prefetchShape(&world->shapes[world->pairs[2 * entry[k + DK_MERGE_AHEAD].pair + 1]]);
+		const dkMergeEntry* e = &entry[k];
+		switch (e->kind) {
+		case dkEntryCarry: work[n++] = *oldContact(world, e->contact); break;
+		case dkEntryRest:
+			rest[-nr] = *oldContact(world, e->contact);
+			r->restWithPoints += rest[-nr++].manifold.count > 0;
+			break;
+		case dkEntryEnded: endContact(world, r, oldContact(world, e->contact), false); break;
+		case dkEntryEndedLost: endContact(world, r, oldContact(world, e->contact), true); break;
+		default:
+			if (e->contact >= 0) work[n] = *oldContact(world, e->contact);
+			else newContact(world, world->pairs[2 * e->pair], world->pairs[2 * e->pair + 1], &work[n]);
+			settle(world, r, &work[n], dt);
+			n += cover || work[n].manifold.count > 0 || work[n].touching;
+		}
+	}
+	r->restKept = nr;
+	listWaking(world, r, work, n);
+}
+
+// One range of an update in place (the pairs are last step's, each with its contact): the contacts of
+// moving items settle where they are; resting ones stay as they were. Writes only the range's contacts
+// and lists.
+static void settleInPlace(const dkWorld* world, dkMergeRange* r, dkContact* contacts, float dt)
+{
+	int32_t b = r->contactBegin, e = r->contactEnd;
+	for (int32_t k = b; k < e; ++k) {
+		if (k + DK_MERGE_AHEAD < e) prefetchShape(&world->shapes[contacts[k + DK_MERGE_AHEAD].shapeB]);
+		// Neither shape moves exactly when the pair list has no pair for them (dkCandidate).
+		if (!bothAsleep(world, &contacts[k])) settle(world, r, &contacts[k], dt);
+	}
+	listWaking(world, r, contacts + b, e - b);
+}
+
+void dkMerge_FreeRanges(const dkWorld* world, dkMergeRange* ranges, int32_t count)
+{
+	for (int32_t g = 0; g < count; ++g) {
+		dkFree(world, ranges[g].events);
+		dkFree(world, ranges[g].lost);
+		dkFree(world, ranges[g].waking);
+	}
+}
+
+void dkMerge_Task(void* context, int32_t worker)
+{
+	(void)worker;
+	dkMergeTask* t = context;
+	for (;;) {
+		int32_t g = atomic_fetch_add(&t->claim, 1);
+		if (g >= t->rangeCount) return;
+		if (t->gather) {
+			const dkMergeRange* r = &t->ranges[g];
+			memcpy(t->next + r->first, t->spare + r->offset, (size_t)r->kept * sizeof(dkContact));
+			for (int32_t k = 0; k < r->restKept; ++k) t->nextResting[r->restFirst + k] = t->spare[r->end - 1 - k];
+		} else { // into a copy: neighbouring ranges share cache lines
+			dkMergeRange r = t->ranges[g];
+			r.eventCount = r.lostCount = r.wakingCount = 0;
+			r.ok = true;
+			if (t->inPlace) settleInPlace(t->world, &r, t->next, t->dt);
+			else mergeAndSettle(t->world, &r, t->spare, t->entries, t->dt, t->cover, t->sorts);
+			t->ranges[g] = r;
+		}
+	}
+}
+
+// The first index in [b, e) of the sorted pairs (or contacts) whose first shape is at least `shape`.
+int32_t dkMerge_FirstPair(const int32_t* pairs, int32_t b, int32_t e, int32_t shape)
+{
+	while (b < e) {
+		int32_t mid = b + (e - b) / 2;
+		if (pairs[2 * mid] < shape) b = mid + 1;
+		else e = mid;
+	}
+	return b;
+}
+
+int32_t dkMerge_FirstContact(const dkContact* contacts, int32_t b, int32_t e, int32_t shape)
+{
+	while (b < e) {
+		int32_t mid = b + (e - b) / 2;
+		if (contacts[mid].shapeA < shape) b = mid + 1;
+		else e = mid;
+	}
+	return b;
+}

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: Apache-2.0
+// Data structure: the pair grid between full builds (pair_grid.c). The shapes whose fat boxes changed since
+// the grid was built look their partners up in the cells of that build and among its large shapes, and
+// their pairs replace theirs in the sorted list (dkPairGrid_Update); while the shapes that cannot move are
+// many, the moving ones are listed in a grid of their own and look partners up in the still shapes' grid
+// too (dkPairGrid_FindSplit).
+#include "pair_grid.h"
+#include "radix_sort.h"
+#include "team.h"
+
+#include <math.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool pushFound(const dkWorld* world, dkPairGrid* g, int32_t a, int32_t b)
+{
+	if (g->foundCount == g->foundCapacity) {
+		int32_t cap = g->foundCapacity > 0 ? g->foundCapacity * 2 : 256;
+		if (!dkGrid_Reserve(world, (void**)&g->found, (size_t)g->foundCapacity * 2, (size_t)cap * 2, sizeof(int32_t))) return false;
+		g->foundCapacity = cap;
+	}
+	g->found[2 * g->foundCount] = a < b ? a : b;
+	g->found[2 * g->foundCount + 1] = a < b ? b : a;
+	g->foundCount++;
+	return true;
+}
+
+static int comparePairs(const void* x, const void* y)
+{
+	const int32_t *a = x, *b = y;
+	if (a[0] != b[0]) return (a[0] > b[0]) - (a[0] < b[0]);
+	return (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+// The partners of loose shape a among the shapes the last build listed in its cells (not loose ones: they
+// are listed where they were), each pair reported in the cell of the overlap's lower corner as a build
+// does; and among the build's large shapes. False when out of memory.
+static bool looseInGrid(const dkWorld* world, const dkPairGrid* g, int32_t a, const int32_t range[4],
+						const uint8_t* isLoose, const dkFilter* filters)
+{
+	dkPairGrid* out = world->grid;
+	const float* box = world->fatAabb + 4 * a;
+	int32_t x0 = range[0], y0 = range[1];
+	int32_t lx0 = x0 > g->minX ? x0 : g->minX, ly0 = y0 > g->minY ? y0 : g->minY;
+	int32_t lx1 = range[2] < g->maxX ? range[2] : g->maxX, ly1 = range[3] < g->maxY ? range[3] : g->maxY;
+	for (int32_t cy = ly0; g->used > 0 && cy <= ly1; ++cy) {
+		for (int32_t cx = lx0; cx <= lx1; ++cx) {
+			uint64_t key = (uint64_t)(uint32_t)(cy - g->minY) * g->width + (uint32_t)(cx - g->minX);
+			for (int32_t j = lowerBound64(g->cells, g->used, key); j < g->used && g->cells[j] == key; ++j) {
+				int32_t b = g->members[j];
+				if (b == a || isLoose[b]) continue;
+				const float* bb = world->fatAabb + 4 * b;
+				if (box[0] > bb[2] || bb[0] > box[2] || box[1] > bb[3] || bb[1] > box[3]) continue;
+				int32_t bx = g->cellRange[4 * b], by = g->cellRange[4 * b + 1];
+				if ((x0 > bx ? x0 : bx) != cx || (y0 > by ? y0 : by) != cy) continue;
+				if (!filters[a].active && !filters[b].active) continue;
+				if (dkAccepts(world, &filters[a], &filters[b]) && !pushFound(world, out, a, b)) return false;
+			}
+		}
+	}
+	for (int32_t l = 0; l < g->largeCount; ++l) {
+		int32_t b = g->large[l];
+		if (!isLoose[b] && dkCandidate(world, a, b, filters) && !pushFound(world, out, a, b)) return false;
+	}
+	return true;
+}
+
+// Merges the found pairs, sorted here, with the world's list, less the pairs of loose shapes (none left
+// out without `isLoose`), into the grid's spare buffer, which becomes the list. False when out of memory
+// (the list is then unchanged).
+static bool mergeFound(dkWorld* world, dkPairGrid* g, const uint8_t* isLoose)
+{
+	if (g->foundCount > 1) qsort(g->found, (size_t)g->foundCount, 2 * sizeof(int32_t), comparePairs);
+	int64_t most = (int64_t)world->pairCount + g->foundCount;
+	if (most > INT32_MAX / 2) return false;
+	if (g->spareCapacity < most) {
+		int32_t cap = (int32_t)(most + most / 2 < INT32_MAX / 2 ? most + most / 2 : most);
+		if (!dkGrid_Reserve(world, (void**)&g->spare, 0, (size_t)cap * 2, sizeof(int32_t))) return false;
+		g->spareCapacity = cap;
+	}
+	const int32_t *old = world->pairs, *found = g->found;
+	int32_t n = 0, i = 0, j = 0;
+	for (;;) {
+		while (isLoose && i < world->pairCount && (isLoose[old[2 * i]] || isLoose[old[2 * i + 1]])) ++i;
+		bool takeOld = i < world->pairCount, takeFound = j < g->foundCount;
+		if (!takeOld && !takeFound) break;
+		if (takeOld && takeFound) takeOld = comparePairs(old + 2 * i, found + 2 * j) < 0;
+		const int32_t* p = takeOld ? old + 2 * i++ : found + 2 * j++;
+		g->spare[2 * n] = p[0];
+		g->spare[2 * n + 1] = p[1];
+		++n;
+	}
+	int32_t* list = world->pairs;
+	int32_t capacity = world->pairCapacity;
+	world->pairs = g->spare;
+	world->pairCapacity = g->spareCapacity;
+	world->pairCount = n;
+	g->spare = list;
+	g->spareCapacity = capacity;
+	return true;
+}
+
+// The partners of shape a (which can move) among the still grid's shapes: 1 when found, 0 when a spans so
+// many of its cells that a grid of every shape is cheaper, -1 when out of memory.
+static int stillPartners(dkWorld* world, int32_t a, const uint8_t* isLoose, const dkFilter* filters)
+{
+	const dkPairGrid* sg = world->stillGrid;
+	const float* box = world->fatAabb + 4 * a;
+	int32_t range[4] = {cellOf(box[0], sg->inv), cellOf(box[1], sg->inv), cellOf(box[2], sg->inv), cellOf(box[3], sg->inv)};
+	if (spansLarge(range[0], range[1], range[2], range[3])) return 0;
+	return looseInGrid(world, sg, a, range, isLoose, filters) ? 1 : -1;
+}
+
+int dkPairGrid_Update(dkWorld* world, const int32_t* loose, int32_t looseCount, const uint8_t* isLoose,
+					  const dkFilter* filters)
+{
+	dkPairGrid* g = world->grid;
+	if (!g || !g->built) return 1;
+	// A loose shape that was large at the build, or is now, finds its partners in every cell it covers;
+	// a new grid is cheaper than that.
+	for (int32_t k = 0; k < looseCount; ++k) {
+		const int32_t* built = g->cellRange + 4 * loose[k];
+		if (spansLarge(built[0], built[1], built[2], built[3])) return 1;
+	}
+	g->foundCount = 0;
+	for (int32_t k = 0; k < looseCount; ++k) {
+		int32_t a = loose[k];
+		const float* box = world->fatAabb + 4 * a;
+		int32_t range[4] = {cellOf(box[0], g->inv), cellOf(box[1], g->inv), cellOf(box[2], g->inv), cellOf(box[3], g->inv)};
+		if (spansLarge(range[0], range[1], range[2], range[3])) return 1;
+		if (!looseInGrid(world, g, a, range, isLoose, filters)) return -1;
+		if (g->split) {
+			int found = stillPartners(world, a, isLoose, filters);
+			if (found != 1) return found == 0 ? 1 : -1; // 0: a shape too large for the still grid's cells
+		}
+		for (int32_t m = k + 1; m < looseCount; ++m)
+			if (dkCandidate(world, a, loose[m], filters) && !pushFound(world, g, a, loose[m])) return -1;
+	}
+	// The pairs of two shapes that are not loose stay; merged with the loose shapes' pairs in order.
+	return mergeFound(world, g, isLoose) ? 0 : -1;
+}
+
+int dkPairGrid_FindSplit(dkWorld* world, const int32_t* movers, int32_t moverCount, const int32_t* still,
+						 int32_t stillCount, const uint8_t* isLoose, const dkFilter* filters, bool* stillBuilt)
+{
+	if (!world->grid) world->grid = dkAllocZeroed(world, sizeof(dkPairGrid));
+	if (!world->stillGrid) world->stillGrid = dkAllocZeroed(world, sizeof(dkPairGrid));
+	dkPairGrid *g = world->grid, *sg = world->stillGrid;
+	if (!g || !sg) return -1;
+	if (!*stillBuilt) {
+		if (!dkPairGrid_Build(world, sg, still, stillCount, filters, false)) return -1;
+		*stillBuilt = true;
+	}
+	for (int32_t k = 0; k < moverCount; ++k) {
+		const float* box = world->fatAabb + 4 * movers[k];
+		if (spansLarge(cellOf(box[0], sg->inv), cellOf(box[1], sg->inv), cellOf(box[2], sg->inv), cellOf(box[3], sg->inv)))
+			return 1;
+	}
+	g->split = false;
+	if (!dkPairGrid_Build(world, g, movers, moverCount, filters, true)) return -1;
+	g->foundCount = 0;
+	for (int32_t k = 0; k < moverCount; ++k)
+		if (stillPartners(world, movers[k], isLoose, filters) < 0) return -1;
+	if (!mergeFound(world, g, NULL)) return -1;
+	g->split = true;
+	return 0;
+}
