@@ -14,7 +14,7 @@ bool dkArena_Reserve(dkWorld* world, size_t bytes)
 	if (world->arenaUsed != 0) return false; // scratch still out: a bug in the step's order
 	if (bytes <= world->arenaCapacity) return true;
 	size_t capacity = bytes + bytes / 4; // room for the next few steps' growth
-	char* memory = dkAlloc(world, capacity);
+	char* memory = dkAllocAligned(world, capacity);
 	if (!memory) return false;
 	dkFree(world, world->arena);
 	world->arena = memory;

@@ -18,7 +18,7 @@ static size_t columnBytes(int32_t capacity)
 	return bytes ? bytes : DK_ALIGN;
 }
 
-float* dkAllocUnsetColumn(const dkWorld* world, int32_t capacity) { return dkAlloc(world, columnBytes(capacity)); }
+float* dkAllocUnsetColumn(const dkWorld* world, int32_t capacity) { return dkAllocAligned(world, columnBytes(capacity)); }
 
 float* dkAllocColumn(const dkWorld* world, int32_t capacity)
 {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Memory: the world's allocator (dkWorldDef.allocator), or the C library's aligned allocation.
+// Memory: the world's allocator (dkWorldDef.allocator), or the C library's.
 #include "memory.h"
 #include "core.h"
 
@@ -26,7 +26,14 @@ static const dkAllocator cLibrary = {0};
 
 static const dkAllocator* allocatorOf(const dkWorld* world) { return world ? &world->def.allocator : &cLibrary; }
 
-void* dkAlloc(const dkWorld* world, size_t bytes) { return dkAllocWith(allocatorOf(world), bytes); }
+void* dkAllocAligned(const dkWorld* world, size_t bytes) { return dkAllocWith(allocatorOf(world), bytes); }
+
+void* dkAlloc(const dkWorld* world, size_t bytes)
+{
+	const dkAllocator* allocator = allocatorOf(world);
+	if (allocator->allocate) return dkAllocWith(allocator, bytes);
+	return malloc(bytes > 0 ? bytes : 1);
+}
 
 void* dkAllocZeroed(const dkWorld* world, size_t bytes)
 {
@@ -39,6 +46,9 @@ void dkFree(const dkWorld* world, void* memory) { dkFreeWith(allocatorOf(world),
 
 void* dkResize(const dkWorld* world, void* memory, size_t oldBytes, size_t newBytes)
 {
+	// The C library grows an array where it is when it can (a large one by remapping its pages), so a grown
+	// array is not resident twice while it is copied; a host's allocator gets the copy.
+	if (!allocatorOf(world)->allocate) return realloc(memory, newBytes > 0 ? newBytes : 1);
 	void* fresh = dkAlloc(world, newBytes);
 	if (!fresh) return NULL;
 	if (memory) memcpy(fresh, memory, oldBytes < newBytes ? oldBytes : newBytes);

@@ -12,15 +12,18 @@
 
 typedef struct dkWorld dkWorld;
 
-// `bytes` bytes aligned to DK_ALIGN, unset (dkAlloc) or zeroed (dkAllocZeroed); null when out of memory.
-// Zero bytes are allowed (a valid pointer to DK_ALIGN bytes). A null world means the C library's allocation
-// (for the kernel's oracles, which have no world).
+// `bytes` bytes, unset (dkAlloc) or zeroed (dkAllocZeroed); null when out of memory. Zero bytes are allowed.
+// A null world means the C library's allocation (for the kernel's oracles, which have no world). Aligned as
+// malloc aligns, or to DK_ALIGN with a host's allocator; dkAllocAligned always to DK_ALIGN (columns and the
+// step arena, which the SIMD kernels load whole vectors from).
 void* dkAlloc(const dkWorld* world, size_t bytes);
+void* dkAllocAligned(const dkWorld* world, size_t bytes);
 void* dkAllocZeroed(const dkWorld* world, size_t bytes);
-// Frees memory from dkAlloc, dkAllocZeroed or dkResize (null is allowed).
+// Frees memory from dkAlloc, dkAllocAligned, dkAllocZeroed or dkResize (null is allowed).
 void dkFree(const dkWorld* world, void* memory);
-// As realloc: new memory of newBytes holding the first min(oldBytes, newBytes) bytes of `memory` (which may
-// be null with oldBytes 0), and `memory` freed; null when out of memory, with `memory` untouched.
+// As realloc: newBytes holding the first min(oldBytes, newBytes) bytes of `memory` (which may be null with
+// oldBytes 0, and must come from dkAlloc or dkResize), and `memory` freed; null when out of memory, with
+// `memory` untouched.
 void* dkResize(const dkWorld* world, void* memory, size_t oldBytes, size_t newBytes);
 
 // dkResize on an array of `size`-byte elements held at *array, from oldCount to newCount elements; false,
