@@ -110,8 +110,8 @@ typedef void dkRunTasksFn(dkTaskFn* task, void* taskContext, int32_t workerCount
 
 /// World configuration. Obtain with dkDefaultWorldDef() and change what you need.
 /// Where a world's memory comes from (dkWorldDef.allocator): a host may count it, cap it or fail it. Both
-/// functions null: the C library's aligned_alloc and free. A step may call them from several of its workers
-/// at once, so they must be thread-safe.
+/// functions null: the C library (malloc, realloc and free; aligned_alloc for the columns and the step
+/// arena). A step may call them from several of its workers at once, so they must be thread-safe.
 typedef struct dkAllocator {
 	/// `bytes` bytes (> 0) aligned to 64 bytes, or null when there is no memory for them.
 	void* (*allocate)(void* context, size_t bytes);
