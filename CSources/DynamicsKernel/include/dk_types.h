@@ -108,7 +108,6 @@ typedef enum dkColumn {
 typedef void dkTaskFn(void* taskContext, int32_t worker);
 typedef void dkRunTasksFn(dkTaskFn* task, void* taskContext, int32_t workerCount, void* hostContext);
 
-/// World configuration. Obtain with dkDefaultWorldDef() and change what you need.
 /// Where a world's memory comes from (dkWorldDef.allocator): a host may count it, cap it or fail it. Both
 /// functions null: the C library (malloc, realloc and free; aligned_alloc for the columns and the step
 /// arena). A step may call them from several of its workers at once, so they must be thread-safe.
@@ -120,6 +119,7 @@ typedef struct dkAllocator {
 	void* context;
 } dkAllocator;
 
+/// World configuration. Obtain with dkDefaultWorldDef() and change what you need.
 typedef struct dkWorldDef {
 	int32_t workerCount;		///< ≥ 1
 	dkSimdLevel simdLimit;		///< highest SIMD level allowed; the best supported one ≤ this is used
