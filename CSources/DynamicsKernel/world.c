@@ -82,11 +82,11 @@ dkWorld* dkWorld_Create(const dkWorldDef* def, dkError* error)
 		return NULL;
 	}
 	dkWorld* world = dkAllocWith(&def->allocator, sizeof *world);
-	if (world) memset(world, 0, sizeof *world);
 	if (!world) {
 		dkSetError(error, dkResultOutOfMemory, -1, "world", 0);
 		return NULL;
 	}
+	memset(world, 0, sizeof *world);
 	world->def = *def;
 	world->kernels = dkKernelsFor(def->simdLimit);
 	int32_t cap = def->initialCapacity > DK_PAD ? def->initialCapacity : DK_PAD;
