@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Stage: the contact constraints of the coupled step (solver.c owns their place in the step). Once per
+// Stage: preparing the coupled step's constraints, between collision and the solve (step.c). Once per
 // step, the contacts with a moving item and the active joints are coloured together (constraint_graph.c)
 // and laid out for the wide kernels: contacts in the contact layout (contact_soa.h), joints in the joint
 // layout (joint_solver.c), and the joint chains (joint_chain.c); each contact's row is filled with its
@@ -273,15 +273,15 @@ static int32_t listContacts(dkWorld* world, int32_t* list, int32_t* rowA, int32_
 	return n;
 }
 
-// Prepares the constraints of every joint and contact with a moving item, laid out wide. Joints and
+// Lays out the constraints of every joint and contact with a moving item, wide. Joints and
 // contacts are coloured together (constraint_graph.c), joints first, so a colour's joints and contacts
 // never share a moving item; within each colour the joints go to the joint layout (joint_solver.c) and
 // the contacts to the contact layout, each colour padded to a multiple of DK_CONSTRAINT_PAD with inert
 // constraints; the overflow group comes last, unpadded (solved one at a time). colourStart and jointStart
 // receive DK_GRAPH_COLOURS + 2 offsets each. The contact rows are filled in parallel (fillContact).
 // Its arrays are the step arena's scratch, given back with the step's. Returns false when out of memory.
-bool dkContactSolver_Prepare(dkWorld* world, dkContactSoA* soa, int32_t* colourStart, dkJointSoA* joints,
-							 int32_t* jointStart, dkJointChains* chains, float h)
+static bool prepareConstraints(dkWorld* world, dkContactSoA* soa, int32_t* colourStart, dkJointSoA* joints,
+							   int32_t* jointStart, dkJointChains* chains, float h)
 {
 	int32_t nc = world->contactCount, cap0 = nc + world->liveJoints > 0 ? nc + world->liveJoints : 1;
 	int32_t* list = dkScratch(world, (size_t)cap0 * sizeof(int32_t));
@@ -361,3 +361,19 @@ bool dkContactSolver_Prepare(dkWorld* world, dkContactSoA* soa, int32_t* colourS
 	return !chains->braced || markBraced(world, soa, chains, joints);
 }
 
+bool dkConstraints_Prepare(dkWorld* world, dkConstraints* constraints, float h)
+{
+	*constraints = (dkConstraints){0};
+	float** c = world->col;
+	int32_t awake = world->awake;
+	dkBodyState* states = dkScratchZeroed(world, ((size_t)awake + 1) * sizeof(dkBodyState));
+	if (!states) return false;
+	for (int32_t i = 0; i < awake; ++i) { // scratch columns: what the contacts measure movement from
+		c[dkColumnStartX][i] = c[dkColumnPositionX][i];
+		c[dkColumnStartY][i] = c[dkColumnPositionY][i];
+	}
+	for (int32_t i = 0; i <= awake; ++i) states[i].dc = 1.0f; // and the zero state for items that do not move
+	constraints->states = states;
+	return prepareConstraints(world, &constraints->soa, constraints->colourStart, &constraints->joints,
+							  constraints->jointStart, &constraints->chains, h);
+}

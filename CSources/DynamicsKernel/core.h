@@ -235,9 +235,9 @@ void dkSubsteps_Kick(dkWorld* world);
 // After a successful step of `used` substeps: the level of the next steps, from this step's chainTurn.
 void dkSubsteps_End(dkWorld* world, float dt, int32_t configured, int32_t used);
 
-// Solver (solver.c): one step of dt seconds in `substeps` substeps, every stage in its order. False when
-// memory ran out: the step then integrated nothing and the caller reports dkResultOutOfMemory.
-bool dkSolver_Step(dkWorld* world, float dt, int32_t substeps);
+// The step (step.c): one step of dt seconds in `substeps` substeps, every stage in its order. False when
+// memory ran out: the step then changed nothing and the caller reports dkResultOutOfMemory.
+bool dkStep_Run(dkWorld* world, float dt, int32_t substeps);
 
 // The row of an item slot when it moves this step (awake, and not anchored), else -1 (-1 for no item).
 static inline int32_t dkMovingRow(const dkWorld* world, int32_t slot)
@@ -248,11 +248,10 @@ static inline int32_t dkMovingRow(const dkWorld* world, int32_t slot)
 	return (world->col[dkColumnInverseMass][row] > 0.0f || world->col[dkColumnInverseInertia][row] > 0.0f) ? row : -1;
 }
 
-// Rest (rest.c): the rest timers of rows [begin, end) after a step of dt (returns how many may rest and
-// adds to *still those below the rest speeds); then rows whose island (or, in none, whose own timer) may
-// rest leave the awake range.
-int32_t dkRest_DetectBlock(dkWorld* world, int32_t begin, int32_t end, float dt, int32_t* still);
-void dkRest_Partition(dkWorld* world);
+// Rest (rest.c), the step's last stage: the rest timers of the awake rows after a step of dt (a world without
+// constraints integrates them through `integrateSubsteps` substeps first); then the rows whose island (or,
+// in none, whose own timer) may rest leave the awake range.
+void dkRest_Step(dkWorld* world, float dt, int32_t integrateSubsteps);
 
 static inline double dkNowNs(void)
 {

@@ -1,22 +1,26 @@
 // SPDX-License-Identifier: Apache-2.0
-// Stage: rest. Each block of awake rows advances its rest timers (dkRest_DetectBlock, in the step's block
-// stage, solver.c); then, once per step, the rows that may rest leave the awake range (dkRest_Partition).
+// Stage: rest, the last of a step (step.c). Each block of DK_BLOCK awake rows advances its rest timers, on any
+// worker (a world without constraints integrates the block first: integrate.c); then, once per step, the
+// rows that may rest leave the awake range (partition).
 // An island rests when every member's timer reached restTime, an item in no island when its own did; their rows leave the awake range in row order
 // (deterministic) and every stage skips them until something wakes them (island.c, dkIslands_WakeRow).
 // Items can also be put to rest by the host (dkWorld_Rest), as Box2D creates bodies asleep.
 // First, one island that has lost links is split, so that a part that is still can rest while another part
 // moves: the island of the stillest member that could rest (Box2D's rule), one island a step.
 #include "field.h"
+#include "integrate.h"
 #include "island.h"
 #include "kernels.h"
+#include "team.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 
 // Rest detection for one block. While a world is settling (every awake row was still after the last
 // step), the largest speed components (isamax) are checked first: when all are below the thresholds every
 // row is still and the timers just advance. Otherwise each row is tested. Both give the same bits.
-int32_t dkRest_DetectBlock(dkWorld* world, int32_t begin, int32_t end, float dt, int32_t* still)
+static int32_t detectBlock(dkWorld* world, int32_t begin, int32_t end, float dt, int32_t* still)
 {
 	float** c = world->col;
 	const dkWorldDef* d = &world->def;
@@ -40,7 +44,7 @@ int32_t dkRest_DetectBlock(dkWorld* world, int32_t begin, int32_t end, float dt,
 	return world->kernels->detectRest(c, begin, end, dt, d->restSpeed, d->restAngularSpeed, d->restTime, still);
 }
 
-void dkRest_Partition(dkWorld* world)
+static void partition(dkWorld* world)
 {
 	const float* t = world->col[dkColumnSleepTime];
 	float restTime = world->def.restTime;
@@ -80,7 +84,54 @@ void dkRest_Partition(dkWorld* world)
 	}
 }
 
-// Moves the awake rows whose slot is marked to the resting range, in row order (as dkRest_Partition).
+typedef struct dkRestPass {
+	dkWorld* world;
+	float dt, h;
+	int32_t substeps; // integrate each block through this many substeps first (0: the solve integrated)
+	int32_t blockCount;
+	atomic_int next, resting, still;
+} dkRestPass;
+
+static void restBlocks(void* context, int32_t worker)
+{
+	(void)worker;
+	dkRestPass* pass = context;
+	dkWorld* world = pass->world;
+	for (int32_t block; (block = atomic_fetch_add(&pass->next, 1)) < pass->blockCount;) {
+		int32_t begin = block * DK_BLOCK, end = begin + DK_BLOCK < world->awake ? begin + DK_BLOCK : world->awake;
+		if (pass->substeps > 0) dkIntegrate_Block(world, begin, end, pass->h, pass->substeps);
+		if (world->def.restEnabled) {
+			int32_t still = 0;
+			atomic_fetch_add(&pass->resting, detectBlock(world, begin, end, pass->dt, &still));
+			atomic_fetch_add(&pass->still, still);
+		}
+	}
+}
+
+void dkRest_Step(dkWorld* world, float dt, int32_t integrateSubsteps)
+{
+	dkRestPass pass = {.world = world, .dt = dt, .substeps = integrateSubsteps,
+					   .h = integrateSubsteps > 0 ? dt / (float)integrateSubsteps : 0.0f,
+					   .blockCount = (world->awake + DK_BLOCK - 1) / DK_BLOCK};
+	atomic_init(&pass.next, 0);
+	atomic_init(&pass.resting, 0);
+	atomic_init(&pass.still, 0);
+	double t0 = world->clockNs;
+	int32_t workers = world->def.workerCount < pass.blockCount ? world->def.workerCount : pass.blockCount;
+	world->profile.workers = dkRunTasks(world, restBlocks, &pass, workers);
+	world->profile.blocks = pass.blockCount;
+	double t1 = dkNowNs();
+	world->allStill = world->def.restEnabled && atomic_load(&pass.still) == world->awake;
+	world->clockNs = t1;
+	if (atomic_load(&pass.resting) > 0) {
+		partition(world);
+		world->clockNs = dkNowNs();
+	}
+	world->profile.solve = t1 - t0;
+	world->profile.partition = world->clockNs - t1;
+}
+
+// Moves the awake rows whose slot is marked to the resting range, in row order (as partition).
 static void restMarked(dkWorld* world, const uint8_t* marked)
 {
 	int32_t row = 0;

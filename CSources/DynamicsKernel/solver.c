@@ -1,21 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// The solver owns the order of stages within a step. Without collision shapes or joints every stage is
-// local to an item, so a block of DK_BLOCK awake rows runs the whole sequence for all substeps while it is
-// in cache (integrate.c, then rest.c):
-//   for each substep:  forces and fields → velocity (+ damping) → snap springs → velocity fields → position
-//   then, once per step: rest detection
-// Blocks have a fixed size and each row's arithmetic is independent of the block boundaries, so the
-// result is bit-identical for any worker count. Workers claim blocks with an atomic counter; the host
-// runs them (dkWorldDef.runTasks), entering its thread pool once per step.
-// When the world has shapes or joints, the coupled step runs first: broadphase and narrowphase (contact.c),
-// then the contact and joint solver below, whose substeps integrate velocities and positions around the
-// constraint solve; the blocks then only detect rest. That step has several parallel stages with serial
-// work between them (the box pass, the pair grid's passes, the contact merge, filling the solver's rows,
-// the solver's own stage sequence, the blocks), so it runs as the leader of a team (team.c): the host's
-// pool is still entered once per step, and each parallel stage is a job for the team's workers.
-//
-// The coupled step's constraint solve. Soft-step substepping with relaxation, in the manner of Box2D v3:
-//   once per step:  prepare (anchors, effective masses, the relative normal velocity for restitution)
+// Stage: the coupled step's constraint solve, on the constraints contact_solver.c prepared. Soft-step substepping with relaxation, in the manner of Box2D v3:
+//   once per step:  prepare (contact_solver.c: anchors, effective masses, the relative normal velocity for
+//                   restitution)
 //   per substep:    velocities → with elastic contacts, the approach (points still apart lower the
 //                   relative normal velocity restitution answers to theirs now) → warm start → solve (soft,
 //                   with bias) → positions → chain projection (joint_chain.c) → relax (no bias);
@@ -37,13 +23,11 @@
 #include "collision.h"
 #include "constraint_graph.h"
 #include "contact_solver.h"
-#include "field.h"
 #include "integrate.h"
 #include "joint.h"
 #include "kernels.h"
 #include "team.h"
 
-#include <assert.h>
 #include <math.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -303,18 +287,21 @@ static int32_t buildStages(dkStage* stages, const int32_t* colourStart, const in
 }
 
 // The stages of one step on the workers, then the impulses stored for the next step's warm start.
-static void runStages(dkWorld* world, dkBodyState* states, dkContactSoA* soa, dkJointSoA* joints, dkJointChains* chains,
-					  const int32_t* colourStart, const int32_t* jointStart, dkStage* stages, atomic_int* counters,
-					  int32_t workers, float h, int32_t substeps, int32_t iterations)
+static void runStages(dkWorld* world, dkConstraints* c, dkStage* stages, atomic_int* counters, int32_t workers, float h,
+					  int32_t substeps, int32_t iterations)
 {
 	int32_t awake = world->awake;
+	dkContactSoA* soa = &c->soa;
+	dkJointSoA* joints = &c->joints;
+	dkJointChains* chains = &c->chains;
+	const int32_t *colourStart = c->colourStart, *jointStart = c->jointStart;
 	// Stiffness follows the configured substeps, not the doubled ones of a fast chain (substeps.c): a
 	// stiffness that changed with the count would move what rests under load whenever the count changes (a
 	// taut bridge whose chain stiffened with its substeps bounced and gained energy at every change).
 	float configured = world->configuredSubstep;
 	float hertz = fminf(world->def.contactHertz, 0.25f / configured);
 	dkContactStep step = {
-		.world = world, .states = states, .soa = soa, .joints = joints, .chains = chains, .colourStart = colourStart,
+		.world = world, .states = c->states, .soa = soa, .joints = joints, .chains = chains, .colourStart = colourStart,
 		.jointStart = jointStart, .stages = stages,
 		.counters = counters, .h = h, .invH = 1.0f / h,
 		.soft = dkMakeSoft(hertz, DK_CONTACT_DAMPING_RATIO, h), .stiff = dkMakeSoft(2.0f * hertz, DK_CONTACT_DAMPING_RATIO, h),
@@ -349,7 +336,7 @@ size_t dkSolver_ScratchBound(const dkWorld* world, int32_t contacts, int32_t sub
 	size_t stages = (size_t)maxStageCount(substeps, world->def.solverIterations);
 	size_t bytes = rows * sizeof(dkBodyState) + stages * sizeof(dkStage) +
 				   stages * ((size_t)world->def.workerCount + 1) * sizeof(atomic_int); // solveConstraints
-	bytes += n * (5 * i4 + 1) + rows * f4 + 2 * rows * d8;							   // dkContactSolver_Prepare
+	bytes += n * (5 * i4 + 1) + rows * f4 + 2 * rows * d8;							   // dkConstraints_Prepare
 	bytes += rows * sizeof(uint32_t) + n * i4;											   // dkGraph_Colour
 	bytes += paddedContacts * (3 * i4 + (size_t)dkSoaColumns * f4);						   // the contact layout
 	bytes += paddedJoints * (4 * i4 + (size_t)dkJsColumns * f4) + paddedJoints * 4;	   // dkJoints_Prepare
@@ -366,184 +353,16 @@ bool dkSolver_ReserveScratch(dkWorld* world, int32_t contacts, int32_t substeps)
 	return dkArena_Reserve(world, dkSolver_ScratchBound(world, contacts, substeps));
 }
 
-static bool solveInScratch(dkWorld* world, float dt, int32_t substeps)
+bool dkSolver_Solve(dkWorld* world, dkConstraints* constraints, float dt, int32_t substeps)
 {
-	float** c = world->col;
-	int32_t awake = world->awake;
-	dkBodyState* states = dkScratchZeroed(world, ((size_t)awake + 1) * sizeof(dkBodyState));
-	if (!states) return false;
-	for (int32_t i = 0; i < awake; ++i) {
-		c[dkColumnStartX][i] = c[dkColumnPositionX][i];
-		c[dkColumnStartY][i] = c[dkColumnPositionY][i];
-	}
-	for (int32_t i = 0; i <= awake; ++i) states[i].dc = 1.0f; // and the zero state for items that do not move
-	dkContactSoA soa = {0};
-	dkJointSoA joints = {0};
-	dkJointChains chains = {0};
-	int32_t colourStart[DK_GRAPH_COLOURS + 2], jointStart[DK_GRAPH_COLOURS + 2];
-	float h = dt / (float)substeps;
-	if (!dkContactSolver_Prepare(world, &soa, colourStart, &joints, jointStart, &chains, h)) return false;
-	int32_t iterations = world->def.solverIterations;
-	int32_t maxStages = maxStageCount(substeps, iterations);
+	int32_t iterations = world->def.solverIterations, maxStages = maxStageCount(substeps, iterations), awake = world->awake;
 	dkStage* stages = dkScratch(world, (size_t)maxStages * sizeof(dkStage));
-	int32_t workers = soa.count + joints.count + awake >= DK_MIN_PARALLEL_SOLVE ? world->def.workerCount : 1;
+	int32_t count = constraints->soa.count + constraints->joints.count + awake;
+	int32_t workers = count >= DK_MIN_PARALLEL_SOLVE ? world->def.workerCount : 1;
 	atomic_int* counters = dkScratch(world, (size_t)maxStages * (size_t)(workers + 1) * sizeof(atomic_int));
-	bool ok = stages && counters;
-	if (ok) {
-		dkSubsteps_Kick(world);
-		runStages(world, states, &soa, &joints, &chains, colourStart, jointStart, stages, counters, workers, h,
-				  substeps, iterations);
-		world->chainTurn = dkChains_TurnAcceleration(&chains, &joints, states);
-	}
-	return ok;
-}
-
-// The coupled step's constraint solve: lays out the constraints, runs every stage on the workers, and
-// stores the impulses for the next step. Its scratch was reserved (dkSolver_ReserveScratch) before the
-// step changed anything; false only if that reservation fell short.
-static bool solveConstraints(dkWorld* world, float dt, int32_t substeps)
-{
-	size_t mark = dkArena_Mark(world);
-	bool ok = solveInScratch(world, dt, substeps);
-	dkArena_Release(world, mark);
-	return ok;
-}
-
-typedef struct dkStepContext {
-	dkWorld* world;
-	float dt, h;
-	int32_t substeps, blockCount;
-	bool coupled; // contacts were solved already: blocks only detect rest
-	bool outOfMemory;
-	atomic_int next;
-	atomic_int resting;
-	atomic_int still;
-} dkStepContext;
-
-static void solveBlock(dkStepContext* ctx, int32_t block)
-{
-	dkWorld* world = ctx->world;
-	int32_t begin = block * DK_BLOCK;
-	int32_t end = begin + DK_BLOCK < world->awake ? begin + DK_BLOCK : world->awake;
-	if (!ctx->coupled) dkIntegrate_Block(world, begin, end, ctx->h, ctx->substeps); // else integrated already
-	if (world->def.restEnabled) {
-		int32_t still = 0;
-		atomic_fetch_add(&ctx->resting, dkRest_DetectBlock(world, begin, end, ctx->dt, &still));
-		atomic_fetch_add(&ctx->still, still);
-	}
-}
-
-static void workerMain(void* context, int32_t worker)
-{
-	(void)worker;
-	dkStepContext* ctx = context;
-	for (;;) {
-		int32_t block = atomic_fetch_add(&ctx->next, 1);
-		if (block >= ctx->blockCount) return;
-		solveBlock(ctx, block);
-	}
-}
-
-// The step itself, run by the leader of the step's team (team.c): every dkRunTasks in it is a job of the
-// team, so the host's pool is entered once per step.
-static void stepBody(void* context, int32_t worker)
-{
-	(void)worker;
-	dkStepContext* ctx = context;
-	dkWorld* world = ctx->world;
-	double tc = world->clockNs; // the step's start (dkWorld_Step)
-	bool contacts = world->liveShapes > 0 || world->contactCount > 0 || world->restingContactCount > 0;
-	if (contacts || world->liveJoints > 0) {
-		// Coupled stages: broadphase → narrowphase → contact and joint solver (which integrates), then
-		// rest below.
-		if (contacts && !dkContacts_Update(world, ctx->dt, ctx->substeps)) {
-			ctx->outOfMemory = true;
-			return;
-		}
-		double ts = world->clockNs, js = world->jobNs; // the narrowphase's end
-		if (!solveConstraints(world, ctx->dt, ctx->substeps)) {
-			ctx->outOfMemory = true;
-			return;
-		}
-		world->clockNs = dkNowNs();
-		world->profile.contactSolve = world->clockNs - ts;
-		world->profile.contactSolveSerial = world->profile.contactSolve - (world->jobNs - js);
-		ctx->coupled = true;
-	} else {
-		world->clockNs = dkNowNs();
-	}
-	world->profile.collide = world->clockNs - tc;
-	if (!ctx->coupled) dkSubsteps_Kick(world); // the coupled solve kicked once it could no longer fail
-	dkFields_HoldAnimated(world);
-	ctx->blockCount = (world->awake + DK_BLOCK - 1) / DK_BLOCK;
-	atomic_init(&ctx->next, 0);
-	atomic_init(&ctx->resting, 0);
-	atomic_init(&ctx->still, 0);
-	double t0 = world->clockNs;
-	int32_t workers = world->def.workerCount < ctx->blockCount ? world->def.workerCount : ctx->blockCount;
-	world->profile.workers = dkRunTasks(world, workerMain, ctx, workers);
-	world->profile.blocks = ctx->blockCount;
-	double t1 = dkNowNs();
-	world->allStill = world->def.restEnabled && atomic_load(&ctx->still) == world->awake;
-	world->clockNs = t1;
-	if (atomic_load(&ctx->resting) > 0) {
-		dkRest_Partition(world);
-		world->clockNs = dkNowNs();
-	}
-	world->profile.solve = t1 - t0;
-	world->profile.partition = world->clockNs - t1;
-}
-
-// The step's contact events become the world's (the buffers swap, so neither is allocated again).
-static void publishEvents(dkWorld* world)
-{
-	dkContactEvent* events = world->events;
-	int32_t capacity = world->eventCapacity;
-	world->events = world->stepEvents;
-	world->eventCount = world->stepEventCount;
-	world->eventCapacity = world->stepEventCapacity;
-	world->stepEvents = events;
-	world->stepEventCapacity = capacity;
-	world->stepEventCount = 0;
-}
-
-// Whether a step would change nothing: every item rests and nothing since the last step changed which
-// shapes pair (a shape, group, anchoring or waking clears pairsValid), so every contact would be carried as
-// it is and no stage has a row to visit.
-static bool allAtRest(const dkWorld* world)
-{
-	return world->awake == 0 && (world->pairsValid || (world->liveShapes == 0 && world->contactCount == 0 &&
-													   world->restingContactCount == 0));
-}
-
-bool dkSolver_Step(dkWorld* world, float dt, int32_t substeps)
-{
-	dkStepContext ctx = {.world = world, .dt = dt, .h = dt / (float)substeps, .substeps = substeps};
-	world->stepEventCount = 0;
-	if (allAtRest(world)) { // a resting world costs nothing per step
-		dkProfile idle = {.workers = 1};
-		world->profile = idle;
-		world->eventCount = 0;
-		return true;
-	}
-	world->rotationsCurrent = false; // until a stage computes this step's
-	// With several workers a team runs the coupled step. A world of free items has only the blocks, and
-	// enters the pool for them alone. A small coupled world runs every stage on one worker and does not
-	// enter the pool at all (last step's contacts stand for this step's: a world that grows past the sizes
-	// in one step still runs its stages in parallel, entering the pool per stage for that step).
-	bool coupled = world->liveShapes > 0 || world->contactCount > 0 || world->restingContactCount > 0 ||
-				   world->liveJoints > 0;
-	bool parallel = coupled ? world->awake + world->contactCount + world->liveJoints >= DK_MIN_PARALLEL_SOLVE ||
-								  world->shapeIds.next >= DK_MIN_PARALLEL_SHAPES
-							: world->awake > DK_BLOCK;
-	world->timeJobs = parallel;
-	if (coupled && parallel)
-		dkTeam_Step(world, stepBody, &ctx);
-	else
-		stepBody(&ctx, 0);
-	dkArena_Release(world, 0);
-	assert(!world->arenaShort && "a step's scratch outgrew its reservation (dkSolver_ScratchBound)");
-	if (ctx.outOfMemory) return false; // the last step's events stand
-	publishEvents(world);
+	if (!stages || !counters) return false;
+	dkSubsteps_Kick(world);
+	runStages(world, constraints, stages, counters, workers, dt / (float)substeps, substeps, iterations);
+	world->chainTurn = dkChains_TurnAcceleration(&constraints->chains, &constraints->joints, constraints->states);
 	return true;
 }

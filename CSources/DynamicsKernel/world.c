@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The world: lifetime, configuration and the top-level step. Stages and their order live in solver.c.
+// The world: lifetime, configuration and the top-level step. Stages and their order live in step.c.
 #include "collision.h"
 #include "field.h"
 #include "island.h"
@@ -165,7 +165,7 @@ dkResult dkWorld_Step(dkWorld* world, float dt, int32_t substeps, dkError* error
 	world->clockNs = t0;
 	world->jobNs = 0;
 	world->jobs = 0;
-	if (!dkSolver_Step(world, dt, substeps)) {
+	if (!dkStep_Run(world, dt, substeps)) {
 		dkSetError(error, dkResultOutOfMemory, -1, "step", world->count);
 		return dkResultOutOfMemory;
 	}
