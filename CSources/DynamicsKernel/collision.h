@@ -4,6 +4,7 @@
 #ifndef DK_COLLISION_INTERNAL_H
 #define DK_COLLISION_INTERNAL_H
 
+#include "constraint_graph.h"
 #include "core.h"
 #include "dk_collision.h"
 
@@ -100,6 +101,8 @@ typedef struct dkContact {
 	float cachedCosA, cachedSinA, cachedCosB, cachedSinB, cachedDx, cachedDy, cachedNx, cachedNy;
 	bool cached; // the manifold has points and may be reused (contact.c)
 	bool touching;
+	uint8_t colour;		 // its colour in the constraint graph while it has points, else DK_GRAPH_NONE
+	uint8_t colourSides; // which items took the colour's bit (dkGraph_Add)
 } dkContact;
 
 // Narrowphase (manifold.c): collide two placed shapes; points farther apart than `speculative` are dropped.

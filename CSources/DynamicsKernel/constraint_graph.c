@@ -1,47 +1,108 @@
 // SPDX-License-Identifier: Apache-2.0
-// Data structure: the constraint graph colouring. Constraints are coloured greedily in contact order (so
-// the result does not depend on the worker count) such that no two constraints of one colour share an
-// item that moves; boundaries and items that do not move this step never conflict. Constraints that find
-// no free colour go to an overflow group solved last, one at a time.
+// Data structure: the constraint graph, as Box2D v3 keeps it. A contact takes a colour when it gains
+// manifold points and keeps it until it loses them or ends; a joint takes one when it is made and keeps it
+// until it is destroyed. No two constraints of a colour share an item that can move, so a colour's
+// constraints are solved side by side in SIMD lanes. Each item slot keeps a mask of the colours it is in, and
+// a constraint takes the lowest colour clear in both its items' masks (items that cannot move, and
+// boundaries, take no bit: they never conflict); with none clear it goes to the overflow group, solved last
+// one at a time. Colours are taken and given back only in a step's serial part and in the API's calls, in
+// list order, so they do not depend on the worker count.
 #include "constraint_graph.h"
-#include "core.h"
+#include "collision.h"
+#include "joint.h"
 
-#include <stdlib.h>
 #include <string.h>
 
-// Each row keeps a mask of the colours it is in, so a constraint's lowest free colour is the lowest bit
-// clear in both its rows' masks: one word read per row, whatever the number of colours tried.
-bool dkGraph_Colour(dkWorld* world, const int32_t* rowA, const int32_t* rowB, int32_t count, int32_t rows, int32_t* order,
-					int32_t* colourStart)
+bool dkGraph_Reserve(dkWorld* world, int32_t capacity)
 {
-	_Static_assert(DK_GRAPH_COLOURS < 32, "a row's colours fit a 32-bit mask");
-	uint32_t* used = dkScratchZeroed(world, (size_t)(rows > 0 ? rows : 1) * sizeof(uint32_t));
-	int32_t* colour = dkScratch(world, (size_t)(count > 0 ? count : 1) * sizeof(int32_t));
-	if (!used || !colour) {
-		dkScratchFree(world, used);
-		dkScratchFree(world, colour);
-		return false;
+	if (capacity <= world->graphCapacity) return true;
+	uint32_t* masks = dkResize(world, world->colourMask, (size_t)world->graphCapacity * sizeof(uint32_t),
+							   (size_t)capacity * sizeof(uint32_t));
+	if (!masks) return false;
+	memset(masks + world->graphCapacity, 0, (size_t)(capacity - world->graphCapacity) * sizeof(uint32_t));
+	world->colourMask = masks;
+	world->graphCapacity = capacity;
+	return true;
+}
+
+void dkGraph_Destroy(dkWorld* world) { dkFree(world, world->colourMask); }
+
+// Whether the item in a slot can move: it has a row and is not anchored (a boundary has no slot).
+static bool canMove(const dkWorld* world, int32_t slot)
+{
+	if (slot < 0) return false;
+	int32_t row = world->slots[slot].dense;
+	return row >= 0 && (world->col[dkColumnInverseMass][row] > 0.0f || world->col[dkColumnInverseInertia][row] > 0.0f);
+}
+
+uint8_t dkGraph_Add(dkWorld* world, int32_t a, int32_t b, uint8_t* sides)
+{
+	_Static_assert(DK_GRAPH_COLOURS < 32, "an item's colours fit a 32-bit mask");
+	bool movesA = canMove(world, a), movesB = canMove(world, b);
+	uint32_t used = (movesA ? world->colourMask[a] : 0) | (movesB ? world->colourMask[b] : 0);
+	uint32_t open = (((uint32_t)1 << DK_GRAPH_COLOURS) - 1) & ~used;
+	if (open == 0) {
+		*sides = 0;
+		return DK_GRAPH_OVERFLOW;
 	}
-	const uint32_t all = ((uint32_t)1 << DK_GRAPH_COLOURS) - 1;
-	int32_t counts[DK_GRAPH_COLOURS + 1] = {0};
+	int32_t c = __builtin_ctz(open);
+	if (movesA) world->colourMask[a] |= (uint32_t)1 << c;
+	if (movesB) world->colourMask[b] |= (uint32_t)1 << c;
+	*sides = (uint8_t)((movesA ? 1 : 0) | (movesB ? 2 : 0));
+	return (uint8_t)c;
+}
+
+void dkGraph_Remove(dkWorld* world, uint8_t colour, uint8_t sides, int32_t a, int32_t b)
+{
+	if (colour >= DK_GRAPH_COLOURS) return; // overflow, or none: no bits
+	uint32_t bit = (uint32_t)1 << colour;
+	if (sides & 1) world->colourMask[a] &= ~bit;
+	if (sides & 2) world->colourMask[b] &= ~bit;
+}
+
+static void removeContacts(dkWorld* world, dkContact* contacts, int32_t count, int32_t slot)
+{
 	for (int32_t k = 0; k < count; ++k) {
-		int32_t a = rowA[k], b = rowB[k];
-		uint32_t open = all & ~((a >= 0 ? used[a] : 0) | (b >= 0 ? used[b] : 0));
-		int32_t c = DK_GRAPH_COLOURS; // the overflow group
-		if (open != 0) {
-			c = __builtin_ctz(open);
-			if (a >= 0) used[a] |= (uint32_t)1 << c;
-			if (b >= 0) used[b] |= (uint32_t)1 << c;
-		}
-		colour[k] = c;
-		counts[c]++;
+		dkContact* c = &contacts[k];
+		if ((c->bodyA == slot || c->bodyB == slot) && c->colour != DK_GRAPH_NONE)
+			dkGraph_Remove(world, c->colour, c->colourSides, c->bodyA, c->bodyB);
 	}
+}
+
+static void addContacts(dkWorld* world, dkContact* contacts, int32_t count, int32_t slot)
+{
+	for (int32_t k = 0; k < count; ++k) {
+		dkContact* c = &contacts[k];
+		if ((c->bodyA == slot || c->bodyB == slot) && c->colour != DK_GRAPH_NONE)
+			c->colour = dkGraph_Add(world, c->bodyA, c->bodyB, &c->colourSides);
+	}
+}
+
+void dkGraph_Recolour(dkWorld* world, int32_t slot)
+{
+	for (int32_t s = 0; s < world->jointIds.next; ++s) {
+		dkJoint* j = &world->joints[s];
+		if (j->alive && (j->bodyA == slot || j->bodyB == slot))
+			dkGraph_Remove(world, j->colour, j->colourSides, j->bodyA, j->bodyB);
+	}
+	removeContacts(world, world->contacts, world->contactCount, slot);
+	removeContacts(world, world->restingContacts, world->restingContactCount, slot);
+	for (int32_t s = 0; s < world->jointIds.next; ++s) {
+		dkJoint* j = &world->joints[s];
+		if (j->alive && (j->bodyA == slot || j->bodyB == slot))
+			j->colour = dkGraph_Add(world, j->bodyA, j->bodyB, &j->colourSides);
+	}
+	addContacts(world, world->contacts, world->contactCount, slot);
+	addContacts(world, world->restingContacts, world->restingContactCount, slot);
+}
+
+void dkGraph_Order(const uint8_t* colour, int32_t count, int32_t* order, int32_t* colourStart)
+{
+	int32_t counts[DK_GRAPH_COLOURS + 1] = {0};
+	for (int32_t k = 0; k < count; ++k) counts[colour[k] < DK_GRAPH_COLOURS ? colour[k] : DK_GRAPH_OVERFLOW]++;
 	colourStart[0] = 0;
 	for (int32_t c = 0; c <= DK_GRAPH_COLOURS; ++c) colourStart[c + 1] = colourStart[c] + counts[c];
 	int32_t fill[DK_GRAPH_COLOURS + 1];
 	memcpy(fill, colourStart, sizeof fill);
-	for (int32_t k = 0; k < count; ++k) order[fill[colour[k]]++] = k;
-	dkScratchFree(world, used);
-	dkScratchFree(world, colour);
-	return true;
+	for (int32_t k = 0; k < count; ++k) order[fill[colour[k] < DK_GRAPH_COLOURS ? colour[k] : DK_GRAPH_OVERFLOW]++] = k;
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Internal: graph colouring of constraints (constraint_graph.c).
+// Internal: the constraint graph (constraint_graph.c): the colour each contact and joint keeps while it
+// lasts, and the per-item colour masks that choose it.
 #ifndef DK_CONSTRAINT_GRAPH_H
 #define DK_CONSTRAINT_GRAPH_H
 
@@ -7,13 +8,27 @@
 #include <stdint.h>
 
 #define DK_GRAPH_COLOURS 24
+#define DK_GRAPH_OVERFLOW DK_GRAPH_COLOURS // the colour of what found no free one: solved last, one at a time
+#define DK_GRAPH_NONE 0xFF				   // not in the graph (a contact without points)
 
-// Colours `count` constraints between rows rowA[k] and rowB[k] (-1: does not move) among `rows` moving rows.
-// Writes the constraints in colour order to `order` and each colour's start to colourStart[0…25]
-// (colour DK_GRAPH_COLOURS is the overflow group). Its scratch comes from the world's step arena (null: the C
-// library). Returns false when out of memory.
 typedef struct dkWorld dkWorld;
-bool dkGraph_Colour(dkWorld* world, const int32_t* rowA, const int32_t* rowB, int32_t count, int32_t rows, int32_t* order,
-					int32_t* colourStart);
+
+// Makes room for `capacity` item slots; new slots are in no colour. False when out of memory (nothing changes).
+bool dkGraph_Reserve(dkWorld* world, int32_t capacity);
+void dkGraph_Destroy(dkWorld* world);
+// A constraint between item slots a and b (-1: a boundary or the world) enters the graph: it takes the lowest
+// colour that neither of its items that can move (not anchored) has, or the overflow colour. Writes which
+// sides took the colour's bit (bit 0: a, bit 1: b), which dkGraph_Remove needs back.
+uint8_t dkGraph_Add(dkWorld* world, int32_t a, int32_t b, uint8_t* sides);
+// It leaves the graph: its colour's bit is given back on the sides that took it (slots that may since hold
+// other items: their bit is still this constraint's, since a colour is one constraint's per item).
+void dkGraph_Remove(dkWorld* world, uint8_t colour, uint8_t sides, int32_t a, int32_t b);
+// An item slot that became able to move, or unable to (anchoring): its contacts and joints take their colours
+// again, in list order, so that the colour bits follow what can move.
+void dkGraph_Recolour(dkWorld* world, int32_t slot);
+// The `count` constraints whose colours are colour[k], grouped by colour: writes each in order to `order`
+// and each colour's start to colourStart[0…DK_GRAPH_COLOURS + 1] (the overflow group last). DK_GRAPH_NONE
+// counts as overflow.
+void dkGraph_Order(const uint8_t* colour, int32_t count, int32_t* order, int32_t* colourStart);
 
 #endif

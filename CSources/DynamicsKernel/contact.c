@@ -148,6 +148,48 @@ static void takeBackWoken(dkWorld* world)
 	world->contactCount = m;
 }
 
+// An update in place that fails gives back the touching states its ranges changed, whose events it loses, so
+// that the next step finds the same changes and reports them. A range's events are its contacts' changes,
+// one each at most, in list order.
+static void revertTouching(dkWorld* world, const dkMergeRange* ranges, int32_t rangeCount)
+{
+	for (int32_t g = 0; g < rangeCount; ++g) {
+		const dkMergeRange* r = &ranges[g];
+		for (int32_t k = r->contactBegin, q = 0; k < r->contactEnd && q < r->eventCount; ++k) {
+			dkContact* c = &world->contacts[k];
+			const dkContactEvent* e = &r->events[q];
+			if (e->shapeA.index1 == (uint32_t)c->shapeA + 1 && e->shapeB.index1 == (uint32_t)c->shapeB + 1 &&
+				c->touching == e->began) {
+				c->touching = !e->began;
+				++q;
+			}
+		}
+	}
+}
+
+// The contacts that entered or left the constraint graph (constraint_graph.c): every colour given back first,
+// then the new contacts take theirs in list order, so the colours do not depend on the worker count. Kept
+// contacts are still in the ranges' regions (a merge gathers them afterwards) or in the list (in place).
+static void applyColours(dkWorld* world, dkMergeRange* ranges, int32_t rangeCount, bool inPlace)
+{
+	for (int32_t pass = 0; pass < 2; ++pass) {
+		for (int32_t g = 0; g < rangeCount; ++g) {
+			const dkMergeRange* r = &ranges[g];
+			dkContact* region = inPlace ? world->contacts + r->contactBegin : world->spareContacts + r->offset;
+			for (int32_t k = 0; k < r->colourChangeCount; ++k) {
+				const dkColourChange* change = &r->colourChanges[k];
+				dkContact* c = change->kept >= 0 ? &region[change->kept] : NULL;
+				if (pass == 0) {
+					dkGraph_Remove(world, change->colour, change->sides, change->bodyA, change->bodyB);
+					if (c && !change->add) c->colour = DK_GRAPH_NONE;
+				} else if (change->add) {
+					c->colour = dkGraph_Add(world, c->bodyA, c->bodyB, &c->colourSides);
+				}
+			}
+		}
+	}
+}
+
 bool dkContacts_Update(dkWorld* world, float dt, int32_t substeps)
 {
 	world->stepEventCount = 0;
@@ -199,8 +241,11 @@ bool dkContacts_Update(dkWorld* world, float dt, int32_t substeps)
 		(sorts && !reserveContacts(world, &world->restingContacts, &world->restingContactCapacity, restKept)) ||
 		!dkSolver_ReserveScratch(world, kept + (sorts ? restKept : world->restingContactCount), substeps)) {
 		// Out of memory: a merge keeps last step's list; in place, the manifolds are this step's but every
-		// contact still touches as it did (settle), and the next step merges again.
-		if (inPlace) world->contactsCoverPairs = false;
+		// contact touches as it did (revertTouching), and the next step merges again.
+		if (inPlace) {
+			world->contactsCoverPairs = false;
+			revertTouching(world, ranges, rangeCount);
+		}
 		dkMerge_FreeRanges(world, ranges, rangeCount);
 		return false;
 	}
@@ -220,6 +265,7 @@ bool dkContacts_Update(dkWorld* world, float dt, int32_t substeps)
 		withPoints += r->withPoints;
 		restWithPoints += r->restWithPoints;
 	}
+	applyColours(world, ranges, rangeCount, inPlace);
 	if (!inPlace) {
 		task.gather = true;
 		task.nextResting = world->restingContacts;

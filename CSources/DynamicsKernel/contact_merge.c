@@ -117,6 +117,7 @@ static int32_t mergeRange(const dkWorld* world, const dkMergeRange* r, dkMergeEn
 			bool alive = sameShapes(world, old);
 			if (alive && bothAsleep(world, old)) entry[m++] = (dkMergeEntry){-1, k, sorts ? dkEntryRest : dkEntryCarry};
 			else if (old->touching) entry[m++] = (dkMergeEntry){-1, k, alive ? dkEntryEnded : dkEntryEndedLost};
+			else if (old->colour != DK_GRAPH_NONE) entry[m++] = (dkMergeEntry){-1, k, dkEntryDropped};
 			continue;
 		}
 		int32_t a = world->pairs[2 * i], b = world->pairs[2 * i + 1];
@@ -128,6 +129,7 @@ static int32_t mergeRange(const dkWorld* world, const dkMergeRange* r, dkMergeEn
 			}
 			// a slot reused by a new shape: the old contact ends, a new one starts
 			if (old->touching) entry[m++] = (dkMergeEntry){-1, k, dkEntryEnded};
+			else if (old->colour != DK_GRAPH_NONE) entry[m++] = (dkMergeEntry){-1, k, dkEntryDropped};
 		}
 		if (cover || !outOfReach(world, a, b, pairReach(world, a, b, dt)))
 			entry[m++] = (dkMergeEntry){i, -1, dkEntryUpdate}; // a new pair: its contact begins
@@ -136,9 +138,22 @@ static int32_t mergeRange(const dkWorld* world, const dkMergeRange* r, dkMergeEn
 	return m;
 }
 
+// A contact settled, kept at `kept` among the range's kept contacts (-1: not kept) or ended: whether it enters
+// or leaves the constraint graph. It is in the graph exactly while it has points.
+static void noteColour(const dkWorld* world, dkMergeRange* r, const dkContact* c, int32_t kept)
+{
+	bool has = kept >= 0 && c->manifold.count > 0, coloured = c->colour != DK_GRAPH_NONE;
+	if (has == coloured) return;
+	dkColourChange change = {.kept = kept, .bodyA = c->bodyA, .bodyB = c->bodyB, .colour = c->colour,
+							 .sides = c->colourSides, .add = has};
+	r->ok = append(world, (void**)&r->colourChanges, &r->colourChangeCount, &r->colourChangeCapacity, &change,
+				   sizeof change) && r->ok;
+}
+
 // An old contact ends: its ended event, and when its shapes went away, the items it touched wake.
 static void endContact(const dkWorld* world, dkMergeRange* r, const dkContact* c, bool lost)
 {
+	noteColour(world, r, c, -1);
 	dkContactEvent e;
 	event(c, false, &e);
 	r->ok = append(world, (void**)&r->events, &r->eventCount, &r->eventCapacity, &e, sizeof e) && r->ok;
@@ -159,6 +174,7 @@ static void newContact(const dkWorld* world, int32_t a, int32_t b, dkContact* c)
 	c->itemB = itemId(world, b);
 	c->tagA = world->shapes[a].tag;
 	c->tagB = world->shapes[b].tag;
+	c->colour = DK_GRAPH_NONE;
 }
 
 // A contact of this step's pairs (`touching` still last step's): its manifold and its began or ended event.
@@ -250,11 +266,15 @@ static void mergeAndSettle(const dkWorld* world, dkMergeRange* r, dkContact* spa
 			break;
 		case dkEntryEnded: endContact(world, r, oldContact(world, e->contact), false); break;
 		case dkEntryEndedLost: endContact(world, r, oldContact(world, e->contact), true); break;
-		default:
+		case dkEntryDropped: noteColour(world, r, oldContact(world, e->contact), -1); break;
+		default: {
 			if (e->contact >= 0) work[n] = *oldContact(world, e->contact);
 			else newContact(world, world->pairs[2 * e->pair], world->pairs[2 * e->pair + 1], &work[n]);
 			settle(world, r, &work[n], dt);
-			n += cover || work[n].manifold.count > 0 || work[n].touching;
+			bool keep = cover || work[n].manifold.count > 0 || work[n].touching;
+			noteColour(world, r, &work[n], keep ? n : -1);
+			n += keep;
+		}
 		}
 	}
 	r->restKept = nr;
@@ -270,7 +290,10 @@ static void settleInPlace(const dkWorld* world, dkMergeRange* r, dkContact* cont
 	for (int32_t k = b; k < e; ++k) {
 		if (k + DK_MERGE_AHEAD < e) prefetchShape(&world->shapes[contacts[k + DK_MERGE_AHEAD].shapeB]);
 		// Neither shape moves exactly when the pair list has no pair for them (dkCandidate).
-		if (!bothAsleep(world, &contacts[k])) settle(world, r, &contacts[k], dt);
+		if (!bothAsleep(world, &contacts[k])) {
+			settle(world, r, &contacts[k], dt);
+			noteColour(world, r, &contacts[k], k - b);
+		}
 	}
 	listWaking(world, r, contacts + b, e - b);
 }
@@ -281,6 +304,7 @@ void dkMerge_FreeRanges(const dkWorld* world, dkMergeRange* ranges, int32_t coun
 		dkFree(world, ranges[g].events);
 		dkFree(world, ranges[g].lost);
 		dkFree(world, ranges[g].waking);
+		dkFree(world, ranges[g].colourChanges);
 	}
 }
 
@@ -297,7 +321,7 @@ void dkMerge_Task(void* context, int32_t worker)
 			for (int32_t k = 0; k < r->restKept; ++k) t->nextResting[r->restFirst + k] = t->spare[r->end - 1 - k];
 		} else { // into a copy: neighbouring ranges share cache lines
 			dkMergeRange r = t->ranges[g];
-			r.eventCount = r.lostCount = r.wakingCount = 0;
+			r.eventCount = r.lostCount = r.wakingCount = r.colourChangeCount = 0;
 			r.ok = true;
 			if (t->inPlace) settleInPlace(t->world, &r, t->next, t->dt);
 			else mergeAndSettle(t->world, &r, t->spare, t->entries, t->dt, t->cover, t->sorts);

@@ -74,6 +74,16 @@ static inline bool bothAsleep(const dkWorld* world, const dkContact* c)
 	return true;
 }
 
+// A contact that enters the constraint graph (it gained points) or leaves it (it lost them, or ended), which
+// the update applies after every range (contact.c): `colour` (with `sides`, bodyA and bodyB) is given back
+// unless it is DK_GRAPH_NONE; `add`: the kept contact takes a colour. `kept` is the contact's place among the
+// range's kept contacts (from the region's start), or -1 for one not kept.
+typedef struct dkColourChange {
+	int32_t kept, bodyA, bodyB;
+	uint8_t colour, sides;
+	bool add;
+} dkColourChange;
+
 // A range of the contact update. In a merge: the pairs and old contacts whose first shape lies in a range
 // of shape slots; its entries and the kept contacts go to their own regions of the entry and spare buffers
 // (at most every pair, every old contact, and one ended entry per reused slot). In place: a stretch of the
@@ -94,6 +104,8 @@ typedef struct dkMergeRange {
 	int32_t lostCount, lostCapacity;
 	int32_t* waking; // kept entries (from the region's start) that may link islands or wake one
 	int32_t wakingCount, wakingCapacity;
+	dkColourChange* colourChanges; // contacts that enter or leave the constraint graph, in order
+	int32_t colourChangeCount, colourChangeCapacity;
 	bool ok; // false when a list could not grow
 } dkMergeRange;
 // An entry of a range's merge: an old contact, one of this step's pairs, or both, and what becomes of
@@ -103,7 +115,8 @@ struct dkMergeEntry {
 	int32_t pair, contact; // indices in the pair list and the old contacts (oldContact), -1 for none
 	int32_t kind;
 };
-enum { dkEntryCarry, dkEntryRest, dkEntryEnded, dkEntryEndedLost, dkEntryUpdate };
+enum { dkEntryCarry, dkEntryRest, dkEntryEnded, dkEntryEndedLost, dkEntryDropped, dkEntryUpdate };
+// (dkEntryDropped: an old contact that ends without an event, not touching, whose colour goes back.)
 
 #define DK_MERGE_RANGES 64
 #define DK_MERGE_RANGE_SIZE 2048 // pairs and contacts per range, as a rule

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Stage: preparing the coupled step's constraints, between collision and the solve (step.c). Once per
-// step, the contacts with a moving item and the active joints are coloured together (constraint_graph.c)
-// and laid out for the wide kernels: contacts in the contact layout (contact_soa.h), joints in the joint
+// step, the contacts with a moving item and the active joints are grouped by the colours they keep in the
+// constraint graph (constraint_graph.c) and laid out for the wide kernels: contacts in the contact layout (contact_soa.h), joints in the joint
 // layout (joint_solver.c), and the joint chains (joint_chain.c); each contact's row is filled with its
 // anchors, effective masses, mixed materials and relative normal velocity. After the step the accumulated
 // impulses go back to the contacts for the next step's warm start. The per-substep contact kernels are in
@@ -41,7 +41,7 @@ void dkContactSolver_StoreImpulses(dkWorld* world, const dkContactSoA* soa, int3
 // Filling the contact rows of the wide layout: the list's contact entries in chunks, on any worker. The
 // entries are taken in contact order, which reads the contacts front to back (taking the rows in layout order
 // instead reads them at random, and measured slower). The entries are split into one equal share per worker,
-// each in chunks (dkShareItem, dkClaimShared): the colouring follows contact order, so a worker's share fills
+// each in chunks (dkShareItem, dkClaimShared): each colour keeps contact order, so a worker's share fills
 // mostly the rows its share of each colour stage solves, and two workers seldom write the same block of rows.
 // Each entry writes only its own row, so the split does not change a bit.
 typedef struct dkFillTask {
@@ -223,6 +223,7 @@ static bool markBraced(dkWorld* world, dkContactSoA* soa, dkJointChains* chains,
 typedef struct dkListTask {
 	const dkWorld* world;
 	int32_t *list, *rowA, *rowB;
+	uint8_t* colour;
 	int32_t at, chunk, chunks;
 	int32_t listed[DK_LIST_CHUNKS];
 	atomic_int next;
@@ -245,6 +246,7 @@ static void listTask(void* context, int32_t worker)
 			t->list[n] = k;
 			t->rowA[n] = ra;
 			t->rowB[n] = rb;
+			t->colour[n] = c->colour; // (none, after a failed step: the overflow group)
 			n++;
 		}
 		t->listed[g] = n - (t->at + b);
@@ -252,11 +254,11 @@ static void listTask(void* context, int32_t worker)
 }
 
 // Lists the contacts to solve after entry `at`; returns the end of the list.
-static int32_t listContacts(dkWorld* world, int32_t* list, int32_t* rowA, int32_t* rowB, int32_t at)
+static int32_t listContacts(dkWorld* world, int32_t* list, int32_t* rowA, int32_t* rowB, uint8_t* colour, int32_t at)
 {
 	int32_t nc = world->contactCount, chunk = DK_LIST_CHUNK;
 	while ((int64_t)chunk * DK_LIST_CHUNKS < nc) chunk *= 2;
-	dkListTask t = {.world = world, .list = list, .rowA = rowA, .rowB = rowB, .at = at, .chunk = chunk,
+	dkListTask t = {.world = world, .list = list, .rowA = rowA, .rowB = rowB, .colour = colour, .at = at, .chunk = chunk,
 					.chunks = (nc + chunk - 1) / chunk};
 	atomic_init(&t.next, 0);
 	dkRunTasks(world, listTask, &t, t.chunks > 1 ? world->def.workerCount : 1);
@@ -267,15 +269,16 @@ static int32_t listContacts(dkWorld* world, int32_t* list, int32_t* rowA, int32_
 			memmove(list + n, list + from, (size_t)count * sizeof(int32_t));
 			memmove(rowA + n, rowA + from, (size_t)count * sizeof(int32_t));
 			memmove(rowB + n, rowB + from, (size_t)count * sizeof(int32_t));
+			memmove(colour + n, colour + from, (size_t)count);
 		}
 		n += count;
 	}
 	return n;
 }
 
-// Lays out the constraints of every joint and contact with a moving item, wide. Joints and
-// contacts are coloured together (constraint_graph.c), joints first, so a colour's joints and contacts
-// never share a moving item; within each colour the joints go to the joint layout (joint_solver.c) and
+// Lays out the constraints of every joint and contact with a moving item, wide, grouped by their colours in
+// the constraint graph (constraint_graph.c), joints first and then contacts in list order, so a colour's
+// joints and contacts never share a moving item; within each colour the joints go to the joint layout (joint_solver.c) and
 // the contacts to the contact layout, each colour padded to a multiple of DK_CONSTRAINT_PAD with inert
 // constraints; the overflow group comes last, unpadded (solved one at a time). colourStart and jointStart
 // receive DK_GRAPH_COLOURS + 2 offsets each. The contact rows are filled in parallel (fillContact).
@@ -290,10 +293,12 @@ static bool prepareConstraints(dkWorld* world, dkContactSoA* soa, int32_t* colou
 	int32_t* order = dkScratch(world, (size_t)cap0 * sizeof(int32_t));
 	int32_t* slot = dkScratch(world, (size_t)cap0 * sizeof(int32_t));
 	uint8_t* direct = dkScratch(world, (size_t)cap0);
+	uint8_t* colour = dkScratch(world, (size_t)cap0);
 	int32_t starts[DK_GRAPH_COLOURS + 2], contactsIn[DK_GRAPH_COLOURS + 1];
-	bool ok = list && rowA && rowB && order && slot && direct;
-	int32_t nj = ok ? dkJoints_Active(world, list, rowA, rowB) : 0, n = ok ? listContacts(world, list, rowA, rowB, nj) : nj;
-	ok = ok && dkGraph_Colour(world, rowA, rowB, n, world->awake, order, starts);
+	bool ok = list && rowA && rowB && order && slot && direct && colour;
+	int32_t nj = ok ? dkJoints_Active(world, list, rowA, rowB, colour) : 0;
+	int32_t n = ok ? listContacts(world, list, rowA, rowB, colour, nj) : nj;
+	if (ok) dkGraph_Order(colour, n, order, starts);
 	int32_t total = 0, totalJ = 0;
 	for (int32_t c = 0; ok && c <= DK_GRAPH_COLOURS; ++c) {
 		int32_t q = starts[c], js = 0;

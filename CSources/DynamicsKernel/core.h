@@ -149,6 +149,10 @@ struct dkWorld {
 	int32_t islandCapacity; // item slots (and islands) the arrays hold
 	int32_t liveIslands;
 
+	// The constraint graph (constraint_graph.c): per item slot, the colours of its contacts and joints.
+	uint32_t* colourMask;
+	int32_t graphCapacity; // item slots colourMask holds
+
 	// Fields (field_store.c, stage_field_wide.h).
 	dkField* fields;	  // DK_MAX_FIELDS slots, allocated with the first field
 	int32_t liveFields;

@@ -92,7 +92,7 @@ static bool growSlots(dkWorld* world, int32_t extra)
 	world->slots = slots;
 	// slots grew, which is harmless if the rest fails: the capacity stays as it was
 	if (!dkIdPool_Reserve(world, &world->itemIds, (int32_t)cap)) return false;
-	if (!dkIslands_Reserve(world, (int32_t)cap)) return false;
+	if (!dkIslands_Reserve(world, (int32_t)cap) || !dkGraph_Reserve(world, (int32_t)cap)) return false;
 	world->slotCapacity = (int32_t)cap;
 	return true;
 }
@@ -588,6 +588,7 @@ dkResult dkWorld_SetMassProperties(dkWorld* world, const dkItemId* ids, int32_t 
 		// through its contacts at the next step.
 		if (moved && !dkIslands_Moves(world, row)) dkIslands_Leave(world, (int32_t)world->slotOf[row]);
 		if (!moved && dkIslands_Moves(world, row) && world->liveJoints > 0) dkJoints_LinkItem(world, world->slotOf[row]);
+		if (moved != dkIslands_Moves(world, row)) dkGraph_Recolour(world, (int32_t)world->slotOf[row]);
 	}
 	return dkResultOK;
 }

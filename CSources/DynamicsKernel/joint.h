@@ -5,6 +5,7 @@
 #define DK_JOINT_INTERNAL_H
 
 #include "constraint.h"
+#include "constraint_graph.h"
 #include "core.h"
 #include "dk_joint.h"
 
@@ -25,6 +26,7 @@ typedef struct dkJoint {
 	// (equality, lower, upper), friction.
 	float linearX, linearY, axial, axialLower, axialUpper, perp, angular, angleLower, angleUpper, friction;
 	bool braced; // its chain was braced in the last step (dkChains_FindBraced)
+	uint8_t colour, colourSides; // its colour in the constraint graph, and which items took its bit (dkGraph_Add)
 } dkJoint;
 
 // The wide layout (dkJsAt): joints in colour order, each colour padded to DK_CONSTRAINT_PAD with inert joints
@@ -107,11 +109,11 @@ bool dkJointPairs_HasSlot(const dkWorld* world, int32_t slot); // the item in `s
 void dkJointPairs_Destroy(dkWorld* world);
 
 // Joint preparation (joint_solver.c). Active: the joints that link at least one moving row, as slots in
-// `list` with their moving rows (-1: does not move); returns how many. Prepare: the wide layout of those n
+// `list` with their moving rows (-1: does not move) and their colours; returns how many. Prepare: the wide layout of those n
 // joints, joint i at index slot[i] of `total` (padded); the rows in direct[i] (dkJointRow* bits, from
 // dkChains_Build) are left to the chain stage: switched off and without impulses in the wide layout.
 // False when out of memory.
-int32_t dkJoints_Active(const dkWorld* world, int32_t* list, int32_t* rowA, int32_t* rowB);
+int32_t dkJoints_Active(const dkWorld* world, int32_t* list, int32_t* rowA, int32_t* rowB, uint8_t* colour);
 bool dkJoints_Prepare(dkWorld* world, dkJointSoA* soa, const int32_t* list, const int32_t* rowA, const int32_t* rowB,
 					  const int32_t* slot, const uint8_t* direct, int32_t total, int32_t n, float h);
 

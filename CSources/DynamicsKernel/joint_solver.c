@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int32_t dkJoints_Active(const dkWorld* world, int32_t* list, int32_t* rowA, int32_t* rowB)
+int32_t dkJoints_Active(const dkWorld* world, int32_t* list, int32_t* rowA, int32_t* rowB, uint8_t* colour)
 {
 	int32_t n = 0;
 	for (int32_t s = 0; s < world->jointIds.next; ++s) {
@@ -27,6 +27,7 @@ int32_t dkJoints_Active(const dkWorld* world, int32_t* list, int32_t* rowA, int3
 		list[n] = s;
 		rowA[n] = ra;
 		rowB[n] = rb;
+		colour[n] = j->colour;
 		n++;
 	}
 	return n;

@@ -195,6 +195,7 @@ dkResult dkWorld_CreateJoints(dkWorld* world, const dkJointDef* defs, int32_t co
 		wakeSlot(world, j->bodyA);
 		wakeSlot(world, j->bodyB);
 		link(world, j);
+		j->colour = dkGraph_Add(world, j->bodyA, j->bodyB, &j->colourSides);
 		if (!d->collideConnected && j->bodyA >= 0) dkJointPairs_Add(world, j->bodyA, j->bodyB);
 		world->liveJoints++;
 		if (outIds) outIds[i] = (dkJointId){(uint32_t)slot + 1, j->generation};
@@ -206,6 +207,7 @@ static void destroy(dkWorld* world, int32_t slot)
 {
 	dkJoint* j = &world->joints[slot];
 	dkIslands_Unlinked(world, j->bodyA, j->bodyB);
+	dkGraph_Remove(world, j->colour, j->colourSides, j->bodyA, j->bodyB);
 	if (!j->def.collideConnected && j->bodyA >= 0) dkJointPairs_Remove(world, j->bodyA, j->bodyB);
 	j->alive = false;
 	j->generation++;

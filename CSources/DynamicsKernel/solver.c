@@ -336,8 +336,7 @@ size_t dkSolver_ScratchBound(const dkWorld* world, int32_t contacts, int32_t sub
 	size_t stages = (size_t)maxStageCount(substeps, world->def.solverIterations);
 	size_t bytes = rows * sizeof(dkBodyState) + stages * sizeof(dkStage) +
 				   stages * ((size_t)world->def.workerCount + 1) * sizeof(atomic_int); // solveConstraints
-	bytes += n * (5 * i4 + 1) + rows * f4 + 2 * rows * d8;							   // dkConstraints_Prepare
-	bytes += rows * sizeof(uint32_t) + n * i4;											   // dkGraph_Colour
+	bytes += n * (5 * i4 + 2) + rows * f4 + 2 * rows * d8;							   // dkConstraints_Prepare
 	bytes += paddedContacts * (3 * i4 + (size_t)dkSoaColumns * f4);						   // the contact layout
 	bytes += paddedJoints * (4 * i4 + (size_t)dkJsColumns * f4) + paddedJoints * 4;	   // dkJoints_Prepare
 	bytes += rows * (1 + 2 * i4) + (j + 1) * (4 * i4 + 2) +								   // dkChains_Build

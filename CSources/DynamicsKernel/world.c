@@ -114,6 +114,7 @@ void dkWorld_Destroy(dkWorld* world)
 	dkFields_Destroy(world);
 	dkContacts_Destroy(world);
 	dkIslands_Destroy(world);
+	dkGraph_Destroy(world);
 	dkArena_Destroy(world);
 	dkStore_Destroy(world);
 	dkAllocator allocator = world->def.allocator;

@@ -10,18 +10,18 @@ import Testing
 @Suite struct StateHashTests {
     /// Scene, items, steps, hash (x86_64 and arm64 alike: the kernel's arithmetic is the same).
     static let pinned: [(String, Int, Int, UInt64)] = [
-        ("default", 300, 120, 0x57856948759f6741),
+        ("default", 300, 120, 0xdcddaf54a7f452a0),
         ("integration", 300, 120, 0xd2c4a417f4747a4a),
-        ("pile", 300, 120, 0x92f4ee815f11fd3a),
-        ("pile-circles", 300, 120, 0x0994eff332098599),
+        ("pile", 300, 120, 0xb113746038260f65),
+        ("pile-circles", 300, 120, 0x01f92390f712aeaf),
         ("pyramid", 220, 120, 0x19b71b09ec5f3c2c),
         ("many_pyramids", 220, 120, 0x20d9286d84966bc8),
-        ("smash", 300, 120, 0x7f54c5e06662a747),
-        ("scatter", 300, 120, 0x309dbc834ee2de2d),
-        ("scatter-giants", 300, 120, 0x93fcfa04d735d2f2),
+        ("smash", 300, 120, 0x0ddd85dd549ed0d4),
+        ("scatter", 300, 120, 0x010e7bdfbb64e406),
+        ("scatter-giants", 300, 120, 0xa4b01b23820d7a75),
         ("joint_grid", 300, 120, 0x1fa744f239980e83),
         ("chain", 300, 120, 0xfc3133c54cf04648),
-        ("bridge", 300, 120, 0xa114a6fc0f2d9026),
+        ("bridge", 300, 120, 0x426a6f9fe2b54c0a),
         ("fields", 300, 120, 0x4cfd7b3e64db38cb),
         ("sticky_corners", 2, 120, 0x1009d3ea855ade4e),
     ]
