@@ -103,7 +103,7 @@ static bool reserveSlots(dkWorld* world, int32_t n)
 static bool isActive(const dkWorld* world, const dkShape* s)
 {
 	if (s->body < 0) return false;
-	int32_t row = world->slots[s->body].dense;
+	int32_t row = world->slots.data[s->body].dense;
 	return row >= 0 && row < world->awake && world->col[dkColumnInverseMass][row] > 0.0f;
 }
 
@@ -113,7 +113,7 @@ static void computeBox(const dkWorld* world, const dkShape* s, float dt, float* 
 {
 	float x = 0, y = 0, c = 1, sn = 0, vx = 0, vy = 0, margin = 0;
 	if (s->body >= 0) {
-		int32_t row = world->slots[s->body].dense;
+		int32_t row = world->slots.data[s->body].dense;
 		x = world->col[dkColumnPositionX][row];
 		y = world->col[dkColumnPositionY][row];
 		c = world->col[dkColumnCos][row];
@@ -194,9 +194,9 @@ static void boxTask(void* context, int32_t worker)
 		bool escaped = false;
 		for (int32_t k = b; k < e; ++k) {
 			int32_t i = t->list ? t->list[k] : k;
-			const dkShape* s = &world->shapes[i];
+			const dkShape* s = &world->shapes.data[i];
 			if (k + DK_BOX_AHEAD < e) { // a box's pass reads the record's first two lines
-				const char* ahead = (const char*)&world->shapes[t->list ? t->list[k + DK_BOX_AHEAD] : k + DK_BOX_AHEAD];
+				const char* ahead = (const char*)&world->shapes.data[t->list ? t->list[k + DK_BOX_AHEAD] : k + DK_BOX_AHEAD];
 				__builtin_prefetch(ahead);
 				__builtin_prefetch(ahead + 64);
 			}
@@ -235,7 +235,7 @@ static void fatTask(void* context, int32_t worker)
 	for (int32_t b, e; dkClaimChunk(&t->next, DK_BOX_CHUNK, t->count, &b, &e);) {
 		for (int32_t p = b; p < e; ++p) {
 			int32_t slot = t->slots[p];
-			const dkShape* s = &world->shapes[slot];
+			const dkShape* s = &world->shapes.data[slot];
 			const float* box = world->aabb + 4 * slot;
 			float* fat = world->fatAabb + 4 * slot;
 			float margin = s->body >= 0 ? DK_AABB_MARGIN : 0.0f;
@@ -304,7 +304,7 @@ int32_t dkBroadphase_Pairs(dkWorld* world, float dt, bool bruteForce)
 			if (!bp->filters[i].alive) continue;
 			bp->live[bp->liveCount++] = i;
 			int32_t body = bp->filters[i].body;
-			if (body >= 0 && world->slots[body].dense < world->awake) bp->movers[bp->moverCount++] = i;
+			if (body >= 0 && world->slots.data[body].dense < world->awake) bp->movers[bp->moverCount++] = i;
 			else bp->still[bp->stillCount++] = i;
 			if (bp->escaped[i]) bp->escapedList[escapedCount++] = i;
 		}

@@ -35,6 +35,7 @@ typedef struct dkShape {
 	float x[DK_MAX_POLYGON_VERTICES], y[DK_MAX_POLYGON_VERTICES];	// item frame, or world for boundaries
 	float nx[DK_MAX_POLYGON_VERTICES], ny[DK_MAX_POLYGON_VERTICES]; // outward edge normals
 } dkShape;
+DK_ARRAY_FUNCTIONS(dkShape, dkShapeArray)
 
 // A circle about its item's centre: its point of contact lies on the normal through the centre, however the
 // item turns (contact.c and the contact solver turn its anchors with the normal, not the item).
@@ -104,6 +105,8 @@ typedef struct dkContact {
 	uint8_t colour;		 // its colour in the constraint graph while it has points, else DK_GRAPH_NONE
 	uint8_t colourSides; // which items took the colour's bit (dkGraph_Add)
 } dkContact;
+DK_ARRAY_FUNCTIONS(dkContact, dkContactArray)
+DK_ARRAY_FUNCTIONS(dkContactEvent, dkContactEventArray)
 
 // Narrowphase (manifold.c): collide two placed shapes; points farther apart than `speculative` are dropped.
 void dkCollide(const dkPlaced* a, const dkPlaced* b, float speculative, dkManifold* m);

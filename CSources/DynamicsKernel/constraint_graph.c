@@ -31,7 +31,7 @@ void dkGraph_Destroy(dkWorld* world) { dkFree(world, world->colourMask); }
 static bool canMove(const dkWorld* world, int32_t slot)
 {
 	if (slot < 0) return false;
-	int32_t row = world->slots[slot].dense;
+	int32_t row = world->slots.data[slot].dense;
 	return row >= 0 && (world->col[dkColumnInverseMass][row] > 0.0f || world->col[dkColumnInverseInertia][row] > 0.0f);
 }
 
@@ -81,19 +81,19 @@ static void addContacts(dkWorld* world, dkContact* contacts, int32_t count, int3
 void dkGraph_Recolour(dkWorld* world, int32_t slot)
 {
 	for (int32_t s = 0; s < world->jointIds.next; ++s) {
-		dkJoint* j = &world->joints[s];
+		dkJoint* j = &world->joints.data[s];
 		if (j->alive && (j->bodyA == slot || j->bodyB == slot))
 			dkGraph_Remove(world, j->colour, j->colourSides, j->bodyA, j->bodyB);
 	}
-	removeContacts(world, world->contacts, world->contactCount, slot);
-	removeContacts(world, world->restingContacts, world->restingContactCount, slot);
+	removeContacts(world, world->contacts.data, world->contacts.count, slot);
+	removeContacts(world, world->restingContacts.data, world->restingContacts.count, slot);
 	for (int32_t s = 0; s < world->jointIds.next; ++s) {
-		dkJoint* j = &world->joints[s];
+		dkJoint* j = &world->joints.data[s];
 		if (j->alive && (j->bodyA == slot || j->bodyB == slot))
 			j->colour = dkGraph_Add(world, j->bodyA, j->bodyB, &j->colourSides);
 	}
-	addContacts(world, world->contacts, world->contactCount, slot);
-	addContacts(world, world->restingContacts, world->restingContactCount, slot);
+	addContacts(world, world->contacts.data, world->contacts.count, slot);
+	addContacts(world, world->restingContacts.data, world->restingContacts.count, slot);
 }
 
 void dkGraph_Order(const uint8_t* colour, int32_t count, int32_t* order, int32_t* colourStart)

@@ -35,45 +35,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-// Makes room for `count` events in the step's list.
-static bool reserveEvents(dkWorld* world, int32_t count)
-{
-	if (world->stepEventCapacity >= count) return true;
-	int32_t cap = count + count / 2 > 64 ? count + count / 2 : 64;
-	dkContactEvent* p = dkResize(world, world->stepEvents, 0, (size_t)cap * sizeof *p); // empty until the merge
-	if (!p) return false;
-	world->stepEvents = p;
-	world->stepEventCapacity = cap;
-	return true;
-}
-
-static bool reserveContacts(const dkWorld* world, dkContact** list, int32_t* capacity, int32_t need)
-{
-	if (*capacity >= need) return true;
-	int32_t grown = need + need / 2;
-	dkContact* p = dkResize(world, *list, (size_t)*capacity * sizeof(dkContact), (size_t)grown * sizeof(dkContact));
-	if (!p) return false;
-	*list = p;
-	*capacity = grown;
-	return true;
-}
 
 // Splits a merge of np pairs with the list and rc resting contacts into ranges of shape slots, at the
 // first shapes of evenly spaced pairs (or contacts, or resting contacts, whichever are most); returns their
 // number.
 static int32_t mergeRanges(const dkWorld* world, int32_t np, int32_t rc, dkMergeRange* ranges)
 {
-	int32_t cc = world->contactCount, rangeCount = (np + cc + rc) / DK_MERGE_RANGE_SIZE;
+	int32_t cc = world->contacts.count, rangeCount = (np + cc + rc) / DK_MERGE_RANGE_SIZE;
 	rangeCount = rangeCount < 1 ? 1 : rangeCount > DK_MERGE_RANGES ? DK_MERGE_RANGES : rangeCount;
 	for (int32_t g = 0; g < rangeCount; ++g) {
 		dkMergeRange* r = &ranges[g];
 		if (g > 0) {
 			int32_t split = np >= cc && np >= rc ? world->pairs[2 * (int32_t)((int64_t)np * g / rangeCount)]
-							: cc >= rc			  ? world->contacts[(int64_t)cc * g / rangeCount].shapeA
-												  : world->restingContacts[(int64_t)rc * g / rangeCount].shapeA;
+							: cc >= rc			  ? world->contacts.data[(int64_t)cc * g / rangeCount].shapeA
+												  : world->restingContacts.data[(int64_t)rc * g / rangeCount].shapeA;
 			r->pairBegin = dkMerge_FirstPair(world->pairs, ranges[g - 1].pairBegin, np, split);
-			r->contactBegin = dkMerge_FirstContact(world->contacts, ranges[g - 1].contactBegin, cc, split);
-			r->restingBegin = dkMerge_FirstContact(world->restingContacts, ranges[g - 1].restingBegin, rc, split);
+			r->contactBegin = dkMerge_FirstContact(world->contacts.data, ranges[g - 1].contactBegin, cc, split);
+			r->restingBegin = dkMerge_FirstContact(world->restingContacts.data, ranges[g - 1].restingBegin, rc, split);
 			ranges[g - 1].pairEnd = r->pairBegin;
 			ranges[g - 1].contactEnd = r->contactBegin;
 			ranges[g - 1].restingEnd = r->restingBegin;
@@ -91,7 +69,7 @@ static int32_t mergeRanges(const dkWorld* world, int32_t np, int32_t rc, dkMerge
 // Splits an update in place into even ranges of the contact list; returns their number.
 static int32_t inPlaceRanges(const dkWorld* world, dkMergeRange* ranges)
 {
-	int32_t cc = world->contactCount, rangeCount = cc / DK_IN_PLACE_RANGE_SIZE;
+	int32_t cc = world->contacts.count, rangeCount = cc / DK_IN_PLACE_RANGE_SIZE;
 	rangeCount = rangeCount < 1 ? 1 : rangeCount > DK_MERGE_RANGES ? DK_MERGE_RANGES : rangeCount;
 	for (int32_t g = 0; g < rangeCount; ++g) {
 		ranges[g].contactBegin = (int32_t)((int64_t)cc * g / rangeCount);
@@ -104,18 +82,9 @@ static int32_t inPlaceRanges(const dkWorld* world, dkMergeRange* ranges)
 // pair, every contact, and one ended entry per reused slot) and the merge entries.
 static bool reserveMerge(dkWorld* world, int32_t np, int32_t rc)
 {
-	int32_t cap = np + 2 * (world->contactCount + rc) + 1;
-	if (!reserveContacts(world, &world->spareContacts, &world->spareCapacity, cap) ||
-		!reserveContacts(world, &world->contacts, &world->contactCapacity, cap))
-		return false;
-	if (world->mergeEntryCapacity < cap) {
-		int32_t grown = cap + cap / 2;
-		dkMergeEntry* entries = dkResize(world, world->mergeEntries, (size_t)world->mergeEntryCapacity * sizeof *entries, (size_t)grown * sizeof *entries);
-		if (!entries) return false;
-		world->mergeEntries = entries;
-		world->mergeEntryCapacity = grown;
-	}
-	return true;
+	int32_t cap = np + 2 * (world->contacts.count + rc) + 1;
+	return dkContactArray_Reserve(world, &world->spareContacts, cap) && dkContactArray_Reserve(world, &world->contacts, cap) &&
+		   dkMergeEntryArray_Reserve(world, &world->mergeEntries, cap);
 }
 
 // After this update woke items (lost supports, touches), the resting contacts of an item that now moves
@@ -124,10 +93,10 @@ static bool reserveMerge(dkWorld* world, int32_t np, int32_t rc)
 // room for before it changed anything, and the buffers swap.
 static void takeBackWoken(dkWorld* world)
 {
-	const dkContact* list = world->contacts;
-	dkContact *resting = world->restingContacts, *out = world->spareContacts;
-	int32_t n = world->contactCount, i = 0, m = 0, kept = 0;
-	for (int32_t q = 0; q < world->restingContactCount; ++q) {
+	const dkContact* list = world->contacts.data;
+	dkContact *resting = world->restingContacts.data, *out = world->spareContacts.data;
+	int32_t n = world->contacts.count, i = 0, m = 0, kept = 0;
+	for (int32_t q = 0; q < world->restingContacts.count; ++q) {
 		const dkContact* c = &resting[q];
 		if (bothAsleep(world, c)) {
 			if (kept != q) resting[kept] = *c;
@@ -139,13 +108,12 @@ static void takeBackWoken(dkWorld* world)
 		out[m++] = *c;
 	}
 	while (i < n) out[m++] = list[i++];
-	world->restingContactCount = kept;
-	world->spareContacts = world->contacts;
-	world->contacts = out;
-	int32_t capacity = world->spareCapacity;
-	world->spareCapacity = world->contactCapacity;
-	world->contactCapacity = capacity;
-	world->contactCount = m;
+	world->restingContacts.count = kept;
+	dkContactArray old = world->contacts;
+	world->contacts = world->spareContacts;
+	world->contacts.count = m;
+	world->spareContacts = old;
+	world->spareContacts.count = 0;
 }
 
 // An update in place that fails gives back the touching states its ranges changed, whose events it loses, so
@@ -155,9 +123,9 @@ static void revertTouching(dkWorld* world, const dkMergeRange* ranges, int32_t r
 {
 	for (int32_t g = 0; g < rangeCount; ++g) {
 		const dkMergeRange* r = &ranges[g];
-		for (int32_t k = r->contactBegin, q = 0; k < r->contactEnd && q < r->eventCount; ++k) {
-			dkContact* c = &world->contacts[k];
-			const dkContactEvent* e = &r->events[q];
+		for (int32_t k = r->contactBegin, q = 0; k < r->contactEnd && q < r->events.count; ++k) {
+			dkContact* c = &world->contacts.data[k];
+			const dkContactEvent* e = &r->events.data[q];
 			if (e->shapeA.index1 == (uint32_t)c->shapeA + 1 && e->shapeB.index1 == (uint32_t)c->shapeB + 1 &&
 				c->touching == e->began) {
 				c->touching = !e->began;
@@ -175,9 +143,9 @@ static void applyColours(dkWorld* world, dkMergeRange* ranges, int32_t rangeCoun
 	for (int32_t pass = 0; pass < 2; ++pass) {
 		for (int32_t g = 0; g < rangeCount; ++g) {
 			const dkMergeRange* r = &ranges[g];
-			dkContact* region = inPlace ? world->contacts + r->contactBegin : world->spareContacts + r->offset;
-			for (int32_t k = 0; k < r->colourChangeCount; ++k) {
-				const dkColourChange* change = &r->colourChanges[k];
+			dkContact* region = inPlace ? world->contacts.data + r->contactBegin : world->spareContacts.data + r->offset;
+			for (int32_t k = 0; k < r->colourChanges.count; ++k) {
+				const dkColourChange* change = &r->colourChanges.data[k];
 				dkContact* c = change->kept >= 0 ? &region[change->kept] : NULL;
 				if (pass == 0) {
 					dkGraph_Remove(world, change->colour, change->sides, change->bodyA, change->bodyB);
@@ -192,7 +160,7 @@ static void applyColours(dkWorld* world, dkMergeRange* ranges, int32_t rangeCoun
 
 bool dkContacts_Update(dkWorld* world, float dt, int32_t substeps)
 {
-	world->stepEventCount = 0;
+	world->stepEvents.count = 0;
 	double t0 = world->clockNs, j0 = world->jobNs; // the step's start
 
 	bool settled = world->pairsReused; // last step kept its pairs
@@ -212,16 +180,16 @@ bool dkContacts_Update(dkWorld* world, float dt, int32_t substeps)
 	// through, a scene in motion), only pairs with points get one, which keeps the merge small.
 	bool inPlace = world->pairsReused && world->contactsCoverPairs, cover = settled;
 	sorts = sorts && !inPlace; // (kept pairs were valid: never both)
-	int32_t rc = sorts ? world->restingContactCount : 0, awakeBefore = world->awake;
+	int32_t rc = sorts ? world->restingContacts.count : 0, awakeBefore = world->awake;
 	if (!inPlace && !reserveMerge(world, np, rc)) return false; // out of memory: keep last step's contacts
-	if (!reserveContacts(world, &world->spareContacts, &world->spareCapacity,
-						 np + world->contactCount + world->restingContactCount + 1)) // takeBackWoken
+	if (!dkContactArray_Reserve(world, &world->spareContacts,
+						 np + world->contacts.count + world->restingContacts.count + 1)) // takeBackWoken
 		return false;
 	dkMergeRange ranges[DK_MERGE_RANGES];
 	memset(ranges, 0, sizeof ranges);
 	int32_t rangeCount = inPlace ? inPlaceRanges(world, ranges) : mergeRanges(world, np, rc, ranges);
-	dkMergeTask task = {.world = world, .ranges = ranges, .spare = world->spareContacts, .entries = world->mergeEntries,
-						.next = world->contacts, .rangeCount = rangeCount, .dt = dt, .inPlace = inPlace,
+	dkMergeTask task = {.world = world, .ranges = ranges, .spare = world->spareContacts.data, .entries = world->mergeEntries.data,
+						.next = world->contacts.data, .rangeCount = rangeCount, .dt = dt, .inPlace = inPlace,
 						.cover = cover, .sorts = sorts};
 	atomic_init(&task.claim, 0);
 	int32_t workers = rangeCount > 1 ? world->def.workerCount : 1;
@@ -230,16 +198,16 @@ bool dkContacts_Update(dkWorld* world, float dt, int32_t substeps)
 	int32_t events = 0, restKept = 0, kept = 0;
 	for (int32_t g = 0; g < rangeCount; ++g) {
 		ok = ok && ranges[g].ok;
-		events += ranges[g].eventCount;
+		events += ranges[g].events.count;
 		ranges[g].restFirst = restKept;
 		restKept += ranges[g].restKept;
 		kept += ranges[g].kept;
 	}
 	// The last point where the update may fail: what the rest of the step needs is reserved here, and from
 	// here on the world changes.
-	if (!ok || !reserveEvents(world, events) ||
-		(sorts && !reserveContacts(world, &world->restingContacts, &world->restingContactCapacity, restKept)) ||
-		!dkSolver_ReserveScratch(world, kept + (sorts ? restKept : world->restingContactCount), substeps)) {
+	if (!ok || !dkContactEventArray_Reserve(world, &world->stepEvents, events) ||
+		(sorts && !dkContactArray_Reserve(world, &world->restingContacts, restKept)) ||
+		!dkSolver_ReserveScratch(world, kept + (sorts ? restKept : world->restingContacts.count), substeps)) {
 		// Out of memory: a merge keeps last step's list; in place, the manifolds are this step's but every
 		// contact touches as it did (revertTouching), and the next step merges again.
 		if (inPlace) {
@@ -253,13 +221,13 @@ bool dkContacts_Update(dkWorld* world, float dt, int32_t substeps)
 	int32_t n = 0, withPoints = 0, restWithPoints = 0;
 	for (int32_t g = 0; g < rangeCount; ++g) {
 		dkMergeRange* r = &ranges[g];
-		if (r->eventCount > 0)
-			memcpy(world->stepEvents + world->stepEventCount, r->events, (size_t)r->eventCount * sizeof(dkContactEvent));
-		world->stepEventCount += r->eventCount;
-		for (int32_t k = 0; k < r->eventCount; ++k) // a link lost: the island may have come apart
-			if (!r->events[k].began && r->events[k].itemA.index1 && r->events[k].itemB.index1)
-				dkIslands_Unlinked(world, (int32_t)r->events[k].itemA.index1 - 1, (int32_t)r->events[k].itemB.index1 - 1);
-		for (int32_t k = 0; k < r->lostCount; ++k) dkMerge_WakePartners(world, &r->lost[k]);
+		if (r->events.count > 0)
+			memcpy(world->stepEvents.data + world->stepEvents.count, r->events.data, (size_t)r->events.count * sizeof(dkContactEvent));
+		world->stepEvents.count += r->events.count;
+		for (int32_t k = 0; k < r->events.count; ++k) // a link lost: the island may have come apart
+			if (!r->events.data[k].began && r->events.data[k].itemA.index1 && r->events.data[k].itemB.index1)
+				dkIslands_Unlinked(world, (int32_t)r->events.data[k].itemA.index1 - 1, (int32_t)r->events.data[k].itemB.index1 - 1);
+		for (int32_t k = 0; k < r->lost.count; ++k) dkMerge_WakePartners(world, &r->lost.data[k]);
 		r->first = n;
 		n += r->kept;
 		withPoints += r->withPoints;
@@ -268,13 +236,13 @@ bool dkContacts_Update(dkWorld* world, float dt, int32_t substeps)
 	applyColours(world, ranges, rangeCount, inPlace);
 	if (!inPlace) {
 		task.gather = true;
-		task.nextResting = world->restingContacts;
+		task.nextResting = world->restingContacts.data;
 		atomic_store(&task.claim, 0);
 		dkRunTasks(world, dkMerge_Task, &task, workers);
-		world->contactCount = n;
+		world->contacts.count = n;
 	}
 	if (sorts) {
-		world->restingContactCount = restKept;
+		world->restingContacts.count = restKept;
 		world->restingWithPoints = restWithPoints;
 	}
 	world->manifoldCount = withPoints + world->restingWithPoints;
@@ -286,9 +254,9 @@ bool dkContacts_Update(dkWorld* world, float dt, int32_t substeps)
 	// on an anchored one.
 	for (int32_t g = 0; g < rangeCount; ++g) {
 		dkMergeRange* r = &ranges[g];
-		for (int32_t w = 0; w < r->wakingCount; ++w) {
-			const dkContact* c = &world->contacts[r->first + r->waking[w]];
-			int32_t ra = world->slots[c->bodyA].dense, rb = world->slots[c->bodyB].dense;
+		for (int32_t w = 0; w < r->waking.count; ++w) {
+			const dkContact* c = &world->contacts.data[r->first + r->waking.data[w]];
+			int32_t ra = world->slots.data[c->bodyA].dense, rb = world->slots.data[c->bodyB].dense;
 			if (!dkIslands_Moves(world, ra) || !dkIslands_Moves(world, rb)) continue;
 			bool awakeA = ra < world->awake, awakeB = rb < world->awake;
 			if (!awakeA && !awakeB) continue;
@@ -300,7 +268,7 @@ bool dkContacts_Update(dkWorld* world, float dt, int32_t substeps)
 		}
 	}
 	dkMerge_FreeRanges(world, ranges, rangeCount);
-	if (world->awake > awakeBefore && world->restingContactCount > 0) takeBackWoken(world);
+	if (world->awake > awakeBefore && world->restingContacts.count > 0) takeBackWoken(world);
 	world->clockNs = dkNowNs();
 	world->profile.narrowphase = world->clockNs - t1;
 	world->profile.narrowphaseSerial = world->profile.narrowphase - (world->jobNs - j1);
@@ -309,12 +277,12 @@ bool dkContacts_Update(dkWorld* world, float dt, int32_t substeps)
 
 void dkContacts_Destroy(dkWorld* world)
 {
-	dkFree(world, world->contacts);
-	dkFree(world, world->spareContacts);
-	dkFree(world, world->restingContacts);
-	dkFree(world, world->mergeEntries);
-	dkFree(world, world->events);
-	dkFree(world, world->stepEvents);
+	dkContactArray_Destroy(world, &world->contacts);
+	dkContactArray_Destroy(world, &world->spareContacts);
+	dkContactArray_Destroy(world, &world->restingContacts);
+	dkMergeEntryArray_Destroy(world, &world->mergeEntries);
+	dkContactEventArray_Destroy(world, &world->events);
+	dkContactEventArray_Destroy(world, &world->stepEvents);
 	dkFree(world, world->pairs);
 	dkFree(world, world->aabb);
 	dkFree(world, world->fatAabb);
@@ -326,7 +294,7 @@ void dkContacts_Destroy(dkWorld* world)
 
 const dkContactEvent* dkWorld_ContactEvents(const dkWorld* world, int32_t* count)
 {
-	*count = world->eventCount;
-	return world->events;
+	*count = world->events.count;
+	return world->events.data;
 }
 int32_t dkWorld_ContactCount(const dkWorld* world) { return world->manifoldCount; }

@@ -14,7 +14,7 @@
 
 static bool rowOf(const dkWorld* world, const dkShape* s, int32_t* row)
 {
-	*row = s->body >= 0 ? world->slots[s->body].dense : -1;
+	*row = s->body >= 0 ? world->slots.data[s->body].dense : -1;
 	return *row >= 0;
 }
 
@@ -47,10 +47,10 @@ static bool recycle(const dkWorld* world, dkContact* c, const float pose[2][4], 
 	// The sine of B's turn relative to A since then: qB times the inverse of qA. A point r from B's centre
 	// moves 2·sin(φ/2)·r, under 1.01·|sin φ|·r for the turns DK_RECYCLE_COS allows.
 	float turn = 1.01f * fabsf(qBs * qAc - qBc * qAs);
-	float extent = fmaxf(world->shapes[c->shapeA].extent, world->shapes[c->shapeB].extent);
+	float extent = fmaxf(world->shapes.data[c->shapeA].extent, world->shapes.data[c->shapeB].extent);
 	float moved = sqrtf((tx - ux) * (tx - ux) + (ty - uy) * (ty - uy)) + extent * turn;
 	if (!(moved + (reach - DK_SPECULATIVE_DISTANCE) < DK_SPECULATIVE_DISTANCE)) return false;
-	int k0 = world->shapes[c->shapeA].body >= 0 ? 0 : 1; // the origin: A's centre, or B's for a boundary
+	int k0 = world->shapes.data[c->shapeA].body >= 0 ? 0 : 1; // the origin: A's centre, or B's for a boundary
 	c->originX = pose[k0][0];
 	c->originY = pose[k0][1];
 	uint32_t owners = c->manifold.owners;
@@ -58,11 +58,11 @@ static bool recycle(const dkWorld* world, dkContact* c, const float pose[2][4], 
 	float nx = qNc * c->cachedNx - qNs * c->cachedNy, ny = qNs * c->cachedNx + qNc * c->cachedNy;
 	c->manifold.nx = nx;
 	c->manifold.ny = ny;
-	if (dkShape_CentredCircle(&world->shapes[c->shapeA])) {
+	if (dkShape_CentredCircle(&world->shapes.data[c->shapeA])) {
 		qAc = qNc;
 		qAs = qNs;
 	}
-	if (dkShape_CentredCircle(&world->shapes[c->shapeB])) {
+	if (dkShape_CentredCircle(&world->shapes.data[c->shapeB])) {
 		qBc = qNc;
 		qBs = qNs;
 	}
@@ -90,7 +90,7 @@ void dkContact_UpdateManifold(const dkWorld* world, dkContact* c, float dt)
 		c->cached = false;
 		return;
 	}
-	const dkShape *sa = &world->shapes[c->shapeA], *sb = &world->shapes[c->shapeB];
+	const dkShape *sa = &world->shapes.data[c->shapeA], *sb = &world->shapes.data[c->shapeB];
 	float* const* col = world->col;
 	float pose[2][4] = {{0, 0, 1, 0}, {0, 0, 1, 0}}; // x, y, cos, sin
 	const dkShape* s[2] = {sa, sb};

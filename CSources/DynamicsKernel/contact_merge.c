@@ -17,9 +17,9 @@
 // The id of a shape's item, or null for a boundary (read when a contact is created).
 static dkItemId itemId(const dkWorld* world, int32_t slot)
 {
-	int32_t body = world->shapes[slot].body;
+	int32_t body = world->shapes.data[slot].body;
 	if (body < 0) return (dkItemId){0, 0};
-	return (dkItemId){(uint32_t)body + 1, world->slots[body].generation};
+	return (dkItemId){(uint32_t)body + 1, world->slots.data[body].generation};
 }
 
 // Events name the shapes, items and tags the contact was made with, even if those were removed since.
@@ -37,7 +37,7 @@ static void event(const dkContact* c, bool began, dkContactEvent* e)
 // Whether both shape slots still hold the shapes the contact was made with.
 static bool sameShapes(const dkWorld* world, const dkContact* c)
 {
-	const dkShape *a = &world->shapes[c->shapeA], *b = &world->shapes[c->shapeB];
+	const dkShape *a = &world->shapes.data[c->shapeA], *b = &world->shapes.data[c->shapeB];
 	return a->alive && b->alive && a->generation == c->generationA && b->generation == c->generationB;
 }
 
@@ -47,26 +47,10 @@ void dkMerge_WakePartners(dkWorld* world, const dkContact* c)
 	int32_t bodies[2] = {c->bodyA, c->bodyB};
 	for (int k = 0; k < 2; ++k) {
 		if (bodies[k] < 0) continue;
-		int32_t row = world->slots[bodies[k]].dense;
-		if (row >= 0 && world->slots[bodies[k]].generation == (k == 0 ? c->itemA : c->itemB).generation)
+		int32_t row = world->slots.data[bodies[k]].dense;
+		if (row >= 0 && world->slots.data[bodies[k]].generation == (k == 0 ? c->itemA : c->itemB).generation)
 			dkIslands_WakeRow(world, row);
 	}
-}
-
-// Appends one element to a per-range list; false when out of memory.
-static bool append(const dkWorld* world, void** list, int32_t* count, int32_t* capacity, const void* element,
-				   size_t size)
-{
-	if (*count == *capacity) {
-		int32_t cap = *capacity > 0 ? *capacity * 2 : 16;
-		void* grown = dkResize(world, *list, (size_t)*capacity * size, (size_t)cap * size);
-		if (!grown) return false;
-		*list = grown;
-		*capacity = cap;
-	}
-	memcpy((char*)*list + (size_t)*count * size, element, size);
-	++*count;
-	return true;
 }
 
 // The merge walks the pairs in order of their first shape, but their second shapes lie anywhere in the
@@ -83,7 +67,7 @@ static inline void prefetchShape(const dkShape* s)
 // Old contact k of a merge: the list's, then the resting contacts'.
 static inline const dkContact* oldContact(const dkWorld* world, int32_t k)
 {
-	return k < world->contactCount ? &world->contacts[k] : &world->restingContacts[k - world->contactCount];
+	return k < world->contacts.count ? &world->contacts.data[k] : &world->restingContacts.data[k - world->contacts.count];
 }
 
 // Lists a range's entries: merges its sorted pairs with its sorted contacts (and, when it sorts, its
@@ -94,8 +78,8 @@ static inline const dkContact* oldContact(const dkWorld* world, int32_t k)
 static int32_t mergeRange(const dkWorld* world, const dkMergeRange* r, dkMergeEntry* entry, float dt, bool cover,
 						  bool sorts)
 {
-	const dkContact *contacts = world->contacts, *resting = world->restingContacts;
-	int32_t m = 0, i = r->pairBegin, j = r->contactBegin, q = r->restingBegin, cc = world->contactCount;
+	const dkContact *contacts = world->contacts.data, *resting = world->restingContacts.data;
+	int32_t m = 0, i = r->pairBegin, j = r->contactBegin, q = r->restingBegin, cc = world->contacts.count;
 	while (i < r->pairEnd || j < r->contactEnd || q < r->restingEnd) {
 		// The next old contact: the list's or the resting one, whichever comes first.
 		int32_t k = -1;
@@ -121,9 +105,9 @@ static int32_t mergeRange(const dkWorld* world, const dkMergeRange* r, dkMergeEn
 			continue;
 		}
 		int32_t a = world->pairs[2 * i], b = world->pairs[2 * i + 1];
-		if (i + DK_MERGE_AHEAD < r->pairEnd) prefetchShape(&world->shapes[world->pairs[2 * (i + DK_MERGE_AHEAD) + 1]]);
+		if (i + DK_MERGE_AHEAD < r->pairEnd) prefetchShape(&world->shapes.data[world->pairs[2 * (i + DK_MERGE_AHEAD) + 1]]);
 		if (order == 0) {
-			if (old->generationA == world->shapes[a].generation && old->generationB == world->shapes[b].generation) {
+			if (old->generationA == world->shapes.data[a].generation && old->generationB == world->shapes.data[b].generation) {
 				entry[m++] = (dkMergeEntry){i++, k, dkEntryUpdate};
 				continue;
 			}
@@ -146,8 +130,7 @@ static void noteColour(const dkWorld* world, dkMergeRange* r, const dkContact* c
 	if (has == coloured) return;
 	dkColourChange change = {.kept = kept, .bodyA = c->bodyA, .bodyB = c->bodyB, .colour = c->colour,
 							 .sides = c->colourSides, .add = has};
-	r->ok = append(world, (void**)&r->colourChanges, &r->colourChangeCount, &r->colourChangeCapacity, &change,
-				   sizeof change) && r->ok;
+	r->ok = dkColourChangeArray_Push(world, &r->colourChanges, &change) && r->ok;
 }
 
 // An old contact ends: its ended event, and when its shapes went away, the items it touched wake.
@@ -156,8 +139,8 @@ static void endContact(const dkWorld* world, dkMergeRange* r, const dkContact* c
 	noteColour(world, r, c, -1);
 	dkContactEvent e;
 	event(c, false, &e);
-	r->ok = append(world, (void**)&r->events, &r->eventCount, &r->eventCapacity, &e, sizeof e) && r->ok;
-	if (lost) r->ok = append(world, (void**)&r->lost, &r->lostCount, &r->lostCapacity, c, sizeof *c) && r->ok;
+	r->ok = dkContactEventArray_Push(world, &r->events, &e) && r->ok;
+	if (lost) r->ok = dkContactArray_Push(world, &r->lost, c) && r->ok;
 }
 
 // A new contact of shapes a and b.
@@ -166,14 +149,14 @@ static void newContact(const dkWorld* world, int32_t a, int32_t b, dkContact* c)
 	memset(c, 0, sizeof *c);
 	c->shapeA = a;
 	c->shapeB = b;
-	c->generationA = world->shapes[a].generation;
-	c->generationB = world->shapes[b].generation;
-	c->bodyA = world->shapes[a].body;
-	c->bodyB = world->shapes[b].body;
+	c->generationA = world->shapes.data[a].generation;
+	c->generationB = world->shapes.data[b].generation;
+	c->bodyA = world->shapes.data[a].body;
+	c->bodyB = world->shapes.data[b].body;
 	c->itemA = itemId(world, a);
 	c->itemB = itemId(world, b);
-	c->tagA = world->shapes[a].tag;
-	c->tagB = world->shapes[b].tag;
+	c->tagA = world->shapes.data[a].tag;
+	c->tagB = world->shapes.data[b].tag;
 	c->colour = DK_GRAPH_NONE;
 }
 
@@ -186,7 +169,7 @@ static void settle(const dkWorld* world, dkMergeRange* r, dkContact* c, float dt
 	if (touching == c->touching) return;
 	dkContactEvent e;
 	event(c, touching, &e);
-	if (append(world, (void**)&r->events, &r->eventCount, &r->eventCapacity, &e, sizeof e)) c->touching = touching;
+	if (dkContactEventArray_Push(world, &r->events, &e)) c->touching = touching;
 	else r->ok = false;
 }
 
@@ -195,7 +178,7 @@ static void settle(const dkWorld* world, dkMergeRange* r, dkContact* c, float dt
 static bool mayLink(const dkWorld* world, const dkContact* c)
 {
 	if (c->manifold.count == 0 || c->bodyA < 0 || c->bodyB < 0) return false;
-	int32_t ra = world->slots[c->bodyA].dense, rb = world->slots[c->bodyB].dense;
+	int32_t ra = world->slots.data[c->bodyA].dense, rb = world->slots.data[c->bodyB].dense;
 	if (ra < 0 || rb < 0) return false;
 	if (ra >= world->awake || rb >= world->awake) return true;
 	if (!c->touching) return false;
@@ -237,7 +220,7 @@ static void listWaking(const dkWorld* world, dkMergeRange* r, const dkContact* w
 	for (int32_t k = 0; k < n; ++k) {
 		r->withPoints += work[k].manifold.count > 0;
 		if (mayLink(world, &work[k]))
-			r->ok = append(world, (void**)&r->waking, &r->wakingCount, &r->wakingCapacity, &k, sizeof k) && r->ok;
+			r->ok = dkInt32Array_Push(world, &r->waking, &k) && r->ok;
 	}
 	r->kept = n;
 }
@@ -256,7 +239,7 @@ static void mergeAndSettle(const dkWorld* world, dkMergeRange* r, dkContact* spa
 	r->restWithPoints = 0;
 	for (int32_t k = 0; k < m; ++k) {
 		if (k + DK_MERGE_AHEAD < m && entry[k + DK_MERGE_AHEAD].pair >= 0)
-			prefetchShape(&world->shapes[world->pairs[2 * entry[k + DK_MERGE_AHEAD].pair + 1]]);
+			prefetchShape(&world->shapes.data[world->pairs[2 * entry[k + DK_MERGE_AHEAD].pair + 1]]);
 		const dkMergeEntry* e = &entry[k];
 		switch (e->kind) {
 		case dkEntryCarry: work[n++] = *oldContact(world, e->contact); break;
@@ -288,7 +271,7 @@ static void settleInPlace(const dkWorld* world, dkMergeRange* r, dkContact* cont
 {
 	int32_t b = r->contactBegin, e = r->contactEnd;
 	for (int32_t k = b; k < e; ++k) {
-		if (k + DK_MERGE_AHEAD < e) prefetchShape(&world->shapes[contacts[k + DK_MERGE_AHEAD].shapeB]);
+		if (k + DK_MERGE_AHEAD < e) prefetchShape(&world->shapes.data[contacts[k + DK_MERGE_AHEAD].shapeB]);
 		// Neither shape moves exactly when the pair list has no pair for them (dkCandidate).
 		if (!bothAsleep(world, &contacts[k])) {
 			settle(world, r, &contacts[k], dt);
@@ -301,10 +284,10 @@ static void settleInPlace(const dkWorld* world, dkMergeRange* r, dkContact* cont
 void dkMerge_FreeRanges(const dkWorld* world, dkMergeRange* ranges, int32_t count)
 {
 	for (int32_t g = 0; g < count; ++g) {
-		dkFree(world, ranges[g].events);
-		dkFree(world, ranges[g].lost);
-		dkFree(world, ranges[g].waking);
-		dkFree(world, ranges[g].colourChanges);
+		dkContactEventArray_Destroy(world, &ranges[g].events);
+		dkContactArray_Destroy(world, &ranges[g].lost);
+		dkInt32Array_Destroy(world, &ranges[g].waking);
+		dkColourChangeArray_Destroy(world, &ranges[g].colourChanges);
 	}
 }
 
@@ -321,7 +304,7 @@ void dkMerge_Task(void* context, int32_t worker)
 			for (int32_t k = 0; k < r->restKept; ++k) t->nextResting[r->restFirst + k] = t->spare[r->end - 1 - k];
 		} else { // into a copy: neighbouring ranges share cache lines
 			dkMergeRange r = t->ranges[g];
-			r.eventCount = r.lostCount = r.wakingCount = r.colourChangeCount = 0;
+			r.events.count = r.lost.count = r.waking.count = r.colourChanges.count = 0;
 			r.ok = true;
 			if (t->inPlace) settleInPlace(t->world, &r, t->next, t->dt);
 			else mergeAndSettle(t->world, &r, t->spare, t->entries, t->dt, t->cover, t->sorts);

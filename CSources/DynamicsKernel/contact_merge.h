@@ -68,7 +68,7 @@ static inline bool bothAsleep(const dkWorld* world, const dkContact* c)
 	int32_t bodies[2] = {c->bodyA, c->bodyB};
 	for (int k = 0; k < 2; ++k) {
 		if (bodies[k] < 0) continue;
-		int32_t row = world->slots[bodies[k]].dense;
+		int32_t row = world->slots.data[bodies[k]].dense;
 		if (row >= 0 && row < world->awake && world->col[dkColumnInverseMass][row] > 0.0f) return false;
 	}
 	return true;
@@ -83,6 +83,8 @@ typedef struct dkColourChange {
 	uint8_t colour, sides;
 	bool add;
 } dkColourChange;
+DK_ARRAY_TYPE(dkColourChange, dkColourChangeArray);
+DK_ARRAY_FUNCTIONS(dkColourChange, dkColourChangeArray)
 
 // A range of the contact update. In a merge: the pairs and old contacts whose first shape lies in a range
 // of shape slots; its entries and the kept contacts go to their own regions of the entry and spare buffers
@@ -98,14 +100,10 @@ typedef struct dkMergeRange {
 	int32_t withPoints; // kept contacts with manifold points
 	int32_t end;	// the end of the region: a sorting merge keeps resting contacts from here down
 	int32_t restKept, restFirst, restWithPoints; // how many, where they go, how many with points
-	dkContactEvent* events;
-	int32_t eventCount, eventCapacity;
-	dkContact* lost; // ended contacts whose shapes went away, in order: their items wake
-	int32_t lostCount, lostCapacity;
-	int32_t* waking; // kept entries (from the region's start) that may link islands or wake one
-	int32_t wakingCount, wakingCapacity;
-	dkColourChange* colourChanges; // contacts that enter or leave the constraint graph, in order
-	int32_t colourChangeCount, colourChangeCapacity;
+	dkContactEventArray events;
+	dkContactArray lost;	// ended contacts whose shapes went away, in order: their items wake
+	dkInt32Array waking;	// kept entries (from the region's start) that may link islands or wake one
+	dkColourChangeArray colourChanges; // contacts that enter or leave the constraint graph, in order
 	bool ok; // false when a list could not grow
 } dkMergeRange;
 // An entry of a range's merge: an old contact, one of this step's pairs, or both, and what becomes of
@@ -115,6 +113,7 @@ struct dkMergeEntry {
 	int32_t pair, contact; // indices in the pair list and the old contacts (oldContact), -1 for none
 	int32_t kind;
 };
+DK_ARRAY_FUNCTIONS(dkMergeEntry, dkMergeEntryArray)
 enum { dkEntryCarry, dkEntryRest, dkEntryEnded, dkEntryEndedLost, dkEntryDropped, dkEntryUpdate };
 // (dkEntryDropped: an old contact that ends without an event, not touching, whose colour goes back.)
 

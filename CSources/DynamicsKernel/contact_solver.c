@@ -18,7 +18,7 @@
 #include <string.h>
 
 // The row of an item slot (moving or not), or -1 for a boundary.
-static int32_t anyRow(const dkWorld* world, int32_t body) { return body >= 0 ? world->slots[body].dense : -1; }
+static int32_t anyRow(const dkWorld* world, int32_t body) { return body >= 0 ? world->slots.data[body].dense : -1; }
 
 // The state of a constraint side: rows that do not move (-1) share the zero state at index `awake`.
 static inline int32_t stateIndex(int32_t row, int32_t awake) { return row >= 0 ? row : awake; }
@@ -29,7 +29,7 @@ void dkContactSolver_StoreImpulses(dkWorld* world, const dkContactSoA* soa, int3
 {
 	for (int32_t k = b; k < e; ++k) {
 		if (soa->contact[k] < 0) continue;
-		dkManifoldPoint* points = world->contacts[soa->contact[k]].manifold.points;
+		dkManifoldPoint* points = world->contacts.data[soa->contact[k]].manifold.points;
 		const float* row = dkSoaRow(soa, k);
 		for (int32_t i = 0; i < 2; ++i) { // a missing second point stores zeros it never reads
 			points[i].normalImpulse = row[(dkSoaNormalImpulse + i * dkSoaPoint) * DK_CONSTRAINT_PAD];
@@ -99,7 +99,7 @@ static inline dkFillSide fillSide(const dkFillTask* t, int32_t body, int32_t mov
 // boxes blew up, and the bridge's boxes gained energy.
 static float frameBits(const dkWorld* world, const dkContact* contact, bool chainItem, bool still)
 {
-	const dkShape *sa = &world->shapes[contact->shapeA], *sb = &world->shapes[contact->shapeB];
+	const dkShape *sa = &world->shapes.data[contact->shapeA], *sb = &world->shapes.data[contact->shapeB];
 	uint32_t owners = contact->manifold.owners;
 	if (chainItem) return dkSoaBits(dkFrameKeepArms | dkFrameKeepNormal);
 	uint32_t bits = still ? dkFrameKeepArms : 0;
@@ -121,7 +121,7 @@ static bool fillContact(const dkFillTask* t, int32_t i)
 {
 	const dkWorld* world = t->world;
 	dkContactSoA* soa = t->soa;
-	const dkContact* contact = &world->contacts[t->list[i]];
+	const dkContact* contact = &world->contacts.data[t->list[i]];
 	const dkManifold* m = &contact->manifold;
 	int32_t k = t->slot[i], ra = t->rowA[i], rb = t->rowB[i], awake = world->awake;
 	float* r = dkSoaRow(soa, k);
@@ -204,7 +204,7 @@ static bool markBraced(dkWorld* world, dkContactSoA* soa, dkJointChains* chains,
 		if (braced[m] == dkChainItem && pull[2 * m] * nx + pull[2 * m + 1] * ny < -DK_CHAIN_BRACED_ERROR)
 			braced[m] = dkChainPressed;
 	}
-	dkChains_FindBraced(chains, joints, world->joints);
+	dkChains_FindBraced(chains, joints, world->joints.data);
 	for (int32_t k = 0; k < soa->count; ++k) {
 		float* stiff = &dkSoaRow(soa, k)[dkSoaStiff * DK_CONSTRAINT_PAD];
 		int32_t m = soa->stateA[k] == soa->zeroState ? soa->stateB[k] : soa->stateA[k];
@@ -235,11 +235,11 @@ static void listTask(void* context, int32_t worker)
 	dkListTask* t = context;
 	const dkWorld* world = t->world;
 	for (int32_t g; (g = atomic_fetch_add(&t->next, 1)) < t->chunks;) {
-		int32_t b = g * t->chunk, e = b + t->chunk < world->contactCount ? b + t->chunk : world->contactCount;
+		int32_t b = g * t->chunk, e = b + t->chunk < world->contacts.count ? b + t->chunk : world->contacts.count;
 		int32_t n = t->at + b;
 		for (int32_t k = b; k < e; ++k) {
-			if (k + 8 < e) __builtin_prefetch(&world->contacts[k + 8]);
-			const dkContact* c = &world->contacts[k];
+			if (k + 8 < e) __builtin_prefetch(&world->contacts.data[k + 8]);
+			const dkContact* c = &world->contacts.data[k];
 			if (c->manifold.count == 0) continue;
 			int32_t ra = dkMovingRow(world, c->bodyA), rb = dkMovingRow(world, c->bodyB);
 			if (ra < 0 && rb < 0) continue;
@@ -256,7 +256,7 @@ static void listTask(void* context, int32_t worker)
 // Lists the contacts to solve after entry `at`; returns the end of the list.
 static int32_t listContacts(dkWorld* world, int32_t* list, int32_t* rowA, int32_t* rowB, uint8_t* colour, int32_t at)
 {
-	int32_t nc = world->contactCount, chunk = DK_LIST_CHUNK;
+	int32_t nc = world->contacts.count, chunk = DK_LIST_CHUNK;
 	while ((int64_t)chunk * DK_LIST_CHUNKS < nc) chunk *= 2;
 	dkListTask t = {.world = world, .list = list, .rowA = rowA, .rowB = rowB, .colour = colour, .at = at, .chunk = chunk,
 					.chunks = (nc + chunk - 1) / chunk};
@@ -286,7 +286,7 @@ static int32_t listContacts(dkWorld* world, int32_t* list, int32_t* rowA, int32_
 static bool prepareConstraints(dkWorld* world, dkContactSoA* soa, int32_t* colourStart, dkJointSoA* joints,
 							   int32_t* jointStart, dkJointChains* chains, float h)
 {
-	int32_t nc = world->contactCount, cap0 = nc + world->liveJoints > 0 ? nc + world->liveJoints : 1;
+	int32_t nc = world->contacts.count, cap0 = nc + world->liveJoints > 0 ? nc + world->liveJoints : 1;
 	int32_t* list = dkScratch(world, (size_t)cap0 * sizeof(int32_t));
 	int32_t* rowA = dkScratch(world, (size_t)cap0 * sizeof(int32_t));
 	int32_t* rowB = dkScratch(world, (size_t)cap0 * sizeof(int32_t));

@@ -75,6 +75,17 @@ typedef struct dkTeam dkTeam;
 typedef struct dkIsland dkIsland;
 typedef struct dkJointPairs dkJointPairs;
 
+// The stores' arrays (array.h); each element type declares the operations where it is complete.
+DK_ARRAY_TYPE(dkSlot, dkSlotArray);
+DK_ARRAY_TYPE(dkShape, dkShapeArray);
+DK_ARRAY_TYPE(dkContact, dkContactArray);
+DK_ARRAY_TYPE(dkContactEvent, dkContactEventArray);
+DK_ARRAY_TYPE(dkMergeEntry, dkMergeEntryArray);
+DK_ARRAY_TYPE(dkJoint, dkJointArray);
+DK_ARRAY_TYPE(dkIsland, dkIslandArray);
+DK_ARRAY_TYPE(dkFieldFrame, dkFieldFrameArray);
+DK_ARRAY_FUNCTIONS(dkSlot, dkSlotArray)
+
 struct dkWorld {
 	dkWorldDef def;
 	const dkKernels* kernels; // chosen from def.simdLimit and the CPU
@@ -84,8 +95,7 @@ struct dkWorld {
 	float* col[dkColumnTotal];
 	uint32_t* flags;  // dense row → dkItem* flags
 	uint32_t* slotOf; // dense row → slot
-	dkSlot* slots;		// per item slot; itemIds.next of them are in use or free
-	int32_t slotCapacity; // slots allocated, and room in itemIds
+	dkSlotArray slots; // per item slot (count: itemIds.next, in use or free); its capacity is room in itemIds
 	dkIdPool itemIds;
 	bool hasSnaps;		// some row has snapOmega > 0
 	bool allStill;		// every awake row was below the rest thresholds after the last step
@@ -97,8 +107,8 @@ struct dkWorld {
 	dkTeam* team; // the workers of the step in progress (team.c), or null outside a step
 
 	// Collision (shape_store.c, broadphase.c, contact.c, contact_solver.c).
-	dkShape* shapes;		// per shape slot; shapeIds.next of them are in use or free
-	int32_t shapeCapacity, liveShapes;
+	dkShapeArray shapes; // per shape slot (count: shapeIds.next, in use or free)
+	int32_t liveShapes;
 	dkIdPool shapeIds;
 	int32_t* pairs; // broadphase output: 2 slots per pair, sorted
 	int32_t pairCount, pairCapacity;
@@ -116,27 +126,21 @@ struct dkWorld {
 	dkPairGrid* grid; // the pair search's grid (pair_grid.c), kept between steps
 	dkPairGrid* stillGrid; // the shapes that cannot move, while they are many (pair_grid.c)
 	dkBroadphase* broadphase; // what the broadphase keeps between steps (broadphase.c)
-	dkContact* contacts; // sorted by (shapeA, shapeB): one per pair, and others carried until a merge sorts (contact.c)
-	int32_t contactCount, contactCapacity;
+	dkContactArray contacts; // sorted by (shapeA, shapeB): one per pair, and others carried until a merge sorts (contact.c)
 	int32_t manifoldCount; // contacts with points (dkWorld_ContactCount)
 	bool contactsCoverPairs; // the last update succeeded: every pair of the pair list has its contact
-	dkContact* spareContacts; // the other buffer of the double-buffered contact list
-	int32_t spareCapacity;
+	dkContactArray spareContacts; // the other buffer of the double-buffered contact list (its count unused)
 	// Contacts whose items all rest or do not move, sorted as the list and never in it: set aside when items
 	// rest and taken back when they wake, so steps in between do not visit them (contact.c).
-	dkContact* restingContacts;
-	int32_t restingContactCount, restingContactCapacity;
+	dkContactArray restingContacts;
 	int32_t restingWithPoints; // of them, contacts with points
-	dkMergeEntry* mergeEntries; // scratch of the contact update (contact.c)
-	int32_t mergeEntryCapacity;
-	dkContactEvent* events; // the last step's contact events (dkWorld_ContactEvents)
-	int32_t eventCount, eventCapacity;
-	dkContactEvent* stepEvents; // the events of the step in progress, which become `events` when it succeeds
-	int32_t stepEventCount, stepEventCapacity;
+	dkMergeEntryArray mergeEntries; // scratch of the contact update (contact.c; its count unused)
+	dkContactEventArray events;		// the last step's contact events (dkWorld_ContactEvents)
+	dkContactEventArray stepEvents; // the events of the step in progress, which become `events` when it succeeds
 
 	// Joints (joint_store.c, joint_solver.c).
-	dkJoint* joints;		// per joint slot; jointIds.next of them are in use or free
-	int32_t jointCapacity, liveJoints;
+	dkJointArray joints; // per joint slot (count: jointIds.next, in use or free)
+	int32_t liveJoints;
 	dkIdPool jointIds;
 	dkJointPairs* jointPairs; // item pairs joints keep from colliding (joint_pairs.c), or null
 
@@ -144,9 +148,9 @@ struct dkWorld {
 	int32_t* islandOf;
 	int32_t* islandNext;
 	int32_t* islandPrev;
-	dkIsland* islands; // per island slot; islandIds.next of them are in use or free
+	dkIslandArray islands; // per island slot (count: islandIds.next, in use or free)
 	dkIdPool islandIds;
-	int32_t islandCapacity; // item slots (and islands) the arrays hold
+	int32_t islandCapacity; // item slots the three columns hold
 	int32_t liveIslands;
 
 	// The constraint graph (constraint_graph.c): per item slot, the colours of its contacts and joints.
@@ -158,8 +162,8 @@ struct dkWorld {
 	int32_t liveFields;
 	uint32_t* fieldLo;	  // dense row → membership bits of fields 0–31
 	uint32_t* fieldHi;	  // fields 32–63
-	dkFieldFrame* frames; // this step's frames: [substep][live field in slot order]
-	int32_t frameCapacity, framesPerSubstep;
+	dkFieldFrameArray frames; // this step's frames: [substep][live field in slot order] (count unused)
+	int32_t framesPerSubstep;
 	bool customFieldForces; // the host writes dkColumnFieldForceX/Y
 	uint64_t seed;			// noise seed
 	double time;			// simulated seconds stepped
@@ -247,7 +251,7 @@ bool dkStep_Run(dkWorld* world, float dt, int32_t substeps);
 static inline int32_t dkMovingRow(const dkWorld* world, int32_t slot)
 {
 	if (slot < 0) return -1;
-	int32_t row = world->slots[slot].dense;
+	int32_t row = world->slots.data[slot].dense;
 	if (row < 0 || row >= world->awake) return -1;
 	return (world->col[dkColumnInverseMass][row] > 0.0f || world->col[dkColumnInverseInertia][row] > 0.0f) ? row : -1;
 }

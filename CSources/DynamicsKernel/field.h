@@ -34,6 +34,7 @@ typedef struct dkFieldFrame {
 	bool bounded;  // some side of the box is finite
 	float waveKx[2 * DK_NOISE_WAVES], waveKy[2 * DK_NOISE_WAVES], wavePhase[2 * DK_NOISE_WAVES];
 } dkFieldFrame;
+DK_ARRAY_FUNCTIONS(dkFieldFrame, dkFieldFrameArray)
 
 // What the field selection needs to know about a range of rows.
 typedef struct dkRowSummary {

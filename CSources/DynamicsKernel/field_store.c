@@ -69,7 +69,7 @@ static bool isMember(const dkWorld* world, int32_t row, int32_t bit)
 static void wakeMembers(dkWorld* world, int32_t bit)
 {
 	for (int32_t slot = 0; slot < world->itemIds.next; ++slot) {
-		int32_t row = world->slots[slot].dense;
+		int32_t row = world->slots.data[slot].dense;
 		if (row >= world->awake && isMember(world, row, bit)) dkIslands_WakeRow(world, row);
 	}
 }
@@ -304,7 +304,7 @@ void dkFields_Destroy(dkWorld* world)
 {
 	for (int32_t slot = 0; world->fields && slot < DK_MAX_FIELDS; ++slot) dkFree(world, world->fields[slot].region);
 	dkFree(world, world->fields);
-	dkFree(world, world->frames);
+	dkFieldFrameArray_Destroy(world, &world->frames);
 }
 
 // The membership bits of the animated noise fields: such a field changes with time, not only through calls,
@@ -334,7 +334,7 @@ void dkFields_WakeAnimated(dkWorld* world)
 	uint32_t lo, hi;
 	if (!animatedBits(world, &lo, &hi)) return;
 	for (int32_t slot = 0; slot < world->itemIds.next; ++slot) { // by slot: waking moves rows
-		int32_t row = world->slots[slot].dense;
+		int32_t row = world->slots.data[slot].dense;
 		if (row >= world->awake && ((world->fieldLo[row] & lo) || (world->fieldHi[row] & hi))) dkIslands_WakeRow(world, row);
 	}
 }
@@ -344,17 +344,12 @@ bool dkFields_Prepare(dkWorld* world, int32_t substeps, float h)
 	world->framesPerSubstep = 0;
 	if (world->liveFields == 0) return true;
 	int32_t needed = substeps * world->liveFields;
-	if (needed > world->frameCapacity) {
-		dkFieldFrame* frames = dkResize(world, world->frames, 0, (size_t)needed * sizeof(dkFieldFrame)); // rewritten below
-		if (!frames) return false;
-		world->frames = frames;
-		world->frameCapacity = needed;
-	}
+	if (!dkFieldFrameArray_Reserve(world, &world->frames, needed)) return false; // (count 0: rewritten below)
 	int32_t n = 0;
 	for (int32_t s = 0; s < substeps; ++s) {
 		double t = world->time + (double)s * (double)h;
 		for (int32_t slot = 0; slot < DK_MAX_FIELDS; ++slot)
-			if (world->fields[slot].generation & 1u) dkField_Frame(&world->fields[slot], slot, t, &world->frames[n++]);
+			if (world->fields[slot].generation & 1u) dkField_Frame(&world->fields[slot], slot, t, &world->frames.data[n++]);
 	}
 	world->framesPerSubstep = world->liveFields;
 	return true;
@@ -369,7 +364,7 @@ void dkFields_Select(const dkWorld* world, int32_t b, int32_t e, int32_t s, bool
 	dkRowSummary rows;
 	world->kernels->summarizeRows(world->col, world->fieldLo, world->fieldHi, b, e, &rows);
 	if (!rows.anyLo && !rows.anyHi) return;
-	const dkFieldFrame* frames = world->frames + (size_t)s * (size_t)world->framesPerSubstep;
+	const dkFieldFrame* frames = world->frames.data + (size_t)s * (size_t)world->framesPerSubstep;
 	for (int32_t k = 0; k < world->framesPerSubstep; ++k) {
 		const dkFieldFrame* f = &frames[k];
 		uint32_t bit = 1u << (f->bit & 31);

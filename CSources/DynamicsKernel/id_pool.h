@@ -7,16 +7,11 @@
 #ifndef DK_ID_POOL_H
 #define DK_ID_POOL_H
 
-#include <stdbool.h>
-#include <stdint.h>
-
-typedef struct dkWorld dkWorld;
+#include "array.h"
 
 typedef struct dkIdPool {
-	int32_t* free;	   // freed ids, the last freed on top
-	int32_t freeCount;
+	dkInt32Array free; // freed ids, the last freed on top
 	int32_t next;	   // ids below it have been given out at least once (the store's slots in use or free)
-	int32_t capacity; // room in `free`
 } dkIdPool;
 
 // Room for `capacity` ids; false (the pool unchanged) when out of memory.
@@ -24,9 +19,12 @@ bool dkIdPool_Reserve(const dkWorld* world, dkIdPool* pool, int32_t capacity);
 void dkIdPool_Destroy(const dkWorld* world, dkIdPool* pool);
 
 // An id: the last freed, or a new one (the caller reserved room for it).
-static inline int32_t dkIdPool_Alloc(dkIdPool* pool) { return pool->freeCount > 0 ? pool->free[--pool->freeCount] : pool->next++; }
-static inline void dkIdPool_Free(dkIdPool* pool, int32_t id) { pool->free[pool->freeCount++] = id; }
+static inline int32_t dkIdPool_Alloc(dkIdPool* pool)
+{
+	return pool->free.count > 0 ? pool->free.data[--pool->free.count] : pool->next++;
+}
+static inline void dkIdPool_Free(dkIdPool* pool, int32_t id) { pool->free.data[pool->free.count++] = id; }
 // Ids the pool can give out before it needs room for new ones.
-static inline int32_t dkIdPool_Reusable(const dkIdPool* pool) { return pool->freeCount; }
+static inline int32_t dkIdPool_Reusable(const dkIdPool* pool) { return pool->free.count; }
 
 #endif

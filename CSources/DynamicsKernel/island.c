@@ -20,24 +20,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-// `p` grown from `old` to `bytes`, or `p` itself with *ok cleared when that fails (or failed before).
-static void* resized(const dkWorld* world, void* p, size_t old, size_t bytes, bool* ok)
-{
-	void* q = *ok ? dkResize(world, p, old, bytes) : NULL;
-	if (!q) *ok = false;
-	return q ? q : p;
-}
-
 bool dkIslands_Reserve(dkWorld* world, int32_t capacity)
 {
 	if (capacity <= world->islandCapacity) return true;
 	size_t n = (size_t)capacity, old = (size_t)world->islandCapacity;
-	bool ok = true;
-	world->islandOf = resized(world, world->islandOf, old * sizeof(int32_t), n * sizeof(int32_t), &ok);
-	world->islandNext = resized(world, world->islandNext, old * sizeof(int32_t), n * sizeof(int32_t), &ok);
-	world->islandPrev = resized(world, world->islandPrev, old * sizeof(int32_t), n * sizeof(int32_t), &ok);
-	world->islands = resized(world, world->islands, old * sizeof(dkIsland), n * sizeof(dkIsland), &ok);
-	ok = ok && dkIdPool_Reserve(world, &world->islandIds, capacity);
+	bool ok = dkResizeArray(world, (void**)&world->islandOf, old, n, sizeof(int32_t)) &&
+			  dkResizeArray(world, (void**)&world->islandNext, old, n, sizeof(int32_t)) &&
+			  dkResizeArray(world, (void**)&world->islandPrev, old, n, sizeof(int32_t)) &&
+			  dkIslandArray_Reserve(world, &world->islands, capacity) && dkIdPool_Reserve(world, &world->islandIds, capacity);
 	if (!ok) return false; // the arrays that grew keep their old contents; the capacity stays
 	for (int32_t s = world->islandCapacity; s < capacity; ++s)
 		world->islandOf[s] = world->islandNext[s] = world->islandPrev[s] = -1;
@@ -50,7 +40,7 @@ void dkIslands_Destroy(dkWorld* world)
 	dkFree(world, world->islandOf);
 	dkFree(world, world->islandNext);
 	dkFree(world, world->islandPrev);
-	dkFree(world, world->islands);
+	dkIslandArray_Destroy(world, &world->islands);
 	dkIdPool_Destroy(world, &world->islandIds);
 }
 
@@ -64,7 +54,8 @@ void dkIslands_Clear(dkWorld* world, int32_t slot)
 static int32_t newIsland(dkWorld* world, int32_t slot)
 {
 	int32_t i = dkIdPool_Alloc(&world->islandIds);
-	world->islands[i] = (dkIsland){.head = slot, .tail = slot, .size = 1, .removed = 0};
+	world->islands.count = world->islandIds.next;
+	world->islands.data[i] = (dkIsland){.head = slot, .tail = slot, .size = 1, .removed = 0};
 	world->islandOf[slot] = i;
 	world->islandNext[slot] = world->islandPrev[slot] = -1;
 	world->liveIslands++;
@@ -73,7 +64,7 @@ static int32_t newIsland(dkWorld* world, int32_t slot)
 
 static void freeIsland(dkWorld* world, int32_t i)
 {
-	world->islands[i].size = 0;
+	world->islands.data[i].size = 0;
 	dkIdPool_Free(&world->islandIds, i);
 	world->liveIslands--;
 }
@@ -81,7 +72,7 @@ static void freeIsland(dkWorld* world, int32_t i)
 // Appends `slot` (in no island) to island i.
 static void append(dkWorld* world, int32_t i, int32_t slot)
 {
-	dkIsland* is = &world->islands[i];
+	dkIsland* is = &world->islands.data[i];
 	world->islandOf[slot] = i;
 	world->islandPrev[slot] = is->tail;
 	world->islandNext[slot] = -1;
@@ -103,9 +94,9 @@ void dkIslands_Link(dkWorld* world, int32_t slotA, int32_t slotB)
 		return;
 	}
 	// The smaller island (the later one on a tie) joins the larger.
-	dkIsland *ia = &world->islands[a], *ib = &world->islands[b];
+	dkIsland *ia = &world->islands.data[a], *ib = &world->islands.data[b];
 	int32_t keep = ia->size > ib->size || (ia->size == ib->size && a < b) ? a : b, gone = keep == a ? b : a;
-	dkIsland *k = &world->islands[keep], *g = &world->islands[gone];
+	dkIsland *k = &world->islands.data[keep], *g = &world->islands.data[gone];
 	for (int32_t s = g->head; s >= 0; s = world->islandNext[s]) world->islandOf[s] = keep;
 	world->islandNext[k->tail] = g->head;
 	world->islandPrev[g->head] = k->tail;
@@ -119,14 +110,14 @@ void dkIslands_Unlinked(dkWorld* world, int32_t slotA, int32_t slotB)
 {
 	if (slotA < 0 || slotB < 0) return;
 	int32_t i = world->islandOf[slotA];
-	if (i >= 0 && i == world->islandOf[slotB]) world->islands[i].removed++;
+	if (i >= 0 && i == world->islandOf[slotB]) world->islands.data[i].removed++;
 }
 
 void dkIslands_Leave(dkWorld* world, int32_t slot)
 {
 	int32_t i = world->islandOf[slot];
 	if (i < 0) return;
-	dkIsland* is = &world->islands[i];
+	dkIsland* is = &world->islands.data[i];
 	int32_t prev = world->islandPrev[slot], next = world->islandNext[slot];
 	if (prev >= 0) world->islandNext[prev] = next;
 	else is->head = next;
@@ -145,20 +136,20 @@ static bool joinsMembers(const dkWorld* world, const dkContact* c, int32_t i)
 {
 	if (!c->touching || c->bodyA < 0 || c->bodyB < 0) return false;
 	if (world->islandOf[c->bodyA] != i || world->islandOf[c->bodyB] != i) return false;
-	return world->slots[c->bodyA].generation == c->itemA.generation &&
-		   world->slots[c->bodyB].generation == c->itemB.generation;
+	return world->slots.data[c->bodyA].generation == c->itemA.generation &&
+		   world->slots.data[c->bodyB].generation == c->itemB.generation;
 }
 
 // Calls edge(context, slotA, slotB) for every link between members of island i: touching contacts in list
 // order, then joints in slot order.
 static void forEachLink(const dkWorld* world, int32_t i, void (*edge)(void*, int32_t, int32_t), void* context)
 {
-	for (int32_t k = 0; k < world->contactCount; ++k) {
-		const dkContact* c = &world->contacts[k];
+	for (int32_t k = 0; k < world->contacts.count; ++k) {
+		const dkContact* c = &world->contacts.data[k];
 		if (joinsMembers(world, c, i)) edge(context, c->bodyA, c->bodyB);
 	}
 	for (int32_t k = 0; k < world->jointIds.next; ++k) {
-		const dkJoint* j = &world->joints[k];
+		const dkJoint* j = &world->joints.data[k];
 		if (j->alive && j->bodyA >= 0 && world->islandOf[j->bodyA] == i && world->islandOf[j->bodyB] == i)
 			edge(context, j->bodyA, j->bodyB);
 	}
@@ -190,7 +181,7 @@ static void addEdge(void* context, int32_t a, int32_t b)
 static void separate(dkWorld* world, int32_t i, int32_t n, const int32_t* member, int32_t* start,
 					 const int32_t* neighbour, int32_t* part, int32_t* stack)
 {
-	dkIsland* is = &world->islands[i];
+	dkIsland* is = &world->islands.data[i];
 	// Parts in order of their first member in the island's list; the first part keeps the island.
 	for (int32_t k = 0; k < n; ++k) part[k] = -1;
 	int32_t parts = 0;
@@ -228,7 +219,7 @@ static void separate(dkWorld* world, int32_t i, int32_t n, const int32_t* member
 
 bool dkIslands_Split(dkWorld* world, int32_t island)
 {
-	dkIsland* is = &world->islands[island];
+	dkIsland* is = &world->islands.data[island];
 	int32_t n = is->size;
 	int32_t* member = dkScratch(world, (size_t)n * sizeof(int32_t));
 	int32_t* local = dkScratch(world, (size_t)world->itemIds.next * sizeof(int32_t));
@@ -266,7 +257,7 @@ void dkIslands_WakeRow(dkWorld* world, int32_t row)
 		dkStore_WakeRow(world, row);
 		return;
 	}
-	for (int32_t s = world->islands[i].head; s >= 0; s = world->islandNext[s]) dkStore_WakeRow(world, world->slots[s].dense);
+	for (int32_t s = world->islands.data[i].head; s >= 0; s = world->islandNext[s]) dkStore_WakeRow(world, world->slots.data[s].dense);
 }
 
 int32_t dkWorld_IslandCount(const dkWorld* world)

@@ -12,6 +12,7 @@
 struct dkIsland {
 	int32_t head, tail, size, removed;
 };
+DK_ARRAY_FUNCTIONS(dkIsland, dkIslandArray)
 
 // Whether the item in `row` moves at all (anchored items never join an island).
 static inline bool dkIslands_Moves(const dkWorld* world, int32_t row)

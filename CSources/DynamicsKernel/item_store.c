@@ -36,7 +36,7 @@ void dkStore_Destroy(dkWorld* world)
 	dkFreeColumn(world, world->slotOf);
 	dkFreeColumn(world, world->fieldLo);
 	dkFreeColumn(world, world->fieldHi);
-	dkFree(world, world->slots);
+	dkSlotArray_Destroy(world, &world->slots);
 	dkIdPool_Destroy(world, &world->itemIds);
 }
 
@@ -78,29 +78,23 @@ static bool growRows(dkWorld* world, int32_t needed)
 	return true;
 }
 
-// Makes room for `extra` new slots; on failure nothing changes.
+// Makes room for `extra` new slots; false when out of memory (what grew keeps its contents).
 static bool growSlots(dkWorld* world, int32_t extra)
 {
 	int64_t reusable = dkIdPool_Reusable(&world->itemIds);
 	int64_t needed = (int64_t)world->itemIds.next + (extra > reusable ? extra - reusable : 0);
-	if (needed <= world->slotCapacity) return true;
 	if (needed > INT32_MAX / 2) return false;
-	int64_t cap = world->slotCapacity > 0 ? world->slotCapacity : 64;
-	while (cap < needed) cap *= 2;
-	dkSlot* slots = dkResize(world, world->slots, (size_t)world->slotCapacity * sizeof(dkSlot), (size_t)cap * sizeof(dkSlot));
-	if (!slots) return false;
-	world->slots = slots;
-	// slots grew, which is harmless if the rest fails: the capacity stays as it was
-	if (!dkIdPool_Reserve(world, &world->itemIds, (int32_t)cap)) return false;
-	if (!dkIslands_Reserve(world, (int32_t)cap) || !dkGraph_Reserve(world, (int32_t)cap)) return false;
-	world->slotCapacity = (int32_t)cap;
-	return true;
+	// Each part reserves for itself, so what grew before a failure stays, and the next call grows the rest.
+	if (!dkSlotArray_Reserve(world, &world->slots, (int32_t)needed)) return false;
+	int32_t capacity = world->slots.capacity;
+	return dkIdPool_Reserve(world, &world->itemIds, capacity) && dkIslands_Reserve(world, capacity) &&
+		   dkGraph_Reserve(world, capacity);
 }
 
 int32_t dkStore_Resolve(const dkWorld* world, dkItemId id)
 {
 	if (id.index1 == 0 || id.index1 > (uint32_t)world->itemIds.next) return -1;
-	const dkSlot* s = &world->slots[id.index1 - 1];
+	const dkSlot* s = &world->slots.data[id.index1 - 1];
 	if (s->dense < 0 || s->generation != id.generation) return -1;
 	return s->dense;
 }
@@ -113,7 +107,7 @@ void dkStore_MoveRow(dkWorld* world, int32_t dst, int32_t src)
 	world->fieldLo[dst] = world->fieldLo[src];
 	world->fieldHi[dst] = world->fieldHi[src];
 	world->slotOf[dst] = world->slotOf[src];
-	world->slots[world->slotOf[dst]].dense = dst;
+	world->slots.data[world->slotOf[dst]].dense = dst;
 }
 
 void dkStore_SwapRows(dkWorld* world, int32_t a, int32_t b)
@@ -136,8 +130,8 @@ void dkStore_SwapRows(dkWorld* world, int32_t a, int32_t b)
 	uint32_t s = world->slotOf[a];
 	world->slotOf[a] = world->slotOf[b];
 	world->slotOf[b] = s;
-	world->slots[world->slotOf[a]].dense = a;
-	world->slots[world->slotOf[b]].dense = b;
+	world->slots.data[world->slotOf[a]].dense = a;
+	world->slots.data[world->slotOf[b]].dense = b;
 }
 
 void dkStore_Rotations(dkWorld* world, int32_t b, int32_t e)
@@ -259,8 +253,9 @@ dkResult dkWorld_CreateItems(dkWorld* world, const dkItemDef* def, const float* 
 		world->awake++;
 		bool fresh = dkIdPool_Reusable(&world->itemIds) == 0;
 		int32_t slot = dkIdPool_Alloc(&world->itemIds);
-		if (fresh) world->slots[slot].generation = 1; // a freed slot's generation advanced when it was freed
-		world->slots[slot].dense = row;
+		world->slots.count = world->itemIds.next;
+		if (fresh) world->slots.data[slot].generation = 1; // a freed slot's generation advanced when it was freed
+		world->slots.data[slot].dense = row;
 		world->slotOf[row] = (uint32_t)slot;
 		dkIslands_Clear(world, slot);
 		for (int c = 0; c < dkColumnTotal; ++c) world->col[c][row] = 0.0f;
@@ -277,7 +272,7 @@ dkResult dkWorld_CreateItems(dkWorld* world, const dkItemDef* def, const float* 
 		c[dkColumnFriction][row] = def->friction;
 		c[dkColumnCharge][row] = def->charge;
 		writeMassRow(world, row, def);
-		outIds[i] = (dkItemId){(uint32_t)slot + 1, world->slots[slot].generation};
+		outIds[i] = (dkItemId){(uint32_t)slot + 1, world->slots.data[slot].generation};
 	}
 	return dkResultOK;
 }
@@ -356,8 +351,8 @@ dkResult dkWorld_RemoveItems(dkWorld* world, const dkItemId* ids, int32_t count,
 			dkStore_MoveRow(world, row, world->count - 1);
 		}
 		world->count--;
-		world->slots[slot].dense = -1;
-		world->slots[slot].generation++;
+		world->slots.data[slot].dense = -1;
+		world->slots.data[slot].generation++;
 		dkIdPool_Free(&world->itemIds, (int32_t)slot);
 		if (removedSlots) removedSlots[slot] = 1;
 	}
@@ -382,7 +377,7 @@ void dkWorld_ItemIds(const dkWorld* world, dkItemId* outIds)
 {
 	for (int32_t i = 0; i < world->count; ++i) {
 		uint32_t slot = world->slotOf[i];
-		outIds[i] = (dkItemId){slot + 1, world->slots[slot].generation};
+		outIds[i] = (dkItemId){slot + 1, world->slots.data[slot].generation};
 	}
 }
 

@@ -28,6 +28,7 @@ typedef struct dkJoint {
 	bool braced; // its chain was braced in the last step (dkChains_FindBraced)
 	uint8_t colour, colourSides; // its colour in the constraint graph, and which items took its bit (dkGraph_Add)
 } dkJoint;
+DK_ARRAY_FUNCTIONS(dkJoint, dkJointArray)
 
 // The wide layout (dkJsAt): joints in colour order, each colour padded to DK_CONSTRAINT_PAD with inert joints
 // (zero masses, every row switched off, the zero state).

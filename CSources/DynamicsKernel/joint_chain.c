@@ -59,7 +59,7 @@ bool dkChains_Build(dkWorld* world, const int32_t* list, const int32_t* rowA, co
 	memset(chains, 0, sizeof *chains);
 	int32_t candidates = 0;
 	for (int32_t i = 0; i < n; ++i) {
-		uint8_t rows = directRows(&world->joints[list[i]]);
+		uint8_t rows = directRows(&world->joints.data[list[i]]);
 		direct[i] = rowA[i] >= 0 && rowA[i] == rowB[i] ? 0 : rows;
 		candidates += direct[i] != 0;
 	}
@@ -89,13 +89,13 @@ bool dkChains_Build(dkWorld* world, const int32_t* list, const int32_t* rowA, co
 	// with the passes: a contact that the joint's geometry keeps closed (touching planks pinned at their
 	// centre lines, which must overlap to bend) fights an exact joint, and a joint that moved in and out of
 	// the chain with every touch would release its soft stretch each time; both fed energy into a test beam.
-	for (int32_t c = 0; ok && c < world->contactCount; ++c) {
-		const dkContact* contact = &world->contacts[c];
+	for (int32_t c = 0; ok && c < world->contacts.count; ++c) {
+		const dkContact* contact = &world->contacts.data[c];
 		if (contact->manifold.count == 0 || contact->bodyA < 0 || contact->bodyB < 0) continue;
 		for (int side = 0; side < 2; ++side) {
 			int32_t row = dkMovingRow(world, side ? contact->bodyB : contact->bodyA);
 			for (int32_t e = 0; row >= 0 && e < degree[row] && e < 2; ++e) {
-				const dkJoint* j = &world->joints[list[at[2 * row + e]]];
+				const dkJoint* j = &world->joints.data[list[at[2 * row + e]]];
 				if ((j->bodyA == contact->bodyA && j->bodyB == contact->bodyB) ||
 					(j->bodyA == contact->bodyB && j->bodyB == contact->bodyA)) direct[at[2 * row + e]] = 0;
 			}
@@ -153,7 +153,7 @@ bool dkChains_Build(dkWorld* world, const int32_t* list, const int32_t* rowA, co
 		memcpy(chains->sides, sides, (size_t)m);
 		for (int32_t q = 0; q < m; ++q) {
 			int32_t i = order[q];
-			const dkJoint* j = &world->joints[list[i]];
+			const dkJoint* j = &world->joints.data[list[i]];
 			float* impulse = chains->impulse + 3 * q;
 			chains->soaIndex[q] = slot[i];
 			chains->rows[q] = direct[i];
@@ -377,7 +377,7 @@ bool dkChain_Projected(const dkJointChains* chains, int32_t first, int32_t last,
 void dkChains_StoreImpulses(dkWorld* world, const dkJointChains* chains, const dkJointSoA* soa)
 {
 	for (int32_t q = 0; q < chains->joints; ++q) {
-		dkJoint* j = &world->joints[soa->joint[chains->soaIndex[q]]];
+		dkJoint* j = &world->joints.data[soa->joint[chains->soaIndex[q]]];
 		const float* impulse = chains->impulse + 3 * q;
 		if (chains->rows[q] & dkJointRowPrism) {
 			j->perp = impulse[0];

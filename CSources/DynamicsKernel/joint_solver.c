@@ -20,7 +20,7 @@ int32_t dkJoints_Active(const dkWorld* world, int32_t* list, int32_t* rowA, int3
 {
 	int32_t n = 0;
 	for (int32_t s = 0; s < world->jointIds.next; ++s) {
-		const dkJoint* j = &world->joints[s];
+		const dkJoint* j = &world->joints.data[s];
 		if (!j->alive) continue;
 		int32_t ra = dkMovingRow(world, j->bodyA), rb = dkMovingRow(world, j->bodyB);
 		if (ra < 0 && rb < 0) continue;
@@ -71,7 +71,7 @@ static void fillJoint(const dkJointFill* t, int32_t i, dkSoftness rigid)
 	float* const* col = world->col;
 	float h = t->h;
 	int32_t awake = world->awake;
-	const dkJoint* j = &world->joints[t->list[i]];
+	const dkJoint* j = &world->joints.data[t->list[i]];
 	const dkJointDef* d = &j->def;
 	int32_t k = t->slot[i], ra = t->rowA[i], rb = t->rowB[i];
 	float* f = dkJsAt(soa, 0, k);
@@ -82,7 +82,7 @@ static void fillJoint(const dkJointFill* t, int32_t i, dkSoftness rigid)
 	float mA = ra >= 0 ? col[dkColumnInverseMass][ra] : 0.0f, iA = ra >= 0 ? col[dkColumnInverseInertia][ra] : 0.0f;
 	float mB = rb >= 0 ? col[dkColumnInverseMass][rb] : 0.0f, iB = rb >= 0 ? col[dkColumnInverseInertia][rb] : 0.0f;
 	// Poses at the step's start: an item's (moving, resting or anchored), or the world's origin.
-	int32_t anyA = j->bodyA >= 0 ? world->slots[j->bodyA].dense : -1, anyB = world->slots[j->bodyB].dense;
+	int32_t anyA = j->bodyA >= 0 ? world->slots.data[j->bodyA].dense : -1, anyB = world->slots.data[j->bodyB].dense;
 	float xa = anyA >= 0 ? col[dkColumnPositionX][anyA] : 0, ya = anyA >= 0 ? col[dkColumnPositionY][anyA] : 0;
 	float aa = anyA >= 0 ? col[dkColumnAngle][anyA] : 0;
 	float xb = col[dkColumnPositionX][anyB], yb = col[dkColumnPositionY][anyB], ab = col[dkColumnAngle][anyB];
@@ -244,7 +244,7 @@ void dkJoints_StoreImpulses(dkWorld* world, const dkJointSoA* soa)
 {
 	for (int32_t k = 0; k < soa->count; ++k) {
 		if (soa->joint[k] < 0) continue;
-		dkJoint* j = &world->joints[soa->joint[k]];
+		dkJoint* j = &world->joints.data[soa->joint[k]];
 		const float* f = dkJsAt(soa, 0, k);
 		j->linearX = f[dkJsLinearX * DK_CONSTRAINT_PAD];
 		j->linearY = f[dkJsLinearY * DK_CONSTRAINT_PAD];

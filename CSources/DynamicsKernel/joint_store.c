@@ -26,7 +26,7 @@ dkJointDef dkDefaultJointDef(void)
 
 void dkJoints_Destroy(dkWorld* world)
 {
-	dkFree(world, world->joints);
+	dkJointArray_Destroy(world, &world->joints);
 	dkIdPool_Destroy(world, &world->jointIds);
 	dkJointPairs_Destroy(world);
 }
@@ -40,7 +40,7 @@ static dkResult invalid(dkError* error, const char* field, int32_t index, double
 static dkJoint* resolve(const dkWorld* world, dkJointId id)
 {
 	if (id.index1 == 0 || id.index1 > (uint32_t)world->jointIds.next) return NULL;
-	dkJoint* j = &world->joints[id.index1 - 1];
+	dkJoint* j = &world->joints.data[id.index1 - 1];
 	return j->alive && j->generation == id.generation ? j : NULL;
 }
 
@@ -92,7 +92,7 @@ static void poseOf(const dkWorld* world, int32_t body, float* x, float* y, float
 {
 	*x = *y = *angle = 0;
 	if (body < 0) return;
-	int32_t row = world->slots[body].dense;
+	int32_t row = world->slots.data[body].dense;
 	*x = world->col[dkColumnPositionX][row];
 	*y = world->col[dkColumnPositionY][row];
 	*angle = world->col[dkColumnAngle][row];
@@ -117,34 +117,27 @@ static void worldAnchor(const dkWorld* world, int32_t body, float lx, float ly, 
 static bool growJoints(dkWorld* world, int32_t extra)
 {
 	int32_t needed = world->jointIds.next + extra;
-	if (needed <= world->jointCapacity) return true;
-	int32_t cap = world->jointCapacity > 0 ? world->jointCapacity : 64;
-	while (cap < needed) cap *= 2;
-	dkJoint* joints = dkResize(world, world->joints, (size_t)world->jointCapacity * sizeof(dkJoint), (size_t)cap * sizeof(dkJoint));
-	if (!joints) return false;
-	world->joints = joints;
-	if (!dkIdPool_Reserve(world, &world->jointIds, cap)) return false;
-	world->jointCapacity = cap;
-	return true;
+	return dkJointArray_Reserve(world, &world->joints, needed) &&
+		   dkIdPool_Reserve(world, &world->jointIds, world->joints.capacity);
 }
 
 static void wakeSlot(dkWorld* world, int32_t body)
 {
-	if (body >= 0) dkIslands_WakeRow(world, world->slots[body].dense);
+	if (body >= 0) dkIslands_WakeRow(world, world->slots.data[body].dense);
 }
 
 // Links the islands of a joint's items when both move.
 static void link(dkWorld* world, const dkJoint* j)
 {
 	if (j->bodyA < 0) return;
-	if (dkIslands_Moves(world, world->slots[j->bodyA].dense) && dkIslands_Moves(world, world->slots[j->bodyB].dense))
+	if (dkIslands_Moves(world, world->slots.data[j->bodyA].dense) && dkIslands_Moves(world, world->slots.data[j->bodyB].dense))
 		dkIslands_Link(world, j->bodyA, j->bodyB);
 }
 
 void dkJoints_LinkItem(dkWorld* world, int32_t slot)
 {
 	for (int32_t k = 0; k < world->jointIds.next; ++k) {
-		const dkJoint* j = &world->joints[k];
+		const dkJoint* j = &world->joints.data[k];
 		if (j->alive && (j->bodyA == slot || j->bodyB == slot)) link(world, j);
 	}
 }
@@ -168,8 +161,9 @@ dkResult dkWorld_CreateJoints(dkWorld* world, const dkJointDef* defs, int32_t co
 		// A new slot's generation is 1; a freed slot's advanced when it was freed.
 		bool fresh = dkIdPool_Reusable(&world->jointIds) == 0;
 		int32_t slot = dkIdPool_Alloc(&world->jointIds);
-		uint32_t generation = fresh ? 1 : world->joints[slot].generation;
-		dkJoint* j = &world->joints[slot];
+		world->joints.count = world->jointIds.next;
+		uint32_t generation = fresh ? 1 : world->joints.data[slot].generation;
+		dkJoint* j = &world->joints.data[slot];
 		memset(j, 0, sizeof *j);
 		j->def = *d;
 		j->generation = generation;
@@ -205,7 +199,7 @@ dkResult dkWorld_CreateJoints(dkWorld* world, const dkJointDef* defs, int32_t co
 
 static void destroy(dkWorld* world, int32_t slot)
 {
-	dkJoint* j = &world->joints[slot];
+	dkJoint* j = &world->joints.data[slot];
 	dkIslands_Unlinked(world, j->bodyA, j->bodyB);
 	dkGraph_Remove(world, j->colour, j->colourSides, j->bodyA, j->bodyB);
 	if (!j->def.collideConnected && j->bodyA >= 0) dkJointPairs_Remove(world, j->bodyA, j->bodyB);
@@ -276,7 +270,7 @@ int32_t dkWorld_JointCount(const dkWorld* world) { return world->liveJoints; }
 void dkJoints_RemoveItems(dkWorld* world, const uint8_t* removed)
 {
 	for (int32_t s = 0; s < world->jointIds.next; ++s) {
-		dkJoint* j = &world->joints[s];
+		dkJoint* j = &world->joints.data[s];
 		if (!j->alive) continue;
 		bool gone = (j->bodyA >= 0 && removed[j->bodyA]) || removed[j->bodyB];
 		if (!gone) continue;

@@ -52,7 +52,7 @@ static void partition(dkWorld* world)
 	float stillest = 0.0f;
 	for (int32_t row = 0; row < world->awake; ++row) {
 		int32_t i = world->islandOf[world->slotOf[row]];
-		if (i >= 0 && t[row] >= restTime && world->islands[i].removed > 0 && (split < 0 || t[row] > stillest)) {
+		if (i >= 0 && t[row] >= restTime && world->islands.data[i].removed > 0 && (split < 0 || t[row] > stillest)) {
 			split = i;
 			stillest = t[row];
 		}
@@ -165,7 +165,7 @@ dkResult dkWorld_Rest(dkWorld* world, const dkItemId* ids, int32_t count, dkErro
 	for (int32_t i = 0; i < count; ++i) {
 		int32_t slot = (int32_t)ids[i].index1 - 1, island = world->islandOf[slot];
 		marked[slot] = 1;
-		for (int32_t s = island >= 0 ? world->islands[island].head : -1; s >= 0; s = world->islandNext[s]) marked[s] = 1;
+		for (int32_t s = island >= 0 ? world->islands.data[island].head : -1; s >= 0; s = world->islandNext[s]) marked[s] = 1;
 	}
 	restMarked(world, marked);
 	dkFree(world, marked);

@@ -21,7 +21,7 @@ dkShapeDef dkDefaultShapeDef(void)
 
 void dkShapes_Destroy(dkWorld* world)
 {
-	dkFree(world, world->shapes);
+	dkShapeArray_Destroy(world, &world->shapes);
 	dkIdPool_Destroy(world, &world->shapeIds);
 }
 
@@ -92,14 +92,9 @@ static bool buildPolygon(dkShape* s, const float* x, const float* y, int32_t n, 
 
 static bool growShapes(dkWorld* world)
 {
-	if (dkIdPool_Reusable(&world->shapeIds) > 0 || world->shapeIds.next < world->shapeCapacity) return true;
-	int32_t cap = world->shapeCapacity > 0 ? world->shapeCapacity * 2 : 64;
-	dkShape* shapes = dkResize(world, world->shapes, (size_t)world->shapeCapacity * sizeof(dkShape), (size_t)cap * sizeof(dkShape));
-	if (!shapes) return false;
-	world->shapes = shapes;
-	if (!dkIdPool_Reserve(world, &world->shapeIds, cap)) return false;
-	world->shapeCapacity = cap;
-	return true;
+	int32_t needed = world->shapeIds.next + (dkIdPool_Reusable(&world->shapeIds) > 0 ? 0 : 1);
+	return dkShapeArray_Reserve(world, &world->shapes, needed) &&
+		   dkIdPool_Reserve(world, &world->shapeIds, world->shapes.capacity);
 }
 
 dkResult dkWorld_CreateShape(dkWorld* world, const dkShapeDef* def, dkShapeId* outId, dkError* error)
@@ -173,13 +168,14 @@ dkResult dkWorld_CreateShape(dkWorld* world, const dkShapeDef* def, dkShapeId* o
 	// A freed slot's generation advanced when it was freed.
 	uint32_t generation = dkIdPool_Reusable(&world->shapeIds) > 0 ? 0 : 1;
 	int32_t slot = dkIdPool_Alloc(&world->shapeIds);
-	if (generation == 0) generation = world->shapes[slot].generation;
+	world->shapes.count = world->shapeIds.next;
+	if (generation == 0) generation = world->shapes.data[slot].generation;
 	s.itemGroups = def->itemGroups;
 	s.boundaryGroups = def->boundaryGroups;
 	s.tag = def->tag;
 	s.alive = true;
 	s.generation = generation;
-	world->shapes[slot] = s;
+	world->shapes.data[slot] = s;
 	world->liveShapes++;
 	world->pairsValid = false;
 	*outId = (dkShapeId){(uint32_t)slot + 1, generation};
@@ -189,16 +185,16 @@ dkResult dkWorld_CreateShape(dkWorld* world, const dkShapeDef* def, dkShapeId* o
 static dkShape* resolveShape(dkWorld* world, dkShapeId id)
 {
 	if (id.index1 == 0 || id.index1 > (uint32_t)world->shapeIds.next) return NULL;
-	dkShape* s = &world->shapes[id.index1 - 1];
+	dkShape* s = &world->shapes.data[id.index1 - 1];
 	return (s->alive && s->generation == id.generation) ? s : NULL;
 }
 
 static void freeShape(dkWorld* world, int32_t slot)
 {
-	int32_t body = world->shapes[slot].body;
-	if (body >= 0 && world->slots[body].dense >= 0) dkIslands_WakeRow(world, world->slots[body].dense);
-	world->shapes[slot].alive = false;
-	world->shapes[slot].generation++;
+	int32_t body = world->shapes.data[slot].body;
+	if (body >= 0 && world->slots.data[body].dense >= 0) dkIslands_WakeRow(world, world->slots.data[body].dense);
+	world->shapes.data[slot].alive = false;
+	world->shapes.data[slot].generation++;
 	world->pairsValid = false;
 	dkIdPool_Free(&world->shapeIds, slot);
 	world->liveShapes--;
@@ -217,13 +213,13 @@ dkResult dkWorld_DestroyShape(dkWorld* world, dkShapeId id, dkError* error)
 void dkShapes_RemoveItem(dkWorld* world, uint32_t slot)
 {
 	for (int32_t i = 0; i < world->shapeIds.next; ++i)
-		if (world->shapes[i].alive && world->shapes[i].body == (int32_t)slot) freeShape(world, i);
+		if (world->shapes.data[i].alive && world->shapes.data[i].body == (int32_t)slot) freeShape(world, i);
 }
 
 void dkShapes_RemoveItems(dkWorld* world, const uint8_t* removed)
 {
 	for (int32_t i = 0; i < world->shapeIds.next; ++i) {
-		const dkShape* s = &world->shapes[i];
+		const dkShape* s = &world->shapes.data[i];
 		if (s->alive && s->body >= 0 && removed[s->body]) freeShape(world, i);
 	}
 }
@@ -245,7 +241,7 @@ dkResult dkWorld_SetShapeGroups(dkWorld* world, dkShapeId id, uint64_t itemGroup
 		world->pairsValid = false;
 		s->itemGroups = itemGroups;
 		s->boundaryGroups = boundaryGroups;
-		if (s->body >= 0 && world->slots[s->body].dense >= 0) dkIslands_WakeRow(world, world->slots[s->body].dense);
+		if (s->body >= 0 && world->slots.data[s->body].dense >= 0) dkIslands_WakeRow(world, world->slots.data[s->body].dense);
 	}
 	return dkResultOK;
 }
@@ -267,7 +263,7 @@ dkResult dkWorld_SetItemShapeGroups(dkWorld* world, const dkItemId* items, const
 	for (int32_t i = 0; i < world->itemIds.next; ++i) which[i] = -1;
 	for (int32_t k = 0; k < count; ++k) which[items[k].index1 - 1] = k;
 	for (int32_t i = 0; i < world->shapeIds.next; ++i) {
-		const dkShape* s = &world->shapes[i];
+		const dkShape* s = &world->shapes.data[i];
 		if (!s->alive || s->body < 0 || which[s->body] < 0) continue;
 		int32_t k = which[s->body];
 		dkWorld_SetShapeGroups(world, (dkShapeId){(uint32_t)i + 1, s->generation}, itemGroups[k], boundaryGroups[k],

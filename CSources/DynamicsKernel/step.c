@@ -23,7 +23,7 @@
 static bool stepStages(dkWorld* world, float dt, int32_t substeps)
 {
 	double tc = world->clockNs; // the step's start (dkWorld_Step)
-	bool contacts = world->liveShapes > 0 || world->contactCount > 0 || world->restingContactCount > 0;
+	bool contacts = world->liveShapes > 0 || world->contacts.count > 0 || world->restingContacts.count > 0;
 	bool coupled = contacts || world->liveJoints > 0;
 	if (contacts && !dkContacts_Update(world, dt, substeps)) return false; // collide
 	if (coupled) {
@@ -64,14 +64,10 @@ static void stepTask(void* context, int32_t worker)
 // The step's contact events become the world's (the buffers swap, so neither is allocated again).
 static void publishEvents(dkWorld* world)
 {
-	dkContactEvent* events = world->events;
-	int32_t capacity = world->eventCapacity;
+	dkContactEventArray last = world->events;
 	world->events = world->stepEvents;
-	world->eventCount = world->stepEventCount;
-	world->eventCapacity = world->stepEventCapacity;
-	world->stepEvents = events;
-	world->stepEventCapacity = capacity;
-	world->stepEventCount = 0;
+	world->stepEvents = last;
+	world->stepEvents.count = 0;
 }
 
 // Whether a step would change nothing: every item rests and nothing since the last step changed which
@@ -79,17 +75,17 @@ static void publishEvents(dkWorld* world)
 // it is and no stage has a row to visit.
 static bool allAtRest(const dkWorld* world)
 {
-	return world->awake == 0 && (world->pairsValid || (world->liveShapes == 0 && world->contactCount == 0 &&
-													   world->restingContactCount == 0));
+	return world->awake == 0 && (world->pairsValid || (world->liveShapes == 0 && world->contacts.count == 0 &&
+													   world->restingContacts.count == 0));
 }
 
 bool dkStep_Run(dkWorld* world, float dt, int32_t substeps)
 {
-	world->stepEventCount = 0;
+	world->stepEvents.count = 0;
 	if (allAtRest(world)) { // a resting world costs nothing per step
 		dkProfile idle = {.workers = 1};
 		world->profile = idle;
-		world->eventCount = 0;
+		world->events.count = 0;
 		return true;
 	}
 	world->rotationsCurrent = false; // until a stage computes this step's
@@ -97,9 +93,9 @@ bool dkStep_Run(dkWorld* world, float dt, int32_t substeps)
 	// enters the pool for them alone. A small coupled world runs every stage on one worker and does not
 	// enter the pool at all (last step's contacts stand for this step's: a world that grows past the sizes
 	// in one step still runs its stages in parallel, entering the pool per stage for that step).
-	bool coupled = world->liveShapes > 0 || world->contactCount > 0 || world->restingContactCount > 0 ||
+	bool coupled = world->liveShapes > 0 || world->contacts.count > 0 || world->restingContacts.count > 0 ||
 				   world->liveJoints > 0;
-	bool parallel = coupled ? world->awake + world->contactCount + world->liveJoints >= DK_MIN_PARALLEL_SOLVE ||
+	bool parallel = coupled ? world->awake + world->contacts.count + world->liveJoints >= DK_MIN_PARALLEL_SOLVE ||
 								  world->shapeIds.next >= DK_MIN_PARALLEL_SHAPES
 							: world->awake > DK_BLOCK;
 	world->timeJobs = parallel;

@@ -154,7 +154,7 @@ dkResult dkWorld_Step(dkWorld* world, float dt, int32_t substeps, dkError* error
 	substeps = dkSubsteps_Begin(world, dt, configured);
 	// The step's scratch for the contacts it has now (a step with contacts reserves again once it knows
 	// this step's), before anything changes.
-	if (!dkSolver_ReserveScratch(world, world->contactCount + world->restingContactCount, substeps)) {
+	if (!dkSolver_ReserveScratch(world, world->contacts.count + world->restingContacts.count, substeps)) {
 		dkSetError(error, dkResultOutOfMemory, -1, "step", world->count);
 		return dkResultOutOfMemory;
 	}

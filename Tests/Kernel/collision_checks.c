@@ -161,9 +161,9 @@ void manifolds(Report* r)
 	segment(w, -1000, FLOOR, 1000, FLOOR);
 	box(w, 0, FLOOR - 50, 0, 100, 100);
 	step(w, 120);
-	dkManifold before = w->contactCount == 1 ? w->contacts[0].manifold : (dkManifold){0};
+	dkManifold before = w->contacts.count == 1 ? w->contacts.data[0].manifold : (dkManifold){0};
 	step(w, 1);
-	dkManifold after = w->contactCount == 1 ? w->contacts[0].manifold : (dkManifold){0};
+	dkManifold after = w->contacts.count == 1 ? w->contacts.data[0].manifold : (dkManifold){0};
 	float load = after.points[0].normalImpulse + after.points[1].normalImpulse, weight = G / 240.0f;
 	bool ok = before.count == 2 && after.count == 2 && before.points[0].id == after.points[0].id &&
 			  before.points[1].id == after.points[1].id && fabsf(load - weight) < 0.01f * weight;
@@ -242,15 +242,15 @@ static float recycledAgainstFresh(bool onBox, float dx, float dy, float turn)
 	if (onBox) box(w, 0, FLOOR - 50, 0, 100, 100);
 	dkItemId top = box(w, 10, FLOOR - (onBox ? 150.0f : 50.0f), 0, 100, 100);
 	step(w, 1);
-	int32_t row = w->slots[top.index1 - 1].dense;
+	int32_t row = w->slots.data[top.index1 - 1].dense;
 	float angle = atan2f(w->col[dkColumnSin][row], w->col[dkColumnCos][row]) + turn;
 	w->col[dkColumnPositionX][row] += dx;
 	w->col[dkColumnPositionY][row] += dy;
 	w->col[dkColumnCos][row] = cosf(angle);
 	w->col[dkColumnSin][row] = sinf(angle);
 	float worst = -1;
-	for (int32_t k = 0; k < w->contactCount; ++k) {
-		dkContact reused = w->contacts[k], fresh = w->contacts[k];
+	for (int32_t k = 0; k < w->contacts.count; ++k) {
+		dkContact reused = w->contacts.data[k], fresh = w->contacts.data[k];
 		if (reused.bodyB != (int32_t)top.index1 - 1 || !reused.cached) continue;
 		fresh.cached = false;
 		dkContact_UpdateManifold(w, &reused, 1.0f / 60.0f);
@@ -324,8 +324,8 @@ static bool pairsAsBruteForce(const dkWorld* w)
 	dkFilter* filters = calloc((size_t)n, sizeof(dkFilter));
 	if (!filters) exit(2);
 	for (int32_t i = 0; i < n; ++i) {
-		const dkShape* s = &w->shapes[i];
-		int32_t row = s->body >= 0 ? w->slots[s->body].dense : -1;
+		const dkShape* s = &w->shapes.data[i];
+		int32_t row = s->body >= 0 ? w->slots.data[s->body].dense : -1;
 		filters[i] = (dkFilter){s->itemGroups, s->boundaryGroups, s->body, s->alive,
 								row >= 0 && row < w->awake && w->col[dkColumnInverseMass][row] > 0.0f, false};
 	}

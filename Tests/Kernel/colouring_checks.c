@@ -13,7 +13,7 @@
 static bool movesSlot(const dkWorld* w, int32_t slot)
 {
 	if (slot < 0) return false;
-	int32_t row = w->slots[slot].dense;
+	int32_t row = w->slots.data[slot].dense;
 	return row >= 0 && (w->col[dkColumnInverseMass][row] > 0.0f || w->col[dkColumnInverseInertia][row] > 0.0f);
 }
 
@@ -92,8 +92,8 @@ static int32_t graphFaults(const dkWorld* w, char* detail, size_t size)
 	int32_t slots = w->itemIds.next, faults = 0;
 	uint32_t* mask = calloc((size_t)slots + 1, sizeof(uint32_t));
 	const char* first = "none";
-	const dkContact* lists[2] = {w->contacts, w->restingContacts};
-	int32_t counts[2] = {w->contactCount, w->restingContactCount};
+	const dkContact* lists[2] = {w->contacts.data, w->restingContacts.data};
+	int32_t counts[2] = {w->contacts.count, w->restingContacts.count};
 	for (int32_t l = 0; l < 3; ++l) {
 		int32_t n = l < 2 ? counts[l] : w->jointIds.next;
 		for (int32_t k = 0; k < n; ++k) {
@@ -108,7 +108,7 @@ static int32_t graphFaults(const dkWorld* w, char* detail, size_t size)
 				if (c->colour == DK_GRAPH_NONE) continue;
 				ends[0] = c->bodyA, ends[1] = c->bodyB, colour = c->colour, sides = c->colourSides;
 			} else {
-				const dkJoint* j = &w->joints[k];
+				const dkJoint* j = &w->joints.data[k];
 				if (!j->alive) continue;
 				ends[0] = j->bodyA, ends[1] = j->bodyB, colour = j->colour, sides = j->colourSides;
 			}
@@ -116,7 +116,7 @@ static int32_t graphFaults(const dkWorld* w, char* detail, size_t size)
 			for (int e = 0; e < 2; ++e) {
 				bool took = (sides >> e) & 1;
 				// An item removed since keeps the bit until its contacts end in the next step.
-				if (ends[e] >= 0 && w->slots[ends[e]].dense >= 0 && took != movesSlot(w, ends[e])) {
+				if (ends[e] >= 0 && w->slots.data[ends[e]].dense >= 0 && took != movesSlot(w, ends[e])) {
 					faults++;
 					first = "a side took a bit it should not (or did not take one)";
 				}
@@ -190,9 +190,9 @@ static void worldGraph(Report* r, int32_t workers)
 		if (f > 0 && faults == 0) snprintf(detail, sizeof detail, "step %d: %s", s, stepDetail);
 		faults += f;
 		stepsChecked++;
-		for (int32_t k = 0; k < w->contactCount; ++k) {
-			coloured += w->contacts[k].colour < DK_GRAPH_COLOURS;
-			inOverflow += w->contacts[k].colour == DK_GRAPH_OVERFLOW;
+		for (int32_t k = 0; k < w->contacts.count; ++k) {
+			coloured += w->contacts.data[k].colour < DK_GRAPH_COLOURS;
+			inOverflow += w->contacts.data[k].colour == DK_GRAPH_OVERFLOW;
 		}
 	}
 	if (faults == 0)

@@ -16,7 +16,7 @@
 static bool moves(const dkWorld* w, int32_t body)
 {
 	if (body < 0) return false;
-	int32_t row = w->slots[body].dense;
+	int32_t row = w->slots.data[body].dense;
 	return row >= 0 && row < w->awake && w->col[dkColumnInverseMass][row] > 0.0f;
 }
 
@@ -25,8 +25,8 @@ static bool moves(const dkWorld* w, int32_t body)
 static bool storesHold(const dkWorld* w)
 {
 	int32_t withPoints = 0;
-	const dkContact* lists[2] = {w->contacts, w->restingContacts};
-	int32_t counts[2] = {w->contactCount, w->restingContactCount};
+	const dkContact* lists[2] = {w->contacts.data, w->restingContacts.data};
+	int32_t counts[2] = {w->contacts.count, w->restingContacts.count};
 	for (int l = 0; l < 2; ++l) {
 		for (int32_t k = 0; k < counts[l]; ++k) {
 			const dkContact* c = &lists[l][k];
@@ -97,7 +97,7 @@ static RestRun restRun(int32_t workers, bool fullPasses)
 		step(w, 1);
 		run.steps++;
 		run.heldSteps += storesHold(w);
-		run.asideSteps += s > 60 && s < 120 && w->restingContactCount > 0 && w->contactCount <= 2;
+		run.asideSteps += s > 60 && s < 120 && w->restingContacts.count > 0 && w->contacts.count <= 2;
 		if (dropped.index1 && struckRests && rowOf(w, column[0][0]) < w->awake)
 			for (int k = 0; k < HEIGHT; ++k)
 				run.wakeSag = fmaxf(run.wakeSag, fabsf(dkWorld_Column(w, dkColumnPositionY)[rowOf(w, column[0][k])] - before[k]));
