@@ -143,17 +143,8 @@ static void computeBox(const dkWorld* world, const dkShape* s, float dt, float* 
 
 static bool pushPair(dkWorld* world, int32_t a, int32_t b)
 {
-	if (world->pairCount == world->pairCapacity) {
-		int32_t cap = world->pairCapacity > 0 ? world->pairCapacity * 2 : 1024;
-		int32_t* p = dkResize(world, world->pairs, (size_t)world->pairCapacity * 2 * sizeof(int32_t), (size_t)cap * 2 * sizeof(int32_t));
-		if (!p) return false;
-		world->pairs = p;
-		world->pairCapacity = cap;
-	}
-	world->pairs[2 * world->pairCount] = a < b ? a : b;
-	world->pairs[2 * world->pairCount + 1] = a < b ? b : a;
-	world->pairCount++;
-	return true;
+	dkPair pair = {a < b ? a : b, a < b ? b : a};
+	return dkPairArray_Push(world, &world->pairs, &pair);
 }
 
 // The per-step pass, run by any number of workers: first the rotations of rows [0, rows) (the narrowphase
@@ -273,7 +264,7 @@ int32_t dkBroadphase_Pairs(dkWorld* world, float dt, bool bruteForce)
 	int32_t n = world->shapeIds.next;
 	world->pairsReused = world->pairsPatched = world->pairsSplit = false;
 	if (n == 0) {
-		world->pairCount = 0;
+		world->pairs.count = 0;
 		return 0;
 	}
 	if (!reserveSlots(world, n)) return -1;
@@ -293,7 +284,7 @@ int32_t dkBroadphase_Pairs(dkWorld* world, float dt, bool bruteForce)
 	world->rotationsCurrent = true;
 	if (!full && atomic_load(&task.escaped) == 0) { // every box is inside its fat box: the pairs stand
 		world->pairsReused = true;
-		return world->pairCount;
+		return world->pairs.count;
 	}
 	// The escaped shapes, ascending; a full pass also lists the live shapes and the ones that can move.
 	int32_t escapedCount = 0;
@@ -318,18 +309,18 @@ int32_t dkBroadphase_Pairs(dkWorld* world, float dt, bool bruteForce)
 
 	bool ok = true;
 	if (bruteForce) { // every pair in slot order, which is the sorted order
-		world->pairCount = 0;
+		world->pairs.count = 0;
 		for (int32_t p = 0; p < bp->liveCount; ++p)
 			for (int32_t q = p + 1; q < bp->liveCount; ++q)
 				if (dkCandidate(world, bp->live[p], bp->live[q], bp->filters))
 					ok = pushPair(world, bp->live[p], bp->live[q]) && ok;
 		world->pairsValid = false;
-		return ok ? world->pairCount : -1;
+		return ok ? world->pairs.count : -1;
 	}
 	if (!full && loosen(bp, escapedCount)) {
 		int found = dkPairGrid_Update(world, bp->loose, bp->looseCount, bp->isLoose, bp->filters);
 		world->pairsPatched = found == 0;
-		if (found == 0) return world->pairCount;
+		if (found == 0) return world->pairs.count;
 		if (found < 0) {
 			world->pairsValid = false;
 			return -1;
@@ -348,17 +339,17 @@ int32_t dkBroadphase_Pairs(dkWorld* world, float dt, bool bruteForce)
 	world->pairsSplit = found == 0;
 	ok = found == 0 || (found > 0 && dkPairGrid_Find(world, bp->live, bp->liveCount, bp->filters));
 	world->pairsValid = ok;
-	return ok ? world->pairCount : -1;
+	return ok ? world->pairs.count : -1;
 }
 
 static int32_t copyPairs(const dkWorld* world, int32_t found, int32_t* out, int32_t capacity)
 {
 	if (found < 0) return -1;
-	for (int32_t i = 0; i < world->pairCount && i < capacity; ++i) {
-		out[2 * i] = world->pairs[2 * i];
-		out[2 * i + 1] = world->pairs[2 * i + 1];
+	for (int32_t i = 0; i < world->pairs.count && i < capacity; ++i) {
+		out[2 * i] = world->pairs.data[i].a;
+		out[2 * i + 1] = world->pairs.data[i].b;
 	}
-	return world->pairCount;
+	return world->pairs.count;
 }
 
 int32_t dkWorld_FindPairs(dkWorld* world, int32_t* outPairs, int32_t capacity)

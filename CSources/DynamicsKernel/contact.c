@@ -46,10 +46,10 @@ static int32_t mergeRanges(const dkWorld* world, int32_t np, int32_t rc, dkMerge
 	for (int32_t g = 0; g < rangeCount; ++g) {
 		dkMergeRange* r = &ranges[g];
 		if (g > 0) {
-			int32_t split = np >= cc && np >= rc ? world->pairs[2 * (int32_t)((int64_t)np * g / rangeCount)]
+			int32_t split = np >= cc && np >= rc ? world->pairs.data[(int64_t)np * g / rangeCount].a
 							: cc >= rc			  ? world->contacts.data[(int64_t)cc * g / rangeCount].shapeA
 												  : world->restingContacts.data[(int64_t)rc * g / rangeCount].shapeA;
-			r->pairBegin = dkMerge_FirstPair(world->pairs, ranges[g - 1].pairBegin, np, split);
+			r->pairBegin = dkMerge_FirstPair(world->pairs.data, ranges[g - 1].pairBegin, np, split);
 			r->contactBegin = dkMerge_FirstContact(world->contacts.data, ranges[g - 1].contactBegin, cc, split);
 			r->restingBegin = dkMerge_FirstContact(world->restingContacts.data, ranges[g - 1].restingBegin, rc, split);
 			ranges[g - 1].pairEnd = r->pairBegin;
@@ -283,7 +283,7 @@ void dkContacts_Destroy(dkWorld* world)
 	dkMergeEntryArray_Destroy(world, &world->mergeEntries);
 	dkContactEventArray_Destroy(world, &world->events);
 	dkContactEventArray_Destroy(world, &world->stepEvents);
-	dkFree(world, world->pairs);
+	dkPairArray_Destroy(world, &world->pairs);
 	dkFree(world, world->aabb);
 	dkFree(world, world->fatAabb);
 	dkFree(world, world->motion);

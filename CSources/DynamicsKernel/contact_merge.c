@@ -91,7 +91,7 @@ static int32_t mergeRange(const dkWorld* world, const dkMergeRange* r, dkMergeEn
 		int order;
 		if (i == r->pairEnd) order = 1;
 		else if (!old) order = -1;
-		else order = comparePair(world->pairs[2 * i], world->pairs[2 * i + 1], old->shapeA, old->shapeB);
+		else order = comparePair(world->pairs.data[i].a, world->pairs.data[i].b, old->shapeA, old->shapeB);
 		if (order >= 0) { // the old contact is taken
 			if (k < cc) ++j;
 			else ++q;
@@ -104,8 +104,8 @@ static int32_t mergeRange(const dkWorld* world, const dkMergeRange* r, dkMergeEn
 			else if (old->colour != DK_GRAPH_NONE) entry[m++] = (dkMergeEntry){-1, k, dkEntryDropped};
 			continue;
 		}
-		int32_t a = world->pairs[2 * i], b = world->pairs[2 * i + 1];
-		if (i + DK_MERGE_AHEAD < r->pairEnd) prefetchShape(&world->shapes.data[world->pairs[2 * (i + DK_MERGE_AHEAD) + 1]]);
+		int32_t a = world->pairs.data[i].a, b = world->pairs.data[i].b;
+		if (i + DK_MERGE_AHEAD < r->pairEnd) prefetchShape(&world->shapes.data[world->pairs.data[i + DK_MERGE_AHEAD].b]);
 		if (order == 0) {
 			if (old->generationA == world->shapes.data[a].generation && old->generationB == world->shapes.data[b].generation) {
 				entry[m++] = (dkMergeEntry){i++, k, dkEntryUpdate};
@@ -239,7 +239,7 @@ static void mergeAndSettle(const dkWorld* world, dkMergeRange* r, dkContact* spa
 	r->restWithPoints = 0;
 	for (int32_t k = 0; k < m; ++k) {
 		if (k + DK_MERGE_AHEAD < m && entry[k + DK_MERGE_AHEAD].pair >= 0)
-			prefetchShape(&world->shapes.data[world->pairs[2 * entry[k + DK_MERGE_AHEAD].pair + 1]]);
+			prefetchShape(&world->shapes.data[world->pairs.data[entry[k + DK_MERGE_AHEAD].pair].b]);
 		const dkMergeEntry* e = &entry[k];
 		switch (e->kind) {
 		case dkEntryCarry: work[n++] = *oldContact(world, e->contact); break;
@@ -252,7 +252,7 @@ static void mergeAndSettle(const dkWorld* world, dkMergeRange* r, dkContact* spa
 		case dkEntryDropped: noteColour(world, r, oldContact(world, e->contact), -1); break;
 		default: {
 			if (e->contact >= 0) work[n] = *oldContact(world, e->contact);
-			else newContact(world, world->pairs[2 * e->pair], world->pairs[2 * e->pair + 1], &work[n]);
+			else newContact(world, world->pairs.data[e->pair].a, world->pairs.data[e->pair].b, &work[n]);
 			settle(world, r, &work[n], dt);
 			bool keep = cover || work[n].manifold.count > 0 || work[n].touching;
 			noteColour(world, r, &work[n], keep ? n : -1);
@@ -314,11 +314,11 @@ void dkMerge_Task(void* context, int32_t worker)
 }
 
 // The first index in [b, e) of the sorted pairs (or contacts) whose first shape is at least `shape`.
-int32_t dkMerge_FirstPair(const int32_t* pairs, int32_t b, int32_t e, int32_t shape)
+int32_t dkMerge_FirstPair(const dkPair* pairs, int32_t b, int32_t e, int32_t shape)
 {
 	while (b < e) {
 		int32_t mid = b + (e - b) / 2;
-		if (pairs[2 * mid] < shape) b = mid + 1;
+		if (pairs[mid].a < shape) b = mid + 1;
 		else e = mid;
 	}
 	return b;

@@ -146,7 +146,7 @@ void dkMerge_FreeRanges(const dkWorld* world, dkMergeRange* ranges, int32_t coun
 // The merge's task: each worker claims ranges (a dkMergeTask) and merges or gathers them.
 void dkMerge_Task(void* context, int32_t worker);
 // The first pair in pairs [b, e) whose first shape is at least `shape`, and the same for contacts.
-int32_t dkMerge_FirstPair(const int32_t* pairs, int32_t b, int32_t e, int32_t shape);
+int32_t dkMerge_FirstPair(const dkPair* pairs, int32_t b, int32_t e, int32_t shape);
 int32_t dkMerge_FirstContact(const dkContact* contacts, int32_t b, int32_t e, int32_t shape);
 
 #endif

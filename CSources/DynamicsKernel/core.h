@@ -75,7 +75,14 @@ typedef struct dkTeam dkTeam;
 typedef struct dkIsland dkIsland;
 typedef struct dkJointPairs dkJointPairs;
 
+// A pair of shape slots, a < b (the broadphase's output).
+typedef struct dkPair {
+	int32_t a, b;
+} dkPair;
+
 // The stores' arrays (array.h); each element type declares the operations where it is complete.
+DK_ARRAY_TYPE(dkPair, dkPairArray);
+DK_ARRAY_FUNCTIONS(dkPair, dkPairArray)
 DK_ARRAY_TYPE(dkSlot, dkSlotArray);
 DK_ARRAY_TYPE(dkShape, dkShapeArray);
 DK_ARRAY_TYPE(dkContact, dkContactArray);
@@ -110,8 +117,7 @@ struct dkWorld {
 	dkShapeArray shapes; // per shape slot (count: shapeIds.next, in use or free)
 	int32_t liveShapes;
 	dkIdPool shapeIds;
-	int32_t* pairs; // broadphase output: 2 slots per pair, sorted
-	int32_t pairCount, pairCapacity;
+	dkPairArray pairs; // broadphase output, sorted
 	float* aabb;	// 4 floats per shape slot: this step's box (speculative margin and |v|·dt)
 	float* fatAabb; // 4 floats per shape slot: the box the pair list is of (+ DK_AABB_MARGIN), renewed when
 					// the box leaves it

@@ -72,7 +72,7 @@ static bool reserveEntries(const dkWorld* world, dkPairGrid* g, size_t entries)
 void dkPairGrid_Destroy(const dkWorld* world, dkPairGrid* g)
 {
 	if (!g) return;
-	for (int32_t b = 0; b < g->blockCapacity; ++b) dkFree(world, g->blocks[b].pairs);
+	for (int32_t b = 0; b < g->blockCapacity; ++b) dkPairArray_Destroy(world, &g->blocks[b].pairs);
 	dkFree(world, g->blocks);
 	dkFree(world, g->offset);
 	dkFree(world, g->cellRange);
@@ -84,8 +84,8 @@ void dkPairGrid_Destroy(const dkWorld* world, dkPairGrid* g)
 	dkFree(world, g->listSlot);
 	dkFree(world, g->position);
 	dkFree(world, g->members);
-	dkFree(world, g->found);
-	dkFree(world, g->spare);
+	dkPairArray_Destroy(world, &g->found);
+	dkPairArray_Destroy(world, &g->spare);
 	dkFree(world, g);
 }
 
@@ -121,27 +121,19 @@ static inline uint64_t cellKey(const dkGridTask* t, int32_t cx, int32_t cy)
 
 static bool pushPair(const dkWorld* world, dkGridBlock* out, int32_t a, int32_t b)
 {
-	if (out->pairCount == out->pairCapacity) {
-		int32_t cap = out->pairCapacity > 0 ? out->pairCapacity * 2 : 1024;
-		int32_t* grown = dkResize(world, out->pairs, (size_t)out->pairCapacity * 2 * sizeof(int32_t), (size_t)cap * 2 * sizeof(int32_t));
-		if (!grown) return out->ok = false;
-		out->pairs = grown;
-		out->pairCapacity = cap;
-	}
-	out->pairs[2 * out->pairCount] = a;
-	out->pairs[2 * out->pairCount + 1] = b;
-	out->pairCount++;
-	return true;
+	dkPair pair = {a, b};
+	if (dkPairArray_Push(world, &out->pairs, &pair)) return true;
+	return out->ok = false;
 }
 
-// Sorts pairs [from, pairCount) of one shape by partner (insertion sort: a shape has a few partners).
+// Sorts pairs [from, count) of one shape by partner (insertion sort: a shape has a few partners).
 static void sortPartners(dkGridBlock* out, int32_t from)
 {
-	int32_t* p = out->pairs;
-	for (int32_t i = from + 1; i < out->pairCount; ++i) {
-		int32_t b = p[2 * i + 1], j = i;
-		for (; j > from && p[2 * (j - 1) + 1] > b; --j) p[2 * j + 1] = p[2 * (j - 1) + 1];
-		p[2 * j + 1] = b;
+	dkPair* p = out->pairs.data;
+	for (int32_t i = from + 1; i < out->pairs.count; ++i) {
+		int32_t b = p[i].b, j = i;
+		for (; j > from && p[j - 1].b > b; --j) p[j].b = p[j - 1].b;
+		p[j].b = b;
 	}
 }
 
@@ -164,7 +156,7 @@ static void largePairs(const dkGridTask* t, int32_t p, dkGridBlock* out)
 {
 	const dkPairGrid* g = t->grid;
 	const dkWorld* world = t->world;
-	int32_t a = t->slots[p], from = out->pairCount;
+	int32_t a = t->slots[p], from = out->pairs.count;
 	const int32_t* range = g->cellRange + 4 * a;
 	int32_t x0 = range[0], y0 = range[1], x1 = range[2], y1 = range[3];
 	int32_t lx0 = x0 > t->minX ? x0 : t->minX, ly0 = y0 > t->minY ? y0 : t->minY;
@@ -238,7 +230,7 @@ static void shapePairs(const dkGridTask* t, int32_t p, dkGridBlock* out)
 		largePairs(t, p, out);
 		return;
 	}
-	int32_t a = t->slots[p], from = out->pairCount;
+	int32_t a = t->slots[p], from = out->pairs.count;
 	const float* box = world->fatAabb + 4 * a;
 	float ax0 = box[0], ay0 = box[1], ax1 = box[2], ay1 = box[3];
 	const int32_t* range = g->cellRange + 4 * a;
@@ -409,16 +401,15 @@ static void gridTask(void* context, int32_t worker)
 		}
 		case dkGridPairs: { // into a copy of the block: a worker writing its neighbour's cache line would slow both
 			dkGridBlock out = *block;
-			out.pairCount = 0;
+			out.pairs.count = 0;
 			out.ok = true;
 			for (int32_t p = b; p < e && out.ok; ++p) shapePairs(t, p, &out);
 			*block = out;
 			break;
 		}
 		default: // dkGridGather: block k's pairs into the world's list, after the blocks before it
-			if (block->pairCount > 0)
-				memcpy(t->world->pairs + 2 * (size_t)block->pairStart, block->pairs,
-					   (size_t)block->pairCount * 2 * sizeof(int32_t));
+			if (block->pairs.count > 0)
+				memcpy(t->world->pairs.data + block->pairStart, block->pairs.data, (size_t)block->pairs.count * sizeof(dkPair));
 			break;
 		}
 	}
@@ -447,7 +438,7 @@ static bool keepBuild(dkPairGrid* g, const dkGridTask* t)
 // list, else only lists them, for dkPairGrid_FindSplit's lookups. False when out of memory.
 bool dkPairGrid_Build(dkWorld* world, dkPairGrid* g, const int32_t* slots, int32_t live, const dkFilter* filters, bool pairs)
 {
-	if (pairs) world->pairCount = 0;
+	if (pairs) world->pairs.count = 0;
 	int32_t blocks = (live + DK_GRID_BLOCK - 1) / DK_GRID_BLOCK;
 	if (!g || !reserveShapes(world, g, live, world->shapeIds.next, blocks > 0 ? blocks : 1)) return false;
 	dkGridTask t = {.world = world, .grid = g, .slots = slots, .filters = filters, .live = live, .blocks = blocks};
@@ -496,19 +487,13 @@ bool dkPairGrid_Build(dkWorld* world, dkPairGrid* g, const int32_t* slots, int32
 	bool ok = true;
 	for (int32_t k = 0; k < blocks; ++k) {
 		g->blocks[k].pairStart = (int32_t)total;
-		total += g->blocks[k].pairCount;
+		total += g->blocks[k].pairs.count;
 		ok = ok && g->blocks[k].ok;
 	}
 	if (!ok || total > INT32_MAX / 2) return false;
-	if (world->pairCapacity < total) {
-		int32_t cap = (int32_t)(total + total / 2 < INT32_MAX / 2 ? total + total / 2 : total);
-		int32_t* grown = dkResize(world, world->pairs, (size_t)world->pairCapacity * 2 * sizeof(int32_t), (size_t)cap * 2 * sizeof(int32_t));
-		if (!grown) return false;
-		world->pairs = grown;
-		world->pairCapacity = cap;
-	}
+	if (!dkPairArray_Reserve(world, &world->pairs, (int32_t)total)) return false;
 	runPass(&t, dkGridGather, (int32_t)total);
-	world->pairCount = (int32_t)total;
+	world->pairs.count = (int32_t)total;
 	return keepBuild(g, &t);
 }
 

@@ -22,8 +22,7 @@ typedef struct dkGridBlock {
 	int32_t entries, large;			// cell listings and large shapes of the block
 	int32_t entryStart, largeStart; // where the block writes them
 	int32_t pairStart;				// where its pairs go in the world's list
-	int32_t* pairs;					// two slots per pair, sorted
-	int32_t pairCount, pairCapacity;
+	dkPairArray pairs;				// sorted
 	bool ok;
 } dkGridBlock;
 
@@ -56,10 +55,8 @@ struct dkPairGrid {
 	float inv;
 	int32_t minX, minY, maxX, maxY, used, largeCount;
 	uint64_t width;
-	int32_t* found; // pairs of the loose shapes (dkPairGrid_Update)
-	int32_t foundCount, foundCapacity;
-	int32_t* spare; // the other buffer of the world's pair list
-	int32_t spareCapacity;
+	dkPairArray found; // pairs of the loose shapes (dkPairGrid_Update)
+	dkPairArray spare; // the other buffer of the world's pair list (its count unused)
 };
 
 // Grows an array from `old` to `need` elements of `elem` bytes, keeping the first `keep` (0 for arrays every

@@ -15,22 +15,15 @@
 
 static bool pushFound(const dkWorld* world, dkPairGrid* g, int32_t a, int32_t b)
 {
-	if (g->foundCount == g->foundCapacity) {
-		int32_t cap = g->foundCapacity > 0 ? g->foundCapacity * 2 : 256;
-		if (!dkGrid_Reserve(world, (void**)&g->found, (size_t)g->foundCapacity * 2, (size_t)cap * 2, sizeof(int32_t))) return false;
-		g->foundCapacity = cap;
-	}
-	g->found[2 * g->foundCount] = a < b ? a : b;
-	g->found[2 * g->foundCount + 1] = a < b ? b : a;
-	g->foundCount++;
-	return true;
+	dkPair pair = {a < b ? a : b, a < b ? b : a};
+	return dkPairArray_Push(world, &g->found, &pair);
 }
 
 static int comparePairs(const void* x, const void* y)
 {
-	const int32_t *a = x, *b = y;
-	if (a[0] != b[0]) return (a[0] > b[0]) - (a[0] < b[0]);
-	return (a[1] > b[1]) - (a[1] < b[1]);
+	const dkPair *p = x, *q = y;
+	if (p->a != q->a) return (p->a > q->a) - (p->a < q->a);
+	return (p->b > q->b) - (p->b < q->b);
 }
 
 // The partners of loose shape a among the shapes the last build listed in its cells (not loose ones: they
@@ -71,33 +64,24 @@ static bool looseInGrid(const dkWorld* world, const dkPairGrid* g, int32_t a, co
 // (the list is then unchanged).
 static bool mergeFound(dkWorld* world, dkPairGrid* g, const uint8_t* isLoose)
 {
-	if (g->foundCount > 1) qsort(g->found, (size_t)g->foundCount, 2 * sizeof(int32_t), comparePairs);
-	int64_t most = (int64_t)world->pairCount + g->foundCount;
+	if (g->found.count > 1) qsort(g->found.data, (size_t)g->found.count, sizeof(dkPair), comparePairs);
+	int64_t most = (int64_t)world->pairs.count + g->found.count;
 	if (most > INT32_MAX / 2) return false;
-	if (g->spareCapacity < most) {
-		int32_t cap = (int32_t)(most + most / 2 < INT32_MAX / 2 ? most + most / 2 : most);
-		if (!dkGrid_Reserve(world, (void**)&g->spare, 0, (size_t)cap * 2, sizeof(int32_t))) return false;
-		g->spareCapacity = cap;
-	}
-	const int32_t *old = world->pairs, *found = g->found;
+	if (!dkPairArray_Reserve(world, &g->spare, (int32_t)most)) return false;
+	const dkPair *old = world->pairs.data, *found = g->found.data;
 	int32_t n = 0, i = 0, j = 0;
 	for (;;) {
-		while (isLoose && i < world->pairCount && (isLoose[old[2 * i]] || isLoose[old[2 * i + 1]])) ++i;
-		bool takeOld = i < world->pairCount, takeFound = j < g->foundCount;
+		while (isLoose && i < world->pairs.count && (isLoose[old[i].a] || isLoose[old[i].b])) ++i;
+		bool takeOld = i < world->pairs.count, takeFound = j < g->found.count;
 		if (!takeOld && !takeFound) break;
-		if (takeOld && takeFound) takeOld = comparePairs(old + 2 * i, found + 2 * j) < 0;
-		const int32_t* p = takeOld ? old + 2 * i++ : found + 2 * j++;
-		g->spare[2 * n] = p[0];
-		g->spare[2 * n + 1] = p[1];
-		++n;
+		if (takeOld && takeFound) takeOld = comparePairs(&old[i], &found[j]) < 0;
+		g->spare.data[n++] = takeOld ? old[i++] : found[j++];
 	}
-	int32_t* list = world->pairs;
-	int32_t capacity = world->pairCapacity;
+	dkPairArray list = world->pairs;
 	world->pairs = g->spare;
-	world->pairCapacity = g->spareCapacity;
-	world->pairCount = n;
+	world->pairs.count = n;
 	g->spare = list;
-	g->spareCapacity = capacity;
+	g->spare.count = 0;
 	return true;
 }
 
@@ -123,7 +107,7 @@ int dkPairGrid_Update(dkWorld* world, const int32_t* loose, int32_t looseCount, 
 		const int32_t* built = g->cellRange + 4 * loose[k];
 		if (spansLarge(built[0], built[1], built[2], built[3])) return 1;
 	}
-	g->foundCount = 0;
+	g->found.count = 0;
 	for (int32_t k = 0; k < looseCount; ++k) {
 		int32_t a = loose[k];
 		const float* box = world->fatAabb + 4 * a;
@@ -159,7 +143,7 @@ int dkPairGrid_FindSplit(dkWorld* world, const int32_t* movers, int32_t moverCou
 	}
 	g->split = false;
 	if (!dkPairGrid_Build(world, g, movers, moverCount, filters, true)) return -1;
-	g->foundCount = 0;
+	g->found.count = 0;
 	for (int32_t k = 0; k < moverCount; ++k)
 		if (stillPartners(world, movers[k], isLoose, filters) < 0) return -1;
 	if (!mergeFound(world, g, NULL)) return -1;

@@ -333,11 +333,11 @@ static bool pairsAsBruteForce(const dkWorld* w)
 	for (int32_t a = 0; a < n && same; ++a)
 		for (int32_t b = a + 1; b < n && same; ++b) {
 			if (!filters[a].alive || !filters[b].alive || !dkCandidate(w, a, b, filters)) continue;
-			same = found < w->pairCount && w->pairs[2 * found] == a && w->pairs[2 * found + 1] == b;
+			same = found < w->pairs.count && w->pairs.data[found].a == a && w->pairs.data[found].b == b;
 			++found;
 		}
 	free(filters);
-	return same && found == w->pairCount;
+	return same && found == w->pairs.count;
 }
 
 // Patched pairs are every pair of the fat boxes, and give the same steps, bit for bit, as a full search
