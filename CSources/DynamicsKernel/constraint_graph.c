@@ -60,40 +60,46 @@ void dkGraph_Remove(dkWorld* world, uint8_t colour, uint8_t sides, int32_t a, in
 	if (sides & 2) world->colourMask[b] &= ~bit;
 }
 
-static void removeContacts(dkWorld* world, dkContact* contacts, int32_t count, int32_t slot)
+// Whether a constraint between slots a and b (-1: none) has a marked item.
+static inline bool touchesMarked(const uint8_t* marked, int32_t a, int32_t b)
 {
-	for (int32_t k = 0; k < count; ++k) {
-		dkContact* c = &contacts[k];
-		if ((c->bodyA == slot || c->bodyB == slot) && c->colour != DK_GRAPH_NONE)
+	return (a >= 0 && marked[a]) || (b >= 0 && marked[b]);
+}
+
+static void removeContacts(dkWorld* world, const dkContactArray* contacts, const uint8_t* marked)
+{
+	for (int32_t k = 0; k < contacts->count; ++k) {
+		const dkContact* c = &contacts->data[k];
+		if (c->colour != DK_GRAPH_NONE && touchesMarked(marked, c->bodyA, c->bodyB))
 			dkGraph_Remove(world, c->colour, c->colourSides, c->bodyA, c->bodyB);
 	}
 }
 
-static void addContacts(dkWorld* world, dkContact* contacts, int32_t count, int32_t slot)
+static void addContacts(dkWorld* world, dkContactArray* contacts, const uint8_t* marked)
 {
-	for (int32_t k = 0; k < count; ++k) {
-		dkContact* c = &contacts[k];
-		if ((c->bodyA == slot || c->bodyB == slot) && c->colour != DK_GRAPH_NONE)
+	for (int32_t k = 0; k < contacts->count; ++k) {
+		dkContact* c = &contacts->data[k];
+		if (c->colour != DK_GRAPH_NONE && touchesMarked(marked, c->bodyA, c->bodyB))
 			c->colour = dkGraph_Add(world, c->bodyA, c->bodyB, &c->colourSides);
 	}
 }
 
-void dkGraph_Recolour(dkWorld* world, int32_t slot)
+void dkGraph_Recolour(dkWorld* world, const uint8_t* marked)
 {
 	for (int32_t s = 0; s < world->jointIds.next; ++s) {
-		dkJoint* j = &world->joints.data[s];
-		if (j->alive && (j->bodyA == slot || j->bodyB == slot))
+		const dkJoint* j = &world->joints.data[s];
+		if (j->alive && touchesMarked(marked, j->bodyA, j->bodyB))
 			dkGraph_Remove(world, j->colour, j->colourSides, j->bodyA, j->bodyB);
 	}
-	removeContacts(world, world->contacts.data, world->contacts.count, slot);
-	removeContacts(world, world->restingContacts.data, world->restingContacts.count, slot);
+	removeContacts(world, &world->contacts, marked);
+	removeContacts(world, &world->restingContacts, marked);
 	for (int32_t s = 0; s < world->jointIds.next; ++s) {
 		dkJoint* j = &world->joints.data[s];
-		if (j->alive && (j->bodyA == slot || j->bodyB == slot))
+		if (j->alive && touchesMarked(marked, j->bodyA, j->bodyB))
 			j->colour = dkGraph_Add(world, j->bodyA, j->bodyB, &j->colourSides);
 	}
-	addContacts(world, world->contacts.data, world->contacts.count, slot);
-	addContacts(world, world->restingContacts.data, world->restingContacts.count, slot);
+	addContacts(world, &world->contacts, marked);
+	addContacts(world, &world->restingContacts, marked);
 }
 
 void dkGraph_Order(const uint8_t* colour, int32_t count, int32_t* order, int32_t* colourStart)

@@ -23,9 +23,10 @@ uint8_t dkGraph_Add(dkWorld* world, int32_t a, int32_t b, uint8_t* sides);
 // It leaves the graph: its colour's bit is given back on the sides that took it (slots that may since hold
 // other items: their bit is still this constraint's, since a colour is one constraint's per item).
 void dkGraph_Remove(dkWorld* world, uint8_t colour, uint8_t sides, int32_t a, int32_t b);
-// An item slot that became able to move, or unable to (anchoring): its contacts and joints take their colours
-// again, in list order, so that the colour bits follow what can move.
-void dkGraph_Recolour(dkWorld* world, int32_t slot);
+// Item slots that became able to move, or unable to (anchoring), marked per slot: their contacts and joints
+// take their colours again, joints in slot order and then contacts in list order, so that the colour bits
+// follow what can move. One pass over the constraints, however many items changed.
+void dkGraph_Recolour(dkWorld* world, const uint8_t* marked);
 // The `count` constraints whose colours are colour[k], grouped by colour: writes each in order to `order`
 // and each colour's start to colourStart[0…DK_GRAPH_COLOURS + 1] (the overflow group last). DK_GRAPH_NONE
 // counts as overflow.

@@ -35,7 +35,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 // Splits a merge of np pairs with the list and rc resting contacts into ranges of shape slots, at the
 // first shapes of evenly spaced pairs (or contacts, or resting contacts, whichever are most); returns their
 // number.

@@ -574,6 +574,12 @@ dkResult dkWorld_SetMassProperties(dkWorld* world, const dkItemId* ids, int32_t 
 	int32_t* rows;
 	if ((r = withRows(world, ids, count, &rows, error)) != dkResultOK) return r;
 	dkFree(world, rows);
+	uint8_t* recolour = dkAllocZeroed(world, (size_t)world->itemIds.next + 1); // per slot: anchored or freed
+	if (!recolour) {
+		dkSetError(error, dkResultOutOfMemory, -1, "count", count);
+		return dkResultOutOfMemory;
+	}
+	bool recolours = false;
 	for (int32_t i = 0; i < count; ++i) {
 		dkIslands_WakeRow(world, dkStore_Resolve(world, ids[i]));
 		int32_t row = dkStore_Resolve(world, ids[i]);
@@ -583,8 +589,10 @@ dkResult dkWorld_SetMassProperties(dkWorld* world, const dkItemId* ids, int32_t 
 		// through its contacts at the next step.
 		if (moved && !dkIslands_Moves(world, row)) dkIslands_Leave(world, (int32_t)world->slotOf[row]);
 		if (!moved && dkIslands_Moves(world, row) && world->liveJoints > 0) dkJoints_LinkItem(world, world->slotOf[row]);
-		if (moved != dkIslands_Moves(world, row)) dkGraph_Recolour(world, (int32_t)world->slotOf[row]);
+		if (moved != dkIslands_Moves(world, row)) recolours = recolour[world->slotOf[row]] = true;
 	}
+	if (recolours) dkGraph_Recolour(world, recolour);
+	dkFree(world, recolour);
 	return dkResultOK;
 }
 

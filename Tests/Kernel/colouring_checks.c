@@ -141,7 +141,8 @@ static int32_t graphFaults(const dkWorld* w, char* detail, size_t size)
 }
 
 // Boxes dropped in a box of segments, at rest enabled: contacts begin, end, rest and wake; a stack of boxes
-// on an anchored plank that is set free and anchored again; a chain of pins; items and joints removed.
+// on an anchored plank that is set free and anchored again; twenty boxes anchored and freed in one call each;
+// a chain of pins; items and joints removed.
 static void worldGraph(Report* r, int32_t workers)
 {
 	dkWorld* w = makeHostWorld(dkCpuBestSimdLevel(), workers, dkIntegratorFused, false);
@@ -181,6 +182,11 @@ static void worldGraph(Report* r, int32_t workers)
 	for (int32_t s = 0; s < 240; ++s) {
 		if (s == 60) must(dkWorld_SetMassProperties(w, &plank, 1, &free, &e), &e, "dkWorld_SetMassProperties");
 		if (s == 90) must(dkWorld_SetMassProperties(w, &plank, 1, &anchored, &e), &e, "dkWorld_SetMassProperties");
+		if (s == 100 || s == 110) { // twenty boxes anchored in one call, then freed in one
+			dkItemDef d20 = s == 100 ? anchored : free;
+			d20.width = 50, d20.height = 40;
+			must(dkWorld_SetMassProperties(w, boxes, 20, &d20, &e), &e, "dkWorld_SetMassProperties");
+		}
 		if (s == 120) must(dkWorld_RemoveItems(w, boxes + 100, 50, &e), &e, "dkWorld_RemoveItems");
 		if (s == 121) for (int32_t i = 0; i < 40; ++i) boxes[100 + i] = box(w, -400.0f + 20.0f * (float)i, 0, 0, 18, 18);
 		if (s == 150) must(dkWorld_DestroyJoints(w, pins + 3, 2, &e), &e, "dkWorld_DestroyJoints");
