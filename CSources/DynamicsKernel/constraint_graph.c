@@ -10,6 +10,7 @@
 #include "constraint_graph.h"
 #include "collision.h"
 #include "joint.h"
+#include "solver_set.h"
 
 #include <string.h>
 
@@ -93,6 +94,8 @@ void dkGraph_Recolour(dkWorld* world, const uint8_t* marked)
 	}
 	removeContacts(world, &world->contacts, marked);
 	removeContacts(world, &world->restingContacts, marked);
+	for (int32_t s = 0; s < world->sets.count; ++s)
+		if (world->sets.data[s].alive) removeContacts(world, &world->sets.data[s].contacts, marked);
 	for (int32_t s = 0; s < world->jointIds.next; ++s) {
 		dkJoint* j = &world->joints.data[s];
 		if (j->alive && touchesMarked(marked, j->bodyA, j->bodyB))
@@ -100,6 +103,8 @@ void dkGraph_Recolour(dkWorld* world, const uint8_t* marked)
 	}
 	addContacts(world, &world->contacts, marked);
 	addContacts(world, &world->restingContacts, marked);
+	for (int32_t s = 0; s < world->sets.count; ++s)
+		if (world->sets.data[s].alive) addContacts(world, &world->sets.data[s].contacts, marked);
 }
 
 void dkGraph_Order(const uint8_t* colour, int32_t count, int32_t* order, int32_t* colourStart)

@@ -19,14 +19,16 @@
 // In both cases what changes the world (events, waking) is then applied in range order, which is list
 // order, so the result does not depend on the worker count.
 //
-// Resting contacts stay out of the list, so a step that moves other items neither copies nor visits them.
-// Items rest, wake, come and go only where the pairs are found again in full (each clears pairsValid); the
-// merge after that sorts: it reads the list and the resting contacts as one sorted list, and sets aside
-// the contacts of a pair no longer reported whose items all rest (the resting ones taken back are those
-// of items that woke). Items woken during the update itself (touched, or their support removed) take
-// their resting contacts back at its end (takeBackWoken), so the step solves them.
+// Resting contacts stay out of the list, in the solver sets of their items (solver_set.c), so a step that moves
+// other items neither copies nor visits them. Items rest, wake, come and go only where the pairs are found
+// again in full (each clears pairsValid); the merge after that sorts: it reads the list and the resting
+// contacts no set holds, with those of sets woken since, as one sorted list, and sets aside the contacts of a
+// pair no longer reported whose items all rest, which then go to their sets (dkSets_Distribute). Sets woken
+// during the update itself (touched, or their support removed) give their contacts back at its end
+// (dkSets_TakeBackWoken), so the step solves them.
 #include "contact_merge.h"
 #include "island.h"
+#include "solver_set.h"
 #include "team.h"
 
 #include <float.h>
@@ -86,35 +88,6 @@ static bool reserveMerge(dkWorld* world, int32_t np, int32_t rc)
 		   dkMergeEntryArray_Reserve(world, &world->mergeEntries, cap);
 }
 
-// After this update woke items (lost supports, touches), the resting contacts of an item that now moves
-// join the list, in order, so this step solves them (a pile woken by a drop holds from its first step, as
-// it did when the list carried them). The list and these go into the spare buffer, which the update made
-// room for before it changed anything, and the buffers swap.
-static void takeBackWoken(dkWorld* world)
-{
-	const dkContact* list = world->contacts.data;
-	dkContact *resting = world->restingContacts.data, *out = world->spareContacts.data;
-	int32_t n = world->contacts.count, i = 0, m = 0, kept = 0;
-	for (int32_t q = 0; q < world->restingContacts.count; ++q) {
-		const dkContact* c = &resting[q];
-		if (bothAsleep(world, c)) {
-			if (kept != q) resting[kept] = *c;
-			++kept;
-			continue;
-		}
-		while (i < n && comparePair(list[i].shapeA, list[i].shapeB, c->shapeA, c->shapeB) < 0) out[m++] = list[i++];
-		world->restingWithPoints -= c->manifold.count > 0;
-		out[m++] = *c;
-	}
-	while (i < n) out[m++] = list[i++];
-	world->restingContacts.count = kept;
-	dkContactArray old = world->contacts;
-	world->contacts = world->spareContacts;
-	world->contacts.count = m;
-	world->spareContacts = old;
-	world->spareContacts.count = 0;
-}
-
 // An update in place that fails gives back the touching states its ranges changed, whose events it loses, so
 // that the next step finds the same changes and reports them. A range's events are its contacts' changes,
 // one each at most, in list order.
@@ -172,6 +145,8 @@ bool dkContacts_Update(dkWorld* world, float dt, int32_t substeps)
 	world->profile.broadphase = t1 - t0;
 	world->profile.broadphaseSerial = world->profile.broadphase - (j1 - j0);
 	if (np < 0) return false; // out of memory: keep last step's contacts rather than lose or duplicate some
+	// Sets woken or returned since the last update give their contacts back to this merge (solver_set.c).
+	if (!dkSets_TakeBack(world)) return false;
 	// Last step's pairs, each with its contact: the list is updated where it is. Otherwise the merge
 	// settles into the spare buffer, and the list's own buffer, read by the merge, then receives the kept
 	// contacts. Both buffers persist across steps. A merge gives every pair its contact when the pairs
@@ -182,7 +157,7 @@ bool dkContacts_Update(dkWorld* world, float dt, int32_t substeps)
 	int32_t rc = sorts ? world->restingContacts.count : 0, awakeBefore = world->awake;
 	if (!inPlace && !reserveMerge(world, np, rc)) return false; // out of memory: keep last step's contacts
 	if (!dkContactArray_Reserve(world, &world->spareContacts,
-						 np + world->contacts.count + world->restingContacts.count + 1)) // takeBackWoken
+						 np + world->contacts.count + dkSets_RestingContacts(world) + 1)) // dkSets_TakeBackWoken
 		return false;
 	dkMergeRange ranges[DK_MERGE_RANGES];
 	memset(ranges, 0, sizeof ranges);
@@ -206,7 +181,7 @@ bool dkContacts_Update(dkWorld* world, float dt, int32_t substeps)
 	// here on the world changes.
 	if (!ok || !dkContactEventArray_Reserve(world, &world->stepEvents, events) ||
 		(sorts && !dkContactArray_Reserve(world, &world->restingContacts, restKept)) ||
-		!dkSolver_ReserveScratch(world, kept + (sorts ? restKept : world->restingContacts.count), substeps)) {
+		!dkSolver_ReserveScratch(world, kept + (sorts ? restKept : world->restingContacts.count) + world->setContacts, substeps)) {
 		// Out of memory: a merge keeps last step's list; in place, the manifolds are this step's but every
 		// contact touches as it did (revertTouching), and the next step merges again.
 		if (inPlace) {
@@ -243,8 +218,9 @@ bool dkContacts_Update(dkWorld* world, float dt, int32_t substeps)
 	if (sorts) {
 		world->restingContacts.count = restKept;
 		world->restingWithPoints = restWithPoints;
+		dkSets_Distribute(world);
 	}
-	world->manifoldCount = withPoints + world->restingWithPoints;
+	world->manifoldCount = withPoints + world->restingWithPoints + world->setWithPoints;
 	world->contactsCoverPairs = inPlace || cover;
 
 	// In list order, touching contacts between moving items link their islands (island.c). A resting item
@@ -261,13 +237,14 @@ bool dkContacts_Update(dkWorld* world, float dt, int32_t substeps)
 			if (!awakeA && !awakeB) continue;
 			if (awakeA != awakeB) {
 				if (!dkMerge_Wakes(world, c, ra, rb, dt)) continue;
-				dkIslands_WakeRow(world, awakeA ? rb : ra);
+				dkSets_WakeRow(world, awakeA ? rb : ra);
 			}
 			if (c->touching) dkIslands_Link(world, c->bodyA, c->bodyB);
 		}
 	}
 	dkMerge_FreeRanges(world, ranges, rangeCount);
-	if (world->awake > awakeBefore && world->restingContacts.count > 0) takeBackWoken(world);
+	if (world->returningSets >= 0 || (world->awake > awakeBefore && world->restingContacts.count > 0))
+		dkSets_TakeBackWoken(world);
 	world->clockNs = dkNowNs();
 	world->profile.narrowphase = world->clockNs - t1;
 	world->profile.narrowphaseSerial = world->profile.narrowphase - (world->jobNs - j1);

@@ -6,6 +6,7 @@
 // contacts into the new list. Updated in place, a range settles its part of the list where it is.
 #include "contact_merge.h"
 #include "island.h"
+#include "solver_set.h"
 #include "team.h"
 
 #include <float.h>
@@ -49,7 +50,7 @@ void dkMerge_WakePartners(dkWorld* world, const dkContact* c)
 		if (bodies[k] < 0) continue;
 		int32_t row = world->slots.data[bodies[k]].dense;
 		if (row >= 0 && world->slots.data[bodies[k]].generation == (k == 0 ? c->itemA : c->itemB).generation)
-			dkIslands_WakeRow(world, row);
+			dkSets_WakeRow(world, row);
 	}
 }
 

@@ -74,6 +74,7 @@ typedef struct dkFieldFrame dkFieldFrame;
 typedef struct dkTeam dkTeam;
 typedef struct dkIsland dkIsland;
 typedef struct dkJointPairs dkJointPairs;
+typedef struct dkSolverSet dkSolverSet;
 
 // A pair of shape slots, a < b (the broadphase's output).
 typedef struct dkPair {
@@ -91,6 +92,7 @@ DK_ARRAY_TYPE(dkMergeEntry, dkMergeEntryArray);
 DK_ARRAY_TYPE(dkJoint, dkJointArray);
 DK_ARRAY_TYPE(dkIsland, dkIslandArray);
 DK_ARRAY_TYPE(dkFieldFrame, dkFieldFrameArray);
+DK_ARRAY_TYPE(dkSolverSet, dkSolverSetArray);
 DK_ARRAY_FUNCTIONS(dkSlot, dkSlotArray)
 
 struct dkWorld {
@@ -136,8 +138,9 @@ struct dkWorld {
 	int32_t manifoldCount; // contacts with points (dkWorld_ContactCount)
 	bool contactsCoverPairs; // the last update succeeded: every pair of the pair list has its contact
 	dkContactArray spareContacts; // the other buffer of the double-buffered contact list (its count unused)
-	// Contacts whose items all rest or do not move, sorted as the list and never in it: set aside when items
-	// rest and taken back when they wake, so steps in between do not visit them (contact.c).
+	// Contacts whose items all rest or do not move that no solver set holds (their items rest in different
+	// sets), and those sets gave back for the next merge, sorted as the list and never in it (contact.c,
+	// solver_set.c).
 	dkContactArray restingContacts;
 	int32_t restingWithPoints; // of them, contacts with points
 	dkMergeEntryArray mergeEntries; // scratch of the contact update (contact.c; its count unused)
@@ -158,6 +161,16 @@ struct dkWorld {
 	dkIdPool islandIds;
 	int32_t islandCapacity; // item slots the three columns hold
 	int32_t liveIslands;
+
+	// Solver sets (solver_set.c): per item slot, its set (dkSetAwake while awake; a resting item's set; an
+	// anchored resting item's is dkSetStatic).
+	int32_t* setOf;
+	dkSolverSetArray sets; // per set id (count: setIds.next, in use or free)
+	dkIdPool setIds;
+	int32_t setCapacity;   // item slots setOf holds
+	int32_t returningSets; // the first set whose contacts go back to the next merge, -1 for none
+	bool allReturning;	   // every set with contacts is returning (dkSets_ReturnAll has nothing to add)
+	int32_t setContacts, setWithPoints; // contacts the sets hold, and of them those with points
 
 	// The constraint graph (constraint_graph.c): per item slot, the colours of its contacts and joints.
 	uint32_t* colourMask;
@@ -223,7 +236,7 @@ void dkStore_Destroy(dkWorld* world);
 void dkStore_MoveRow(dkWorld* world, int32_t dst, int32_t src);
 void dkStore_SwapRows(dkWorld* world, int32_t a, int32_t b);
 // Wakes one row alone (its rest timer restarts); everything else wakes items with their islands
-// (island.h, dkIslands_WakeRow).
+// (solver_set.h, dkSets_WakeRow).
 void dkStore_WakeRow(dkWorld* world, int32_t row);
 // The Sin and Cos columns of rows [b, e) from their angles (trig.h), for the step's stages that need
 // rotations: the broadphase computes every row's, the joint preparation uses them.

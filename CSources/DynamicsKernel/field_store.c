@@ -6,6 +6,7 @@
 // Every call validates its input before it changes anything; a change wakes the field's items.
 #include "field.h"
 #include "island.h"
+#include "solver_set.h"
 #include "kernels.h"
 
 #include <math.h>
@@ -70,7 +71,7 @@ static void wakeMembers(dkWorld* world, int32_t bit)
 {
 	for (int32_t slot = 0; slot < world->itemIds.next; ++slot) {
 		int32_t row = world->slots.data[slot].dense;
-		if (row >= world->awake && isMember(world, row, bit)) dkIslands_WakeRow(world, row);
+		if (row >= world->awake && isMember(world, row, bit)) dkSets_WakeRow(world, row);
 	}
 }
 
@@ -271,7 +272,7 @@ dkResult dkWorld_SetFieldMembers(dkWorld* world, dkFieldId id, const dkItemId* i
 		uint32_t next = member ? (w[row] | mask) : (w[row] & ~mask);
 		if (next == w[row]) continue;
 		w[row] = next;
-		dkIslands_WakeRow(world, row);
+		dkSets_WakeRow(world, row);
 	}
 	return dkResultOK;
 }
@@ -335,7 +336,7 @@ void dkFields_WakeAnimated(dkWorld* world)
 	if (!animatedBits(world, &lo, &hi)) return;
 	for (int32_t slot = 0; slot < world->itemIds.next; ++slot) { // by slot: waking moves rows
 		int32_t row = world->slots.data[slot].dense;
-		if (row >= world->awake && ((world->fieldLo[row] & lo) || (world->fieldHi[row] & hi))) dkIslands_WakeRow(world, row);
+		if (row >= world->awake && ((world->fieldLo[row] & lo) || (world->fieldHi[row] & hi))) dkSets_WakeRow(world, row);
 	}
 }
 

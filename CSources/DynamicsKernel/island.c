@@ -250,16 +250,6 @@ bool dkIslands_Split(dkWorld* world, int32_t island)
 	return ok;
 }
 
-void dkIslands_WakeRow(dkWorld* world, int32_t row)
-{
-	int32_t i = world->islandOf[world->slotOf[row]];
-	if (row < world->awake || i < 0) {
-		dkStore_WakeRow(world, row);
-		return;
-	}
-	for (int32_t s = world->islands.data[i].head; s >= 0; s = world->islandNext[s]) dkStore_WakeRow(world, world->slots.data[s].dense);
-}
-
 int32_t dkWorld_IslandCount(const dkWorld* world)
 {
 	int32_t n = world->liveIslands;

@@ -37,8 +37,5 @@ void dkIslands_Leave(dkWorld* world, int32_t slot);
 // Splits island `island` into its connected parts, through the touching contacts and joints between its
 // members; parts of one item leave islands. False when out of memory (then nothing changed).
 bool dkIslands_Split(dkWorld* world, int32_t island);
-// Wakes the item in `row`: a resting item wakes with its whole island, every member's rest timer at zero;
-// an awake item's rest timer restarts.
-void dkIslands_WakeRow(dkWorld* world, int32_t row);
 
 #endif

@@ -5,6 +5,7 @@
 #include "collision.h"
 #include "island.h"
 #include "joint.h"
+#include "solver_set.h"
 #include "trig.h"
 
 #include <math.h>
@@ -88,6 +89,7 @@ static bool growSlots(dkWorld* world, int32_t extra)
 	if (!dkSlotArray_Reserve(world, &world->slots, (int32_t)needed)) return false;
 	int32_t capacity = world->slots.capacity;
 	return dkIdPool_Reserve(world, &world->itemIds, capacity) && dkIslands_Reserve(world, capacity) &&
+		   dkSets_Reserve(world, capacity) &&
 		   dkGraph_Reserve(world, capacity);
 }
 
@@ -258,6 +260,7 @@ dkResult dkWorld_CreateItems(dkWorld* world, const dkItemDef* def, const float* 
 		world->slots.data[slot].dense = row;
 		world->slotOf[row] = (uint32_t)slot;
 		dkIslands_Clear(world, slot);
+		dkSets_Clear(world, slot);
 		for (int c = 0; c < dkColumnTotal; ++c) world->col[c][row] = 0.0f;
 		world->flags[row] = 0;
 		world->fieldLo[row] = 0;
@@ -338,9 +341,11 @@ dkResult dkWorld_RemoveItems(dkWorld* world, const dkItemId* ids, int32_t count,
 		return dkResultOutOfMemory; // nothing removed yet
 	}
 	for (int32_t i = 0; i < count; ++i) {
-		// A removed member wakes its island: what rested on it may fall.
-		dkIslands_WakeRow(world, dkStore_Resolve(world, ids[i]));
+		// A removed member wakes its island: what rested on it may fall. An item that cannot move may hold
+		// contacts in every set: they all go back to the next merge, which ends them.
+		dkSets_WakeRow(world, dkStore_Resolve(world, ids[i]));
 		int32_t row = dkStore_Resolve(world, ids[i]);
+		if (!dkIslands_Moves(world, row)) dkSets_ReturnAll(world);
 		uint32_t slot = world->slotOf[row];
 		dkIslands_Leave(world, (int32_t)slot);
 		if (row < world->awake) {
@@ -437,7 +442,7 @@ static void writeRow(dkWorld* world, dkColumn column, int32_t row, float v)
 	bool changed = world->col[column][row] != v;
 	world->col[column][row] = v;
 	if (column == dkColumnSnapOmega && v > 0.0f) world->hasSnaps = true;
-	if (changed) dkIslands_WakeRow(world, row);
+	if (changed) dkSets_WakeRow(world, row);
 }
 
 static dkResult setFloats(dkWorld* world, dkColumn column, const dkItemId* ids, const float* values, float fill,
@@ -518,7 +523,7 @@ dkResult dkWorld_AddVelocities(dkWorld* world, const dkItemId* ids, const float*
 		if (dvy) writeRow(world, dkColumnVelocityY, row, c[dkColumnVelocityY][row] + dvy[i]);
 		row = dkStore_Resolve(world, ids[i]);
 		if (dw) writeRow(world, dkColumnAngularVelocity, row, c[dkColumnAngularVelocity][row] + dw[i]);
-		dkIslands_WakeRow(world, dkStore_Resolve(world, ids[i]));
+		dkSets_WakeRow(world, dkStore_Resolve(world, ids[i]));
 	}
 	return dkResultOK;
 }
@@ -556,7 +561,7 @@ dkResult dkWorld_ApplyImpulses(dkWorld* world, const dkItemId* ids, const float*
 					return r;
 				continue;
 			}
-			dkIslands_WakeRow(world, row);
+			dkSets_WakeRow(world, row);
 			row = dkStore_Resolve(world, ids[i]);
 			c[dkColumnVelocityX][row] += dvx;
 			c[dkColumnVelocityY][row] += dvy;
@@ -581,7 +586,7 @@ dkResult dkWorld_SetMassProperties(dkWorld* world, const dkItemId* ids, int32_t 
 	}
 	bool recolours = false;
 	for (int32_t i = 0; i < count; ++i) {
-		dkIslands_WakeRow(world, dkStore_Resolve(world, ids[i]));
+		dkSets_WakeRow(world, dkStore_Resolve(world, ids[i]));
 		int32_t row = dkStore_Resolve(world, ids[i]);
 		bool moved = dkIslands_Moves(world, row);
 		writeMassRow(world, row, def);
@@ -589,6 +594,7 @@ dkResult dkWorld_SetMassProperties(dkWorld* world, const dkItemId* ids, int32_t 
 		// through its contacts at the next step.
 		if (moved && !dkIslands_Moves(world, row)) dkIslands_Leave(world, (int32_t)world->slotOf[row]);
 		if (!moved && dkIslands_Moves(world, row) && world->liveJoints > 0) dkJoints_LinkItem(world, world->slotOf[row]);
+		if (!moved && dkIslands_Moves(world, row)) dkSets_ReturnAll(world); // its resting contacts may wake
 		if (moved != dkIslands_Moves(world, row)) recolours = recolour[world->slotOf[row]] = true;
 	}
 	if (recolours) dkGraph_Recolour(world, recolour);
@@ -599,12 +605,12 @@ dkResult dkWorld_SetMassProperties(dkWorld* world, const dkItemId* ids, int32_t 
 void dkWorld_Wake(dkWorld* world, const dkItemId* ids, int32_t count)
 {
 	if (!ids) {
-		while (world->awake < world->count) dkIslands_WakeRow(world, world->awake);
+		while (world->awake < world->count) dkSets_WakeRow(world, world->awake);
 		for (int32_t i = 0; i < world->count; ++i) world->col[dkColumnSleepTime][i] = 0.0f;
 		return;
 	}
 	for (int32_t i = 0; i < count; ++i) {
 		int32_t row = dkStore_Resolve(world, ids[i]);
-		if (row >= 0) dkIslands_WakeRow(world, row);
+		if (row >= 0) dkSets_WakeRow(world, row);
 	}
 }

@@ -3,6 +3,7 @@
 // kept in the items' frames (a world point for a null item A). A joint between two moving items links
 // their islands (island.c), so linked items rest and wake together.
 #include "island.h"
+#include "solver_set.h"
 #include "joint.h"
 #include "trig.h"
 
@@ -123,7 +124,7 @@ static bool growJoints(dkWorld* world, int32_t extra)
 
 static void wakeSlot(dkWorld* world, int32_t body)
 {
-	if (body >= 0) dkIslands_WakeRow(world, world->slots.data[body].dense);
+	if (body >= 0) dkSets_WakeRow(world, world->slots.data[body].dense);
 }
 
 // Links the islands of a joint's items when both move.

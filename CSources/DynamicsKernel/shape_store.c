@@ -4,6 +4,7 @@
 // sense (positive signed area), with outward normals.
 #include "collision.h"
 #include "island.h"
+#include "solver_set.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -191,8 +192,10 @@ static dkShape* resolveShape(dkWorld* world, dkShapeId id)
 
 static void freeShape(dkWorld* world, int32_t slot)
 {
-	int32_t body = world->shapes.data[slot].body;
-	if (body >= 0 && world->slots.data[body].dense >= 0) dkIslands_WakeRow(world, world->slots.data[body].dense);
+	int32_t body = world->shapes.data[slot].body, row = body >= 0 ? world->slots.data[body].dense : -1;
+	// A boundary's or an anchored item's contacts may be in any set: they all go back to the next merge.
+	if (body < 0 || (row >= 0 && !dkIslands_Moves(world, row))) dkSets_ReturnAll(world);
+	if (row >= 0) dkSets_WakeRow(world, row);
 	world->shapes.data[slot].alive = false;
 	world->shapes.data[slot].generation++;
 	world->pairsValid = false;
@@ -241,7 +244,7 @@ dkResult dkWorld_SetShapeGroups(dkWorld* world, dkShapeId id, uint64_t itemGroup
 		world->pairsValid = false;
 		s->itemGroups = itemGroups;
 		s->boundaryGroups = boundaryGroups;
-		if (s->body >= 0 && world->slots.data[s->body].dense >= 0) dkIslands_WakeRow(world, world->slots.data[s->body].dense);
+		if (s->body >= 0 && world->slots.data[s->body].dense >= 0) dkSets_WakeRow(world, world->slots.data[s->body].dense);
 	}
 	return dkResultOK;
 }

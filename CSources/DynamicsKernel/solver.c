@@ -26,6 +26,7 @@
 #include "integrate.h"
 #include "joint.h"
 #include "kernels.h"
+#include "solver_set.h"
 #include "team.h"
 
 #include <math.h>
@@ -343,7 +344,8 @@ size_t dkSolver_ScratchBound(const dkWorld* world, int32_t contacts, int32_t sub
 			 (j + 1) * (3 * i4 + 2 + 3 * f4 + (size_t)DK_CHAIN_SCRATCH * d8);			   // and its chains
 	bytes += rows + rows * (d8 + 1);														   // marking, raised inertia
 	size_t islands = (size_t)world->islandIds.next + 1;
-	bytes += islands + 5 * slots * i4 + 2 * ((size_t)contacts + j + 1) * i4; // rest: busy islands, dkIslands_Split
+	bytes += islands * i4 + 5 * slots * i4 + 2 * ((size_t)contacts + j + 1) * i4; // rest: islands' sets, dkIslands_Split
+	bytes += dkSets_ScratchBound(world); // the contact update's dkSets_TakeBackWoken
 	return bytes + DK_SCRATCH_PIECES * DK_ALIGN;
 }
 

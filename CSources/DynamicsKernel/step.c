@@ -14,6 +14,7 @@
 #include "collision.h"
 #include "contact_solver.h"
 #include "field.h"
+#include "solver_set.h"
 #include "team.h"
 
 #include <assert.h>
@@ -23,7 +24,7 @@
 static bool stepStages(dkWorld* world, float dt, int32_t substeps)
 {
 	double tc = world->clockNs; // the step's start (dkWorld_Step)
-	bool contacts = world->liveShapes > 0 || world->contacts.count > 0 || world->restingContacts.count > 0;
+	bool contacts = world->liveShapes > 0 || world->contacts.count > 0 || dkSets_RestingContacts(world) > 0;
 	bool coupled = contacts || world->liveJoints > 0;
 	if (contacts && !dkContacts_Update(world, dt, substeps)) return false; // collide
 	if (coupled) {
@@ -76,7 +77,7 @@ static void publishEvents(dkWorld* world)
 static bool allAtRest(const dkWorld* world)
 {
 	return world->awake == 0 && (world->pairsValid || (world->liveShapes == 0 && world->contacts.count == 0 &&
-													   world->restingContacts.count == 0));
+													   dkSets_RestingContacts(world) == 0));
 }
 
 bool dkStep_Run(dkWorld* world, float dt, int32_t substeps)
@@ -93,7 +94,7 @@ bool dkStep_Run(dkWorld* world, float dt, int32_t substeps)
 	// enters the pool for them alone. A small coupled world runs every stage on one worker and does not
 	// enter the pool at all (last step's contacts stand for this step's: a world that grows past the sizes
 	// in one step still runs its stages in parallel, entering the pool per stage for that step).
-	bool coupled = world->liveShapes > 0 || world->contacts.count > 0 || world->restingContacts.count > 0 ||
+	bool coupled = world->liveShapes > 0 || world->contacts.count > 0 || dkSets_RestingContacts(world) > 0 ||
 				   world->liveJoints > 0;
 	bool parallel = coupled ? world->awake + world->contacts.count + world->liveJoints >= DK_MIN_PARALLEL_SOLVE ||
 								  world->shapeIds.next >= DK_MIN_PARALLEL_SHAPES

@@ -5,6 +5,7 @@
 #include "island.h"
 #include "joint.h"
 #include "kernels.h"
+#include "solver_set.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -87,6 +88,7 @@ dkWorld* dkWorld_Create(const dkWorldDef* def, dkError* error)
 		return NULL;
 	}
 	memset(world, 0, sizeof *world);
+	world->returningSets = -1;
 	world->def = *def;
 	world->kernels = dkKernelsFor(def->simdLimit);
 	int32_t cap = def->initialCapacity > DK_PAD ? def->initialCapacity : DK_PAD;
@@ -114,6 +116,7 @@ void dkWorld_Destroy(dkWorld* world)
 	dkFields_Destroy(world);
 	dkContacts_Destroy(world);
 	dkIslands_Destroy(world);
+	dkSets_Destroy(world);
 	dkGraph_Destroy(world);
 	dkArena_Destroy(world);
 	dkStore_Destroy(world);
@@ -154,7 +157,7 @@ dkResult dkWorld_Step(dkWorld* world, float dt, int32_t substeps, dkError* error
 	substeps = dkSubsteps_Begin(world, dt, configured);
 	// The step's scratch for the contacts it has now (a step with contacts reserves again once it knows
 	// this step's), before anything changes.
-	if (!dkSolver_ReserveScratch(world, world->contacts.count + world->restingContacts.count, substeps)) {
+	if (!dkSolver_ReserveScratch(world, world->contacts.count + dkSets_RestingContacts(world), substeps)) {
 		dkSetError(error, dkResultOutOfMemory, -1, "step", world->count);
 		return dkResultOutOfMemory;
 	}

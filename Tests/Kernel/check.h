@@ -7,6 +7,7 @@
 #include "DynamicsKernel.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define G 1000.0f // pt/s²: GravityBehavior magnitude 1
@@ -42,6 +43,13 @@ void step(dkWorld* w, int32_t steps);
 // Every item's pose and velocity (x, y, angle, vx, vy, ω: each a column of *items floats), malloc'd.
 float* packStates(const dkWorld* w, int32_t* items);
 
+// Solver sets (set_checks.c; w is a dkWorld* seen through the kernel's internal headers): the resting contact
+// lists (the world's, then each set's) into lists/counts, at most `max`, returning how many; and the sets'
+// invariants between steps, returning the faults found (the first described in `detail`).
+typedef struct dkContact dkContact;
+int32_t restingLists(const dkWorld* w, const dkContact** lists, int32_t* counts, int32_t max);
+int32_t setFaults(const dkWorld* w, char* detail, size_t size);
+
 // The groups of checks.
 void checkScenes(Report* r);                           // scene_checks.c
 int writeStates(const Report* r, const char* path);    // scene_checks.c
@@ -56,6 +64,7 @@ void recycledManifolds(Report* r);                     // collision_checks.c
 void patchedPairs(Report* r);                          // collision_checks.c
 void splitGrids(Report* r);                            // collision_checks.c
 void restingContacts(Report* r);                       // rest_checks.c
+void solverSets(Report* r);                            // set_checks.c
 void laws(Report* r);                                  // law_checks.c
 void springs(Report* r, dkSimdLevel best);             // spring_checks.c
 

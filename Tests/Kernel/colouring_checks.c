@@ -92,14 +92,19 @@ static int32_t graphFaults(const dkWorld* w, char* detail, size_t size)
 	int32_t slots = w->itemIds.next, faults = 0;
 	uint32_t* mask = calloc((size_t)slots + 1, sizeof(uint32_t));
 	const char* first = "none";
-	const dkContact* lists[2] = {w->contacts.data, w->restingContacts.data};
-	int32_t counts[2] = {w->contacts.count, w->restingContacts.count};
-	for (int32_t l = 0; l < 3; ++l) {
-		int32_t n = l < 2 ? counts[l] : w->jointIds.next;
+	// The contact list, the resting lists (the world's and each solver set's), then the joints.
+	int32_t max = w->sets.count + 2;
+	const dkContact** lists = malloc((size_t)max * sizeof *lists);
+	int32_t* counts = malloc((size_t)max * sizeof *counts);
+	lists[0] = w->contacts.data;
+	counts[0] = w->contacts.count;
+	int32_t nl = 1 + restingLists(w, lists + 1, counts + 1, max - 1);
+	for (int32_t l = 0; l <= nl; ++l) {
+		int32_t n = l < nl ? counts[l] : w->jointIds.next;
 		for (int32_t k = 0; k < n; ++k) {
 			int32_t ends[2];
 			uint8_t colour, sides;
-			if (l < 2) {
+			if (l < nl) {
 				const dkContact* c = &lists[l][k];
 				if ((c->manifold.count > 0) != (c->colour != DK_GRAPH_NONE)) {
 					faults++;
@@ -136,7 +141,13 @@ static int32_t graphFaults(const dkWorld* w, char* detail, size_t size)
 		}
 	}
 	free(mask);
-	snprintf(detail, size, "%d faults; first: %s", faults, first);
+	free(lists);
+	free(counts);
+	char sets[160];
+	int32_t setFaultCount = setFaults(w, sets, sizeof sets);
+	if (setFaultCount > 0 && faults == 0) first = "the solver sets' invariants (below)";
+	faults += setFaultCount;
+	snprintf(detail, size, "%d faults; first: %s; sets: %s", faults, first, sets);
 	return faults;
 }
 

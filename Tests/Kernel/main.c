@@ -62,6 +62,7 @@ int main(int argc, char** argv)
 	patchedPairs(&r);
 	splitGrids(&r);
 	restingContacts(&r);
+	solverSets(&r);
 	laws(&r);
 	springs(&r, best);
 	if (argc == 3 && !strcmp(argv[1], "--compare-states")) compareStates(&r, argv[2]);

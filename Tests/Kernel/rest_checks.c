@@ -2,7 +2,7 @@
 // Contacts of resting items (contact.c): set aside while their items rest, so steps that move other items
 // do not visit them; taken back, and solved, in the step their items wake; ended when their items go.
 #include "check.h"
-#include "collision.h" // internal: built with -ICSources/DynamicsKernel
+#include "solver_set.h" // internal: built with -ICSources/DynamicsKernel
 
 #include <math.h>
 #include <stdio.h>
@@ -20,25 +20,33 @@ static bool moves(const dkWorld* w, int32_t body)
 	return row >= 0 && row < w->awake && w->col[dkColumnInverseMass][row] > 0.0f;
 }
 
-// Whether the list holds only contacts with a moving item, the resting ones only contacts without, each
-// sorted by shape pair, and the contact count is their points' contacts together.
+// Whether the list holds only contacts with a moving item, the resting ones (the world's and each solver
+// set's) only contacts without, each sorted by shape pair, and the contact count is their points' contacts
+// together.
 static bool storesHold(const dkWorld* w)
 {
-	int32_t withPoints = 0;
-	const dkContact* lists[2] = {w->contacts.data, w->restingContacts.data};
-	int32_t counts[2] = {w->contacts.count, w->restingContacts.count};
-	for (int l = 0; l < 2; ++l) {
+	int32_t withPoints = 0, max = w->sets.count + 2;
+	const dkContact** lists = malloc((size_t)max * sizeof *lists);
+	int32_t* counts = malloc((size_t)max * sizeof *counts);
+	lists[0] = w->contacts.data;
+	counts[0] = w->contacts.count;
+	int32_t n = 1 + restingLists(w, lists + 1, counts + 1, max - 1);
+	bool ok = true;
+	for (int32_t l = 0; l < n && ok; ++l) {
 		for (int32_t k = 0; k < counts[l]; ++k) {
 			const dkContact* c = &lists[l][k];
 			bool moving = moves(w, c->bodyA) || moves(w, c->bodyB);
-			if (moving != (l == 0)) return false;
+			if (moving != (l == 0)) ok = false;
 			if (k > 0 && (lists[l][k - 1].shapeA > c->shapeA ||
 						  (lists[l][k - 1].shapeA == c->shapeA && lists[l][k - 1].shapeB >= c->shapeB)))
-				return false;
+				ok = false;
 			withPoints += c->manifold.count > 0;
 		}
 	}
-	return withPoints == dkWorld_ContactCount(w);
+	free(lists);
+	free(counts);
+	char detail[160];
+	return ok && withPoints == dkWorld_ContactCount(w) && setFaults(w, detail, sizeof detail) == 0;
 }
 
 typedef struct RestRun {
@@ -97,7 +105,7 @@ static RestRun restRun(int32_t workers, bool fullPasses)
 		step(w, 1);
 		run.steps++;
 		run.heldSteps += storesHold(w);
-		run.asideSteps += s > 60 && s < 120 && w->restingContacts.count > 0 && w->contacts.count <= 2;
+		run.asideSteps += s > 60 && s < 120 && dkSets_RestingContacts(w) > 0 && w->contacts.count <= 2;
 		if (dropped.index1 && struckRests && rowOf(w, column[0][0]) < w->awake)
 			for (int k = 0; k < HEIGHT; ++k)
 				run.wakeSag = fmaxf(run.wakeSag, fabsf(dkWorld_Column(w, dkColumnPositionY)[rowOf(w, column[0][k])] - before[k]));

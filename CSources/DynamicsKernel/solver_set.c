@@ -1,0 +1,405 @@
+// SPDX-License-Identifier: Apache-2.0
+// Solver sets: rest and wake. At the end of a step the rows whose island may rest (or, in no island, whose own
+// timer ran out) leave the awake range, in row order, and each island (or lone item) becomes a set; the next
+// merge, which sorts (resting clears pairsValid), hands each set the contacts it alone holds. A set then costs
+// a step nothing: the broadphase reports no pair of its shapes, and no merge reads its contacts. Waking an item
+// wakes its whole set and sends the set's contacts back to the merge, which reads those and no others.
+// An island rests when every member's timer reached restTime. First, one island that has lost links is split,
+// so that a part that is still can rest while another part moves: the island of the stillest member that could
+// rest (Box2D's rule), one island a step. Items can also be put to rest by the host (dkWorld_Rest), as Box2D
+// creates bodies asleep.
+// Contacts between items of two different resting sets belong to neither: they stay among the world's resting
+// contacts, which every sorting merge reads (an island leaning on another that rests, without waking it).
+#include "solver_set.h"
+#include "contact_merge.h"
+#include "field.h"
+#include "island.h"
+
+#include <string.h>
+
+bool dkSets_Reserve(dkWorld* world, int32_t capacity)
+{
+	if (capacity <= world->setCapacity) return true;
+	size_t n = (size_t)capacity, old = (size_t)world->setCapacity;
+	bool ok = dkResizeArray(world, (void**)&world->setOf, old, n, sizeof(int32_t)) &&
+			  dkSolverSetArray_Reserve(world, &world->sets, capacity + dkSetFirstResting) &&
+			  dkIdPool_Reserve(world, &world->setIds, capacity + dkSetFirstResting);
+	if (!ok) return false; // the arrays that grew keep their old contents; the capacity stays
+	for (int32_t s = world->setCapacity; s < capacity; ++s) world->setOf[s] = dkSetAwake;
+	if (world->setIds.next == 0) { // the static and awake sets
+		world->returningSets = -1;
+		for (int32_t s = 0; s < dkSetFirstResting; ++s) {
+			dkIdPool_Alloc(&world->setIds);
+			world->sets.data[s] = (dkSolverSet){.island = -1, .item = -1, .nextReturning = -1, .alive = true};
+		}
+		world->sets.count = world->setIds.next;
+	}
+	world->setCapacity = capacity;
+	return true;
+}
+
+void dkSets_Destroy(dkWorld* world)
+{
+	for (int32_t s = 0; s < world->sets.count; ++s) dkContactArray_Destroy(world, &world->sets.data[s].contacts);
+	dkSolverSetArray_Destroy(world, &world->sets);
+	dkIdPool_Destroy(world, &world->setIds);
+	dkFree(world, world->setOf);
+}
+
+// A new resting set of island `island` (or of the item in `item`, in none). The pool has room (dkSets_Reserve);
+// a reused set keeps its contact array's memory.
+static int32_t newSet(dkWorld* world, int32_t island, int32_t item)
+{
+	int32_t s = dkIdPool_Alloc(&world->setIds);
+	if (s >= world->sets.count) {
+		world->sets.data[s] = (dkSolverSet){0};
+		world->sets.count = world->setIds.next;
+	}
+	dkSolverSet* set = &world->sets.data[s];
+	set->contacts.count = 0;
+	set->island = island;
+	set->item = item;
+	set->withPoints = 0;
+	set->nextReturning = -1;
+	set->returning = set->woken = false;
+	set->alive = true;
+	return s;
+}
+
+static void freeSet(dkWorld* world, int32_t s)
+{
+	world->sets.data[s].alive = false;
+	world->sets.data[s].contacts.count = 0;
+	dkIdPool_Free(&world->setIds, s);
+}
+
+static void addReturning(dkWorld* world, int32_t s)
+{
+	dkSolverSet* set = &world->sets.data[s];
+	if (set->returning) return;
+	set->returning = true;
+	set->nextReturning = world->returningSets;
+	world->returningSets = s;
+	world->pairsValid = false; // the next merge sorts, and reads them
+}
+
+// The awake row `row` rests, in resting set `set` (dkSetStatic for an item that cannot move).
+static void restRow(dkWorld* world, int32_t row, int32_t set)
+{
+	int32_t last = world->awake - 1;
+	world->setOf[world->slotOf[row]] = set;
+	dkStore_SwapRows(world, row, last);
+	world->flags[last] |= dkItemResting;
+	world->pairsValid = false;
+	world->awake--;
+}
+
+// The set an awake row rests in: its island's (`islandSet`, made with its first member), its own, or the static
+// set for an item that cannot move.
+static int32_t restingSet(dkWorld* world, int32_t row, int32_t* islandSet)
+{
+	int32_t slot = (int32_t)world->slotOf[row], i = world->islandOf[slot];
+	if (!dkIslands_Moves(world, row)) return dkSetStatic;
+	if (i < 0) return newSet(world, -1, slot);
+	if (islandSet[i] < 0) islandSet[i] = newSet(world, i, -1);
+	return islandSet[i];
+}
+
+void dkSets_Rest(dkWorld* world)
+{
+	const float* t = world->col[dkColumnSleepTime];
+	float restTime = world->def.restTime;
+	int32_t split = -1;
+	float stillest = 0.0f;
+	for (int32_t row = 0; row < world->awake; ++row) {
+		int32_t i = world->islandOf[world->slotOf[row]];
+		if (i >= 0 && t[row] >= restTime && world->islands.data[i].removed > 0 && (split < 0 || t[row] > stillest)) {
+			split = i;
+			stillest = t[row];
+		}
+	}
+	// Both take the step's reserved scratch (dkSolver_ScratchBound); were it short, the island would rest or
+	// not as a whole, and nothing would rest.
+	if (split >= 0) dkIslands_Split(world, split);
+	// Per island: DK_BUSY while a member's timer runs, else its set once a member rested (-1 before).
+	enum { DK_BUSY = -2 };
+	int32_t* islandSet = dkScratch(world, ((size_t)world->islandIds.next + 1) * sizeof(int32_t));
+	if (!islandSet) return;
+	for (int32_t i = 0; i < world->islandIds.next; ++i) islandSet[i] = -1;
+	for (int32_t row = 0; row < world->awake; ++row) {
+		int32_t i = world->islandOf[world->slotOf[row]];
+		if (i >= 0 && t[row] < restTime) islandSet[i] = DK_BUSY;
+	}
+	int32_t row = 0;
+	while (row < world->awake) {
+		int32_t i = world->islandOf[world->slotOf[row]];
+		if (i >= 0 ? islandSet[i] != DK_BUSY : t[row] >= restTime) restRow(world, row, restingSet(world, row, islandSet));
+		else ++row;
+	}
+	world->allReturning = false;
+}
+
+dkResult dkWorld_Rest(dkWorld* world, const dkItemId* ids, int32_t count, dkError* error)
+{
+	for (int32_t i = 0; i < count; ++i) {
+		if (dkStore_Resolve(world, ids[i]) < 0) {
+			dkSetError(error, dkResultStaleId, i, "item", ids[i].index1);
+			return dkResultStaleId;
+		}
+	}
+	size_t slots = world->itemIds.next > 0 ? (size_t)world->itemIds.next : 1;
+	uint8_t* marked = dkAllocZeroed(world, slots);
+	int32_t* islandSet = dkAlloc(world, ((size_t)world->islandIds.next + 1) * sizeof(int32_t));
+	if (!marked || !islandSet) {
+		dkFree(world, marked);
+		dkFree(world, islandSet);
+		dkSetError(error, dkResultOutOfMemory, -1, "items", count);
+		return dkResultOutOfMemory;
+	}
+	for (int32_t i = 0; i < world->islandIds.next; ++i) islandSet[i] = -1;
+	for (int32_t i = 0; i < count; ++i) {
+		int32_t slot = (int32_t)ids[i].index1 - 1, island = world->islandOf[slot];
+		marked[slot] = 1;
+		for (int32_t s = island >= 0 ? world->islands.data[island].head : -1; s >= 0; s = world->islandNext[s]) marked[s] = 1;
+	}
+	// The marked awake rows leave the awake range in row order (as dkSets_Rest), their timers run out.
+	int32_t row = 0;
+	while (row < world->awake) {
+		if (!marked[world->slotOf[row]]) {
+			++row;
+			continue;
+		}
+		world->col[dkColumnSleepTime][row] = world->def.restTime;
+		restRow(world, row, restingSet(world, row, islandSet));
+	}
+	world->allReturning = false;
+	dkFree(world, marked);
+	dkFree(world, islandSet);
+	dkFields_WakeAnimated(world); // an animated field's items never rest
+	return dkResultOK;
+}
+
+static void wakeMember(dkWorld* world, int32_t slot)
+{
+	world->setOf[slot] = dkSetAwake;
+	dkStore_WakeRow(world, world->slots.data[slot].dense);
+}
+
+void dkSets_WakeRow(dkWorld* world, int32_t row)
+{
+	int32_t s = world->setOf[world->slotOf[row]];
+	if (row < world->awake || s < dkSetFirstResting) {
+		world->setOf[world->slotOf[row]] = dkSetAwake;
+		dkStore_WakeRow(world, row);
+		return;
+	}
+	dkSolverSet* set = &world->sets.data[s];
+	if (set->island >= 0) {
+		for (int32_t m = world->islands.data[set->island].head; m >= 0; m = world->islandNext[m]) wakeMember(world, m);
+	} else {
+		wakeMember(world, set->item);
+	}
+	set->woken = true;
+	if (set->contacts.count > 0) addReturning(world, s);
+	else if (!set->returning) freeSet(world, s);
+}
+
+void dkSets_ReturnAll(dkWorld* world)
+{
+	if (world->allReturning) return;
+	for (int32_t s = 0; s < world->sets.count; ++s) {
+		const dkSolverSet* set = &world->sets.data[s];
+		if (set->alive && set->contacts.count > 0) addReturning(world, s);
+	}
+	world->allReturning = true;
+}
+
+// A sorted run of contacts, merged with others by a heap of runs ordered by their next contact's shape pair.
+typedef struct dkRun {
+	const dkContact* data;
+	int32_t count, next;
+} dkRun;
+
+static bool runBefore(const dkRun* runs, int32_t a, int32_t b)
+{
+	const dkContact *x = &runs[a].data[runs[a].next], *y = &runs[b].data[runs[b].next];
+	return comparePair(x->shapeA, x->shapeB, y->shapeA, y->shapeB) < 0;
+}
+
+static void siftDown(const dkRun* runs, int32_t* heap, int32_t n, int32_t i)
+{
+	for (;;) {
+		int32_t l = 2 * i + 1, r = l + 1, least = i;
+		if (l < n && runBefore(runs, heap[l], heap[least])) least = l;
+		if (r < n && runBefore(runs, heap[r], heap[least])) least = r;
+		if (least == i) return;
+		int32_t t = heap[i];
+		heap[i] = heap[least];
+		heap[least] = t;
+		i = least;
+	}
+}
+
+// Merges `k` sorted runs of contacts (no shape pair in two) into `out` in shape-pair order; returns how many it
+// wrote. Run `filtered` is world->restingContacts: those of its contacts whose items all rest stay there
+// (compacted in place, ahead of what is still to be read), the others leave it.
+static int32_t mergeRuns(dkWorld* world, dkRun* runs, int32_t k, int32_t* heap, int32_t filtered, dkContact* out)
+{
+	int32_t n = 0, m = 0, kept = 0;
+	for (int32_t r = 0; r < k; ++r)
+		if (runs[r].count > 0) heap[n++] = r;
+	for (int32_t i = n / 2 - 1; i >= 0; --i) siftDown(runs, heap, n, i);
+	while (n > 0) {
+		int32_t r = heap[0];
+		const dkContact* c = &runs[r].data[runs[r].next++];
+		if (r != filtered) {
+			out[m++] = *c;
+		} else if (bothAsleep(world, c)) {
+			world->restingContacts.data[kept++] = *c;
+		} else {
+			world->restingWithPoints -= c->manifold.count > 0;
+			out[m++] = *c;
+		}
+		if (runs[r].next == runs[r].count) heap[0] = heap[--n];
+		if (n > 0) siftDown(runs, heap, n, 0);
+	}
+	if (filtered >= 0) world->restingContacts.count = kept;
+	return m;
+}
+
+// The returning sets as runs after the `first` runs already in `runs`; returns the number of runs.
+static int32_t returningRuns(const dkWorld* world, dkRun* runs, int32_t first)
+{
+	int32_t k = first;
+	for (int32_t s = world->returningSets; s >= 0; s = world->sets.data[s].nextReturning)
+		runs[k++] = (dkRun){world->sets.data[s].contacts.data, world->sets.data[s].contacts.count, 0};
+	return k;
+}
+
+// The returning sets gave back their contacts: each is empty, and a woken one ends.
+static void emptyReturning(dkWorld* world)
+{
+	for (int32_t s = world->returningSets, next; s >= 0; s = next) {
+		dkSolverSet* set = &world->sets.data[s];
+		next = set->nextReturning;
+		world->setContacts -= set->contacts.count;
+		world->setWithPoints -= set->withPoints;
+		set->contacts.count = set->withPoints = 0;
+		set->returning = false;
+		set->nextReturning = -1;
+		if (set->woken) freeSet(world, s);
+	}
+	world->returningSets = -1;
+	world->allReturning = false;
+}
+
+static int32_t returningCount(const dkWorld* world, int32_t* contacts)
+{
+	int32_t sets = 0;
+	*contacts = 0;
+	for (int32_t s = world->returningSets; s >= 0; s = world->sets.data[s].nextReturning, ++sets)
+		*contacts += world->sets.data[s].contacts.count;
+	return sets;
+}
+
+bool dkSets_TakeBack(dkWorld* world)
+{
+	if (world->returningSets < 0) return true;
+	int32_t contacts, k = returningCount(world, &contacts) + 1, n = world->restingContacts.count + contacts;
+	dkRun* runs = dkAlloc(world, (size_t)k * (sizeof(dkRun) + sizeof(int32_t)));
+	if (!runs || !dkContactArray_Reserve(world, &world->spareContacts, n)) {
+		dkFree(world, runs);
+		return false;
+	}
+	runs[0] = (dkRun){world->restingContacts.data, world->restingContacts.count, 0};
+	int32_t withPoints = 0;
+	for (int32_t s = world->returningSets; s >= 0; s = world->sets.data[s].nextReturning)
+		withPoints += world->sets.data[s].withPoints;
+	int32_t m = mergeRuns(world, runs, returningRuns(world, runs, 1), (int32_t*)(runs + k), -1, world->spareContacts.data);
+	dkFree(world, runs);
+	dkContactArray old = world->restingContacts;
+	world->restingContacts = world->spareContacts;
+	world->restingContacts.count = m;
+	world->spareContacts = old;
+	world->spareContacts.count = 0;
+	world->restingWithPoints += withPoints;
+	emptyReturning(world);
+	return true;
+}
+
+size_t dkSets_ScratchBound(const dkWorld* world)
+{
+	return ((size_t)world->setIds.next + 2) * (sizeof(dkRun) + sizeof(int32_t));
+}
+
+void dkSets_TakeBackWoken(dkWorld* world)
+{
+	int32_t contacts, k = returningCount(world, &contacts) + 2;
+	size_t mark = dkArena_Mark(world);
+	dkRun* runs = dkScratch(world, (size_t)k * (sizeof(dkRun) + sizeof(int32_t))); // within the bound
+	if (!runs) return; // (never, while the bound holds) they are taken back at the next merge
+	runs[0] = (dkRun){world->contacts.data, world->contacts.count, 0};
+	runs[1] = (dkRun){world->restingContacts.data, world->restingContacts.count, 0};
+	int32_t m = mergeRuns(world, runs, returningRuns(world, runs, 2), (int32_t*)(runs + k), 1, world->spareContacts.data);
+	dkArena_Release(world, mark);
+	dkContactArray old = world->contacts;
+	world->contacts = world->spareContacts;
+	world->contacts.count = m;
+	world->spareContacts = old;
+	world->spareContacts.count = 0;
+	emptyReturning(world);
+}
+
+// The set of the item in slot `body` as a contact's side: dkSetStatic for a boundary or an item that cannot
+// move.
+static int32_t sideSet(const dkWorld* world, int32_t body)
+{
+	if (body < 0) return dkSetStatic;
+	int32_t row = world->slots.data[body].dense;
+	return dkIslands_Moves(world, row) ? world->setOf[body] : dkSetStatic;
+}
+
+// The set that alone holds a resting contact, or -1 when its items rest in two sets.
+static int32_t contactSet(const dkWorld* world, const dkContact* c)
+{
+	int32_t a = sideSet(world, c->bodyA), b = sideSet(world, c->bodyB);
+	if (a == dkSetAwake || b == dkSetAwake) return -1;
+	if (a == dkSetStatic) return b;
+	if (b == dkSetStatic || a == b) return a;
+	return -1;
+}
+
+// Adds a contact to a set, in order (it comes after the set's others, unless the set was given some by an
+// earlier merge). False when out of memory.
+static bool addToSet(dkWorld* world, dkSolverSet* set, const dkContact* c)
+{
+	if (!dkContactArray_Reserve(world, &set->contacts, set->contacts.count + 1)) return false;
+	int32_t k = set->contacts.count++;
+	while (k > 0 && comparePair(set->contacts.data[k - 1].shapeA, set->contacts.data[k - 1].shapeB, c->shapeA, c->shapeB) > 0) {
+		set->contacts.data[k] = set->contacts.data[k - 1];
+		--k;
+	}
+	set->contacts.data[k] = *c;
+	return true;
+}
+
+void dkSets_Distribute(dkWorld* world)
+{
+	int32_t kept = 0;
+	for (int32_t q = 0; q < world->restingContacts.count; ++q) {
+		const dkContact* c = &world->restingContacts.data[q];
+		int32_t s = contactSet(world, c);
+		if (s >= 0 && addToSet(world, &world->sets.data[s], c)) {
+			int32_t points = c->manifold.count > 0;
+			world->sets.data[s].withPoints += points;
+			world->setWithPoints += points;
+			world->restingWithPoints -= points;
+			world->setContacts++;
+			world->allReturning = false;
+			continue;
+		}
+		if (kept != q) world->restingContacts.data[kept] = *c;
+		++kept;
+	}
+	world->restingContacts.count = kept;
+}

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: Apache-2.0
+// Internal: solver sets (solver_set.c), as Box2D v3 keeps them: what a step touches and what it leaves alone.
+// The static set holds what never moves (anchored items, boundaries, and the contacts between them); the
+// awake set the awake rows [0, awake), the contact list and the joints; and each resting island (or resting
+// item in no island) has a set of its own with the contacts it alone holds. Rest moves an island into a new
+// set; waking one moves it back whole. Rest and wake live in solver_set.c.
+#ifndef DK_SOLVER_SET_H
+#define DK_SOLVER_SET_H
+
+#include "collision.h"
+
+enum {
+	dkSetStatic = 0, // anchored items, and the contacts with no item that can move
+	dkSetAwake = 1,	 // the awake rows; its contacts are the contact list (world->contacts)
+	dkSetFirstResting = 2
+};
+
+// A set: its members (a resting island, or one resting item in none) and the contacts whose items are all
+// members or never move, sorted by shape pair. A set's contacts go back to the contact update's merge when
+// it is woken or returned (dkSets_ReturnAll); a woken set ends once they are taken back.
+struct dkSolverSet {
+	dkContactArray contacts;
+	int32_t island;		   // the resting island, or -1
+	int32_t item;		   // the resting item's slot when island is -1 (-1 for the static and awake sets)
+	int32_t withPoints;	   // contacts with manifold points
+	int32_t nextReturning; // the next set in world->returningSets, -1 at the end
+	bool returning;		   // in world->returningSets
+	bool woken;			   // its members woke: it ends once its contacts are taken back
+	bool alive;
+};
+DK_ARRAY_FUNCTIONS(dkSolverSet, dkSolverSetArray)
+
+// Room for `capacity` item slots: their set column and a set for each (every resting set has a member), so
+// resting never allocates. False when out of memory (what grew keeps its contents).
+bool dkSets_Reserve(dkWorld* world, int32_t capacity);
+void dkSets_Destroy(dkWorld* world);
+// A new item in `slot` is awake.
+static inline void dkSets_Clear(dkWorld* world, int32_t slot) { world->setOf[slot] = dkSetAwake; }
+
+// Resting contacts: those no set holds (world->restingContacts) and those the sets hold.
+static inline int32_t dkSets_RestingContacts(const dkWorld* world)
+{
+	return world->restingContacts.count + world->setContacts;
+}
+
+// Rest, the end of the rest stage (rest.c): the rows whose island (or, in none, whose own timer) may rest leave
+// the awake range, in row order; each island, and each item in none, becomes a set.
+void dkSets_Rest(dkWorld* world);
+// Wakes the item in `row`: a resting item wakes with its whole set, every member's rest timer at zero, and the
+// set's contacts go back to the next merge; an awake item's rest timer restarts.
+void dkSets_WakeRow(dkWorld* world, int32_t row);
+// Every set's contacts go back to the next merge (an anchored item was freed or removed, a boundary removed:
+// contacts that no merge has visited while their items rested may change). The items stay as they are.
+void dkSets_ReturnAll(dkWorld* world);
+
+// At the start of a contact update: the returning sets' contacts join world->restingContacts, in order, for
+// the merge to read. False when out of memory (then nothing changed).
+bool dkSets_TakeBack(dkWorld* world);
+// After a sorting merge: each resting contact that one set holds (its items all in the set or never moving)
+// moves into it. One that cannot (out of memory) stays among world->restingContacts, where the next merge reads
+// it.
+void dkSets_Distribute(dkWorld* world);
+// After an update woke items: the contacts of woken sets, and those of world->restingContacts with an item that
+// now moves, join the list in order, so this step solves them. Takes the update's reserved spare buffer and
+// scratch (dkSets_ScratchBound).
+void dkSets_TakeBackWoken(dkWorld* world);
+// The scratch dkSets_TakeBackWoken takes, in bytes.
+size_t dkSets_ScratchBound(const dkWorld* world);
+
+#endif

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: Apache-2.0
+// Solver sets (solver_set.c): each resting island, and each resting item in none, is a set holding the contacts
+// whose items are all its members or cannot move; waking one item wakes its set and gives back its contacts,
+// and no other set's; contacts between two sets stay with the world.
+#include "check.h"
+#include "island.h"
+#include "solver_set.h" // internal: built with -ICSources/DynamicsKernel
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int32_t restingLists(const dkWorld* w, const dkContact** lists, int32_t* counts, int32_t max)
+{
+	int32_t n = 0;
+	lists[n] = w->restingContacts.data;
+	counts[n++] = w->restingContacts.count;
+	for (int32_t s = 0; s < w->sets.count && n < max; ++s) {
+		if (!w->sets.data[s].alive || w->sets.data[s].contacts.count == 0) continue;
+		lists[n] = w->sets.data[s].contacts.data;
+		counts[n++] = w->sets.data[s].contacts.count;
+	}
+	return n;
+}
+
+// Whether the item in `slot` can move (a boundary, -1, cannot).
+static bool canMove(const dkWorld* w, int32_t slot)
+{
+	if (slot < 0) return false;
+	int32_t row = w->slots.data[slot].dense;
+	return row >= 0 && (w->col[dkColumnInverseMass][row] > 0.0f || w->col[dkColumnInverseInertia][row] > 0.0f);
+}
+
+// Whether set s has the item in `slot` as a member: the set's island holds it, or it is the set's item.
+static bool member(const dkWorld* w, int32_t s, int32_t slot)
+{
+	const dkSolverSet* set = &w->sets.data[s];
+	if (set->island < 0) return set->item == slot;
+	for (int32_t m = w->islands.data[set->island].head; m >= 0; m = w->islandNext[m])
+		if (m == slot) return true;
+	return false;
+}
+
+// The sets' invariants between steps; returns the faults found, the first described in `detail`.
+int32_t setFaults(const dkWorld* w, char* detail, size_t size)
+{
+	int32_t faults = 0, contacts = 0, withPoints = 0;
+	const char* first = "none";
+#define FAULT(what)                                                                                                    \
+	do {                                                                                                               \
+		if (faults++ == 0) first = (what);                                                                             \
+	} while (0)
+	for (int32_t row = 0; row < w->count; ++row) {
+		int32_t slot = (int32_t)w->slotOf[row], s = w->setOf[slot];
+		bool moves = canMove(w, slot);
+		if (row < w->awake && s != dkSetAwake) FAULT("an awake item is not in the awake set");
+		if (row >= w->awake && !moves && s != dkSetStatic) FAULT("a resting item that cannot move is not in the static set");
+		if (row >= w->awake && moves) {
+			if (s < dkSetFirstResting || s >= w->sets.count || !w->sets.data[s].alive) FAULT("a resting item has no set");
+			else if (!member(w, s, slot)) FAULT("a resting item is not a member of its set");
+		}
+	}
+	if (w->returningSets != -1) FAULT("a set's contacts were not taken back");
+	for (int32_t s = 0; s < w->sets.count; ++s) {
+		const dkSolverSet* set = &w->sets.data[s];
+		if (!set->alive) continue;
+		if (s >= dkSetFirstResting) { // every member rests in it
+			for (int32_t m = set->island >= 0 ? w->islands.data[set->island].head : set->item; m >= 0;
+				 m = set->island >= 0 ? w->islandNext[m] : -1)
+				if (w->setOf[m] != s || w->slots.data[m].dense < w->awake) FAULT("a set's member is not resting in it");
+		}
+		int32_t points = 0;
+		for (int32_t k = 0; k < set->contacts.count; ++k) {
+			const dkContact* c = &set->contacts.data[k];
+			int32_t ends[2] = {c->bodyA, c->bodyB};
+			for (int e = 0; e < 2; ++e)
+				if (canMove(w, ends[e]) && (s == dkSetStatic || w->setOf[ends[e]] != s)) FAULT("a set holds a contact of another set's item");
+			if (k > 0 && (set->contacts.data[k - 1].shapeA > c->shapeA ||
+						  (set->contacts.data[k - 1].shapeA == c->shapeA && set->contacts.data[k - 1].shapeB >= c->shapeB)))
+				FAULT("a set's contacts are out of order");
+			points += c->manifold.count > 0;
+		}
+		if (points != set->withPoints) FAULT("a set miscounts its contacts with points");
+		contacts += set->contacts.count;
+		withPoints += points;
+	}
+	if (contacts != w->setContacts || withPoints != w->setWithPoints) FAULT("the sets' totals are wrong");
+	for (int32_t k = 0; k < w->restingContacts.count; ++k) { // only contacts between two sets stay out
+		const dkContact* c = &w->restingContacts.data[k];
+		bool two = canMove(w, c->bodyA) && canMove(w, c->bodyB) && w->setOf[c->bodyA] != w->setOf[c->bodyB];
+		if (!two) FAULT("a resting contact that one set could hold is not in it");
+	}
+#undef FAULT
+	snprintf(detail, size, "%d faults (first: %s)", faults, first);
+	return faults;
+}
+
+// Six columns of three boxes on the floor, apart, come to rest. Then
+// one box of the first column is woken: only its set's contacts come back, the other sets keep theirs where
+// they are, and the first column rests again in a new set.
+void solverSets(Report* r)
+{
+	dkWorld* w = makeWorld(dkSimdAVX512, 2, dkIntegratorFused);
+	dkWorldDef def = w->def;
+	def.restEnabled = true;
+	dkError e;
+	must(dkWorld_Configure(w, &def, &e), &e, "dkWorld_Configure");
+	segment(w, -3000, FLOOR, 3000, FLOOR);
+	enum { COLUMNS = 6, HEIGHT = 3 };
+	dkItemId column[COLUMNS][HEIGHT];
+	for (int c = 0; c < COLUMNS; ++c)
+		for (int k = 0; k < HEIGHT; ++k)
+			column[c][k] = box(w, -1000.0f + 300.0f * (float)c, FLOOR - 20.0f - 40.0f * (float)k, 0, 40, 40);
+	char detail[200];
+	int32_t faults = 0, stepsToRest = -1;
+	for (int s = 0; s < 600 && stepsToRest < 0; ++s) {
+		step(w, 1);
+		faults += setFaults(w, detail, sizeof detail);
+		if (w->awake == 0) stepsToRest = s + 1;
+	}
+	step(w, 1); // the merge after the rows rested hands the sets their contacts
+	faults += setFaults(w, detail, sizeof detail);
+	int32_t sets = 0;
+	for (int32_t s = dkSetFirstResting; s < w->sets.count; ++s) sets += w->sets.data[s].alive;
+	char restDetail[200];
+	snprintf(restDetail, sizeof restDetail, "rested after %d steps in %d sets, %d contacts in sets, %d outside; %s",
+			 stepsToRest, sets, w->setContacts, w->restingContacts.count, detail);
+	check(r, stepsToRest > 0 && sets == COLUMNS && w->setContacts == COLUMNS * HEIGHT && w->restingContacts.count == 0 &&
+				 faults == 0,
+		  "solver sets: each resting column is a set holding its contacts", restDetail);
+
+	// Wake the first column's top box: its set wakes whole; the others' contacts stay where they are.
+	int32_t first = w->setOf[column[0][0].index1 - 1];
+	const dkContact* kept[COLUMNS];
+	int32_t keptCount[COLUMNS];
+	for (int c = 1; c < COLUMNS; ++c) {
+		const dkSolverSet* set = &w->sets.data[w->setOf[column[c][0].index1 - 1]];
+		kept[c] = set->contacts.data;
+		keptCount[c] = set->contacts.count;
+	}
+	dkWorld_Wake(w, &column[0][HEIGHT - 1], 1);
+	int32_t wokenAwake = w->awake, listed = -1;
+	bool untouched = true;
+	for (int s = 0; s < 600; ++s) {
+		step(w, 1);
+		if (s == 0) listed = w->contacts.count;
+		faults += setFaults(w, detail, sizeof detail);
+		for (int c = 1; c < COLUMNS; ++c) {
+			const dkSolverSet* set = &w->sets.data[w->setOf[column[c][0].index1 - 1]];
+			untouched = untouched && set->contacts.data == kept[c] && set->contacts.count == keptCount[c];
+		}
+		if (w->awake == 0) break;
+	}
+	step(w, 1);
+	faults += setFaults(w, detail, sizeof detail);
+	snprintf(restDetail, sizeof restDetail,
+			 "%d items woke, %d contacts listed in the next step; the first column's set was %d, is %d; %s", wokenAwake,
+			 listed, first, w->setOf[column[0][0].index1 - 1], detail);
+	check(r, wokenAwake == HEIGHT && listed == HEIGHT && untouched && w->awake == 0 && faults == 0 &&
+				 w->setContacts == COLUMNS * HEIGHT,
+		  "solver sets: waking an item wakes its set alone; the other sets' contacts stay untouched", restDetail);
+	dkWorld_Destroy(w);
+}
