@@ -11,6 +11,7 @@
 #include "constraint_graph.h"
 #include "contact_solver.h"
 #include "kernels.h"
+#include "solver_set.h"
 
 #include <math.h>
 #include <stdatomic.h>
@@ -296,6 +297,7 @@ static bool prepareConstraints(dkWorld* world, dkContactSoA* soa, int32_t* colou
 	uint8_t* colour = dkScratch(world, (size_t)cap0);
 	int32_t starts[DK_GRAPH_COLOURS + 2], contactsIn[DK_GRAPH_COLOURS + 1];
 	bool ok = list && rowA && rowB && order && slot && direct && colour;
+	dkSets_OrderJoints(world);
 	int32_t nj = ok ? dkJoints_Active(world, list, rowA, rowB, colour) : 0;
 	int32_t n = ok ? listContacts(world, list, rowA, rowB, colour, nj) : nj;
 	if (ok) dkGraph_Order(colour, n, order, starts);

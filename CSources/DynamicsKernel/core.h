@@ -152,6 +152,9 @@ struct dkWorld {
 	int32_t liveJoints;
 	dkIdPool jointIds;
 	dkJointPairs* jointPairs; // item pairs joints keep from colliding (joint_pairs.c), or null
+	dkInt32Array awakeJoints; // the awake set's joints (solver_set.c): every joint with an item that moves, and
+							  // some without until the next rest; room for every joint
+	bool awakeJointsUnsorted; // joints were added out of slot order since the last dkSets_OrderJoints
 
 	// Islands (island.c): per item slot, its island (-1 for none) and its neighbours in the island's list.
 	int32_t* islandOf;

@@ -594,7 +594,10 @@ dkResult dkWorld_SetMassProperties(dkWorld* world, const dkItemId* ids, int32_t 
 		// through its contacts at the next step.
 		if (moved && !dkIslands_Moves(world, row)) dkIslands_Leave(world, (int32_t)world->slotOf[row]);
 		if (!moved && dkIslands_Moves(world, row) && world->liveJoints > 0) dkJoints_LinkItem(world, world->slotOf[row]);
-		if (!moved && dkIslands_Moves(world, row)) dkSets_ReturnAll(world); // its resting contacts may wake
+		if (!moved && dkIslands_Moves(world, row)) { // its resting contacts and joints may wake
+			dkSets_ReturnAll(world);
+			dkSets_FreeStaticJoints(world);
+		}
 		if (moved != dkIslands_Moves(world, row)) recolours = recolour[world->slotOf[row]] = true;
 	}
 	if (recolours) dkGraph_Recolour(world, recolour);

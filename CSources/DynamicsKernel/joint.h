@@ -27,6 +27,9 @@ typedef struct dkJoint {
 	float linearX, linearY, axial, axialLower, axialUpper, perp, angular, angleLower, angleUpper, friction;
 	bool braced; // its chain was braced in the last step (dkChains_FindBraced)
 	uint8_t colour, colourSides; // its colour in the constraint graph, and which items took its bit (dkGraph_Add)
+	// Its solver set (solver_set.c): dkSetAwake while in world->awakeJoints, else a set whose list of joints
+	// runs through prevInSet and nextInSet.
+	int32_t set, prevInSet, nextInSet;
 } dkJoint;
 DK_ARRAY_FUNCTIONS(dkJoint, dkJointArray)
 
@@ -109,8 +112,8 @@ bool dkJointPairs_Contains(const dkWorld* world, int32_t a, int32_t b);
 bool dkJointPairs_HasSlot(const dkWorld* world, int32_t slot); // the item in `slot` is in some pair
 void dkJointPairs_Destroy(dkWorld* world);
 
-// Joint preparation (joint_solver.c). Active: the joints that link at least one moving row, as slots in
-// `list` with their moving rows (-1: does not move) and their colours; returns how many. Prepare: the wide layout of those n
+// Joint preparation (joint_solver.c). Active: the joints of the awake set that link at least one moving row
+// (world->awakeJoints, in slot order: dkSets_OrderJoints), as slots in `list` with their moving rows (-1: does not move) and their colours; returns how many. Prepare: the wide layout of those n
 // joints, joint i at index slot[i] of `total` (padded); the rows in direct[i] (dkJointRow* bits, from
 // dkChains_Build) are left to the chain stage: switched off and without impulses in the wide layout.
 // False when out of memory.

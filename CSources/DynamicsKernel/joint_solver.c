@@ -19,9 +19,9 @@
 int32_t dkJoints_Active(const dkWorld* world, int32_t* list, int32_t* rowA, int32_t* rowB, uint8_t* colour)
 {
 	int32_t n = 0;
-	for (int32_t s = 0; s < world->jointIds.next; ++s) {
+	for (int32_t k = 0; k < world->awakeJoints.count; ++k) {
+		int32_t s = world->awakeJoints.data[k];
 		const dkJoint* j = &world->joints.data[s];
-		if (!j->alive) continue;
 		int32_t ra = dkMovingRow(world, j->bodyA), rb = dkMovingRow(world, j->bodyB);
 		if (ra < 0 && rb < 0) continue;
 		list[n] = s;

@@ -119,7 +119,8 @@ static bool growJoints(dkWorld* world, int32_t extra)
 {
 	int32_t needed = world->jointIds.next + extra;
 	return dkJointArray_Reserve(world, &world->joints, needed) &&
-		   dkIdPool_Reserve(world, &world->jointIds, world->joints.capacity);
+		   dkIdPool_Reserve(world, &world->jointIds, world->joints.capacity) &&
+		   dkSets_ReserveJoints(world, world->joints.capacity);
 }
 
 static void wakeSlot(dkWorld* world, int32_t body)
@@ -127,12 +128,16 @@ static void wakeSlot(dkWorld* world, int32_t body)
 	if (body >= 0) dkSets_WakeRow(world, world->slots.data[body].dense);
 }
 
-// Links the islands of a joint's items when both move.
+// Links the islands of a joint's items when both move, waking them first: a resting island joins another only
+// awake, so that it stays one solver set.
 static void link(dkWorld* world, const dkJoint* j)
 {
 	if (j->bodyA < 0) return;
-	if (dkIslands_Moves(world, world->slots.data[j->bodyA].dense) && dkIslands_Moves(world, world->slots.data[j->bodyB].dense))
+	if (dkIslands_Moves(world, world->slots.data[j->bodyA].dense) && dkIslands_Moves(world, world->slots.data[j->bodyB].dense)) {
+		wakeSlot(world, j->bodyA);
+		wakeSlot(world, j->bodyB);
 		dkIslands_Link(world, j->bodyA, j->bodyB);
+	}
 }
 
 void dkJoints_LinkItem(dkWorld* world, int32_t slot)
@@ -190,6 +195,7 @@ dkResult dkWorld_CreateJoints(dkWorld* world, const dkJointDef* defs, int32_t co
 		wakeSlot(world, j->bodyA);
 		wakeSlot(world, j->bodyB);
 		link(world, j);
+		dkSets_AddJoint(world, slot);
 		j->colour = dkGraph_Add(world, j->bodyA, j->bodyB, &j->colourSides);
 		if (!d->collideConnected && j->bodyA >= 0) dkJointPairs_Add(world, j->bodyA, j->bodyB);
 		world->liveJoints++;
@@ -201,6 +207,7 @@ dkResult dkWorld_CreateJoints(dkWorld* world, const dkJointDef* defs, int32_t co
 static void destroy(dkWorld* world, int32_t slot)
 {
 	dkJoint* j = &world->joints.data[slot];
+	dkSets_RemoveJoint(world, slot);
 	dkIslands_Unlinked(world, j->bodyA, j->bodyB);
 	dkGraph_Remove(world, j->colour, j->colourSides, j->bodyA, j->bodyB);
 	if (!j->def.collideConnected && j->bodyA >= 0) dkJointPairs_Remove(world, j->bodyA, j->bodyB);

@@ -14,6 +14,7 @@
 #include "contact_merge.h"
 #include "field.h"
 #include "island.h"
+#include "joint.h"
 
 #include <string.h>
 
@@ -30,7 +31,7 @@ bool dkSets_Reserve(dkWorld* world, int32_t capacity)
 		world->returningSets = -1;
 		for (int32_t s = 0; s < dkSetFirstResting; ++s) {
 			dkIdPool_Alloc(&world->setIds);
-			world->sets.data[s] = (dkSolverSet){.island = -1, .item = -1, .nextReturning = -1, .alive = true};
+			world->sets.data[s] = (dkSolverSet){.island = -1, .item = -1, .nextReturning = -1, .jointHead = -1, .alive = true};
 		}
 		world->sets.count = world->setIds.next;
 	}
@@ -44,6 +45,7 @@ void dkSets_Destroy(dkWorld* world)
 	dkSolverSetArray_Destroy(world, &world->sets);
 	dkIdPool_Destroy(world, &world->setIds);
 	dkFree(world, world->setOf);
+	dkInt32Array_Destroy(world, &world->awakeJoints);
 }
 
 // A new resting set of island `island` (or of the item in `item`, in none). The pool has room (dkSets_Reserve);
@@ -61,6 +63,7 @@ static int32_t newSet(dkWorld* world, int32_t island, int32_t item)
 	set->item = item;
 	set->withPoints = 0;
 	set->nextReturning = -1;
+	set->jointHead = -1;
 	set->returning = set->woken = false;
 	set->alive = true;
 	return s;
@@ -71,6 +74,15 @@ static void freeSet(dkWorld* world, int32_t s)
 	world->sets.data[s].alive = false;
 	world->sets.data[s].contacts.count = 0;
 	dkIdPool_Free(&world->setIds, s);
+}
+
+// The set of the item in slot `body` as a contact's or joint's side: dkSetStatic for a boundary or an item that cannot
+// move.
+static int32_t sideSet(const dkWorld* world, int32_t body)
+{
+	if (body < 0) return dkSetStatic;
+	int32_t row = world->slots.data[body].dense;
+	return dkIslands_Moves(world, row) ? world->setOf[body] : dkSetStatic;
 }
 
 static void addReturning(dkWorld* world, int32_t s)
@@ -105,6 +117,112 @@ static int32_t restingSet(dkWorld* world, int32_t row, int32_t* islandSet)
 	return islandSet[i];
 }
 
+// Puts joint `slot` in set s's list.
+static void setJoint(dkWorld* world, int32_t s, int32_t slot)
+{
+	dkJoint* j = &world->joints.data[slot];
+	dkSolverSet* set = &world->sets.data[s];
+	j->set = s;
+	j->prevInSet = -1;
+	j->nextInSet = set->jointHead;
+	if (set->jointHead >= 0) world->joints.data[set->jointHead].prevInSet = slot;
+	set->jointHead = slot;
+}
+
+// After items rested: the awake set's joints with no item that moves leave it, for the set of their resting
+// items (one island: a joint links its items') or the static set. Those between two sets (none, while joints
+// link islands) stay, and dkJoints_Active passes them over.
+static void restJoints(dkWorld* world)
+{
+	int32_t kept = 0;
+	for (int32_t k = 0; k < world->awakeJoints.count; ++k) {
+		int32_t slot = world->awakeJoints.data[k];
+		const dkJoint* j = &world->joints.data[slot];
+		int32_t s = -1;
+		if (dkMovingRow(world, j->bodyA) < 0 && dkMovingRow(world, j->bodyB) < 0) {
+			int32_t a = sideSet(world, j->bodyA), b = sideSet(world, j->bodyB);
+			s = a == dkSetStatic ? b : b == dkSetStatic || a == b ? a : -1;
+		}
+		if (s >= 0 && s != dkSetAwake) setJoint(world, s, slot);
+		else world->awakeJoints.data[kept++] = slot;
+	}
+	world->awakeJoints.count = kept;
+}
+
+// Set s's joints rejoin the awake set (its room is every joint's).
+static void wakeJoints(dkWorld* world, int32_t s)
+{
+	dkSolverSet* set = &world->sets.data[s];
+	for (int32_t slot = set->jointHead; slot >= 0; slot = world->joints.data[slot].nextInSet) {
+		world->joints.data[slot].set = dkSetAwake;
+		world->awakeJoints.data[world->awakeJoints.count++] = slot;
+		world->awakeJointsUnsorted = true;
+	}
+	set->jointHead = -1;
+}
+
+bool dkSets_ReserveJoints(dkWorld* world, int32_t capacity)
+{
+	return dkInt32Array_Reserve(world, &world->awakeJoints, capacity);
+}
+
+void dkSets_AddJoint(dkWorld* world, int32_t slot)
+{
+	world->joints.data[slot].set = dkSetAwake;
+	int32_t n = world->awakeJoints.count++;
+	world->awakeJoints.data[n] = slot;
+	world->awakeJointsUnsorted = world->awakeJointsUnsorted || (n > 0 && world->awakeJoints.data[n - 1] > slot);
+}
+
+void dkSets_RemoveJoint(dkWorld* world, int32_t slot)
+{
+	dkJoint* j = &world->joints.data[slot];
+	if (j->set == dkSetAwake) {
+		int32_t* a = world->awakeJoints.data;
+		int32_t n = world->awakeJoints.count, k = 0;
+		while (k < n && a[k] != slot) ++k;
+		if (k < n) memmove(a + k, a + k + 1, (size_t)(n - k - 1) * sizeof(int32_t));
+		world->awakeJoints.count -= k < n;
+		return;
+	}
+	if (j->prevInSet >= 0) world->joints.data[j->prevInSet].nextInSet = j->nextInSet;
+	else world->sets.data[j->set].jointHead = j->nextInSet;
+	if (j->nextInSet >= 0) world->joints.data[j->nextInSet].prevInSet = j->prevInSet;
+}
+
+void dkSets_FreeStaticJoints(dkWorld* world)
+{
+	if (world->sets.count > dkSetStatic) wakeJoints(world, dkSetStatic);
+}
+
+void dkSets_OrderJoints(dkWorld* world)
+{
+	if (!world->awakeJointsUnsorted) return;
+	// Heap sort, in place (slots are distinct).
+	int32_t* a = world->awakeJoints.data;
+	int32_t n = world->awakeJoints.count;
+	for (int32_t end = n, start = n / 2 - 1;;) {
+		int32_t root;
+		if (start >= 0) {
+			root = start--;
+		} else {
+			if (--end <= 0) break;
+			int32_t t = a[0];
+			a[0] = a[end];
+			a[end] = t;
+			root = 0;
+		}
+		for (int32_t child; (child = 2 * root + 1) < end; root = child) {
+			if (child + 1 < end && a[child + 1] > a[child]) ++child;
+			if (a[root] >= a[child]) break;
+			int32_t t = a[root];
+			a[root] = a[child];
+			a[child] = t;
+		}
+	}
+	world->awakeJointsUnsorted = false;
+}
+
 void dkSets_Rest(dkWorld* world)
 {
 	const float* t = world->col[dkColumnSleepTime];
@@ -137,6 +255,7 @@ void dkSets_Rest(dkWorld* world)
 		else ++row;
 	}
 	world->allReturning = false;
+	restJoints(world);
 }
 
 dkResult dkWorld_Rest(dkWorld* world, const dkItemId* ids, int32_t count, dkError* error)
@@ -173,6 +292,7 @@ dkResult dkWorld_Rest(dkWorld* world, const dkItemId* ids, int32_t count, dkErro
 		restRow(world, row, restingSet(world, row, islandSet));
 	}
 	world->allReturning = false;
+	restJoints(world);
 	dkFree(world, marked);
 	dkFree(world, islandSet);
 	dkFields_WakeAnimated(world); // an animated field's items never rest
@@ -200,6 +320,7 @@ void dkSets_WakeRow(dkWorld* world, int32_t row)
 		wakeMember(world, set->item);
 	}
 	set->woken = true;
+	wakeJoints(world, s);
 	if (set->contacts.count > 0) addReturning(world, s);
 	else if (!set->returning) freeSet(world, s);
 }
@@ -348,15 +469,6 @@ void dkSets_TakeBackWoken(dkWorld* world)
 	world->spareContacts = old;
 	world->spareContacts.count = 0;
 	emptyReturning(world);
-}
-
-// The set of the item in slot `body` as a contact's side: dkSetStatic for a boundary or an item that cannot
-// move.
-static int32_t sideSet(const dkWorld* world, int32_t body)
-{
-	if (body < 0) return dkSetStatic;
-	int32_t row = world->slots.data[body].dense;
-	return dkIslands_Moves(world, row) ? world->setOf[body] : dkSetStatic;
 }
 
 // The set that alone holds a resting contact, or -1 when its items rest in two sets.

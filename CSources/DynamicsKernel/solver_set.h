@@ -24,6 +24,7 @@ struct dkSolverSet {
 	int32_t item;		   // the resting item's slot when island is -1 (-1 for the static and awake sets)
 	int32_t withPoints;	   // contacts with manifold points
 	int32_t nextReturning; // the next set in world->returningSets, -1 at the end
+	int32_t jointHead;	   // the first of its joints (a list through dkJoint.nextInSet), -1 for none
 	bool returning;		   // in world->returningSets
 	bool woken;			   // its members woke: it ends once its contacts are taken back
 	bool alive;
@@ -66,5 +67,16 @@ void dkSets_Distribute(dkWorld* world);
 void dkSets_TakeBackWoken(dkWorld* world);
 // The scratch dkSets_TakeBackWoken takes, in bytes.
 size_t dkSets_ScratchBound(const dkWorld* world);
+
+// Joints. A joint is in the awake set while an item of it moves, in the set of its resting items, or in the
+// static set when no item of it can move. Reserve: room in the awake set for `capacity` joints. Add: a new
+// joint (its items woken) joins the awake set. Remove: a destroyed joint leaves its set. FreeStatic: the
+// static set's joints rejoin the awake set (an anchored item was set free). Order: the awake set's joints in
+// slot order, before a step lists them (dkJoints_Active).
+bool dkSets_ReserveJoints(dkWorld* world, int32_t capacity);
+void dkSets_AddJoint(dkWorld* world, int32_t slot);
+void dkSets_RemoveJoint(dkWorld* world, int32_t slot);
+void dkSets_FreeStaticJoints(dkWorld* world);
+void dkSets_OrderJoints(dkWorld* world);
 
 #endif

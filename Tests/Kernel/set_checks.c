@@ -4,6 +4,7 @@
 // and no other set's; contacts between two sets stay with the world.
 #include "check.h"
 #include "island.h"
+#include "joint.h"
 #include "solver_set.h" // internal: built with -ICSources/DynamicsKernel
 
 #include <stdio.h>
@@ -90,6 +91,37 @@ int32_t setFaults(const dkWorld* w, char* detail, size_t size)
 		bool two = canMove(w, c->bodyA) && canMove(w, c->bodyB) && w->setOf[c->bodyA] != w->setOf[c->bodyB];
 		if (!two) FAULT("a resting contact that one set could hold is not in it");
 	}
+	// Joints: each live one in exactly one set's list; in the awake set (in slot order once a step ordered it)
+	// whenever an item of it moves; in a resting set only with items that rest in it or cannot move.
+	int32_t* seen = calloc((size_t)w->jointIds.next + 1, sizeof(int32_t));
+	for (int32_t k = 0; k < w->awakeJoints.count; ++k) {
+		int32_t slot = w->awakeJoints.data[k];
+		if (!w->joints.data[slot].alive || w->joints.data[slot].set != dkSetAwake) FAULT("the awake set lists a joint not in it");
+		if (!w->awakeJointsUnsorted && k > 0 && w->awakeJoints.data[k - 1] >= slot) FAULT("the awake joints are out of order");
+		seen[slot]++;
+	}
+	for (int32_t s = 0; s < w->sets.count; ++s) {
+		if (!w->sets.data[s].alive || s == dkSetAwake) continue;
+		for (int32_t slot = w->sets.data[s].jointHead; slot >= 0; slot = w->joints.data[slot].nextInSet) {
+			const dkJoint* j = &w->joints.data[slot];
+			if (!j->alive || j->set != s) FAULT("a set lists a joint not in it");
+			int32_t ends[2] = {j->bodyA, j->bodyB};
+			for (int e = 0; e < 2; ++e)
+				if (canMove(w, ends[e]) && (s == dkSetStatic || w->setOf[ends[e]] != s)) FAULT("a set holds a joint of another set's item");
+			seen[slot]++;
+		}
+	}
+	for (int32_t slot = 0; slot < w->jointIds.next; ++slot) {
+		const dkJoint* j = &w->joints.data[slot];
+		if (!j->alive) continue;
+		if (seen[slot] != 1) FAULT("a joint is in no set, or in two");
+		bool awake = false;
+		int32_t ends[2] = {j->bodyA, j->bodyB};
+		for (int e = 0; e < 2; ++e)
+			awake = awake || (canMove(w, ends[e]) && w->slots.data[ends[e]].dense < w->awake);
+		if (awake && j->set != dkSetAwake) FAULT("a joint with an awake item is not in the awake set");
+	}
+	free(seen);
 #undef FAULT
 	snprintf(detail, size, "%d faults (first: %s)", faults, first);
 	return faults;
@@ -111,6 +143,20 @@ void solverSets(Report* r)
 	for (int c = 0; c < COLUMNS; ++c)
 		for (int k = 0; k < HEIGHT; ++k)
 			column[c][k] = box(w, -1000.0f + 300.0f * (float)c, FLOOR - 20.0f - 40.0f * (float)k, 0, 40, 40);
+	// And a chain of four links hanging still from a pin in the world, far from the columns.
+	enum { LINKS = 4 };
+	dkItemId links[LINKS];
+	dkJointDef d = dkDefaultJointDef();
+	d.kind = dkJointRevolute;
+	for (int k = 0; k < LINKS; ++k) {
+		links[k] = box(w, 2000, 200.0f + 40.0f * (float)k, 0, 10, 40);
+		d.itemA = k > 0 ? links[k - 1] : (dkItemId){0, 0};
+		d.itemB = links[k];
+		d.anchorAx = k > 0 ? 0.0f : 2000.0f;
+		d.anchorAy = k > 0 ? 20.0f : 180.0f;
+		d.anchorBy = -20.0f;
+		must(dkWorld_CreateJoints(w, &d, 1, NULL, &e), &e, "dkWorld_CreateJoints");
+	}
 	char detail[200];
 	int32_t faults = 0, stepsToRest = -1;
 	for (int s = 0; s < 600 && stepsToRest < 0; ++s) {
@@ -123,11 +169,14 @@ void solverSets(Report* r)
 	int32_t sets = 0;
 	for (int32_t s = dkSetFirstResting; s < w->sets.count; ++s) sets += w->sets.data[s].alive;
 	char restDetail[200];
-	snprintf(restDetail, sizeof restDetail, "rested after %d steps in %d sets, %d contacts in sets, %d outside; %s",
-			 stepsToRest, sets, w->setContacts, w->restingContacts.count, detail);
-	check(r, stepsToRest > 0 && sets == COLUMNS && w->setContacts == COLUMNS * HEIGHT && w->restingContacts.count == 0 &&
-				 faults == 0,
-		  "solver sets: each resting column is a set holding its contacts", restDetail);
+	int32_t chainSet = w->setOf[links[0].index1 - 1], chainJoints = 0;
+	for (int32_t j = w->sets.data[chainSet].jointHead; j >= 0; j = w->joints.data[j].nextInSet) ++chainJoints;
+	snprintf(restDetail, sizeof restDetail,
+			 "rested after %d steps in %d sets, %d contacts in sets, %d outside, %d joints in the chain's set, %d awake; %s",
+			 stepsToRest, sets, w->setContacts, w->restingContacts.count, chainJoints, w->awakeJoints.count, detail);
+	check(r, stepsToRest > 0 && sets == COLUMNS + 1 && w->setContacts == COLUMNS * HEIGHT &&
+				 w->restingContacts.count == 0 && chainJoints == LINKS && w->awakeJoints.count == 0 && faults == 0,
+		  "solver sets: each resting column is a set holding its contacts, the chain one holding its joints", restDetail);
 
 	// Wake the first column's top box: its set wakes whole; the others' contacts stay where they are.
 	int32_t first = w->setOf[column[0][0].index1 - 1];
@@ -159,5 +208,19 @@ void solverSets(Report* r)
 	check(r, wokenAwake == HEIGHT && listed == HEIGHT && untouched && w->awake == 0 && faults == 0 &&
 				 w->setContacts == COLUMNS * HEIGHT,
 		  "solver sets: waking an item wakes its set alone; the other sets' contacts stay untouched", restDetail);
+
+	// Wake a link: the chain's joints rejoin the awake set, in slot order, and leave it when it rests again.
+	dkWorld_Wake(w, &links[2], 1);
+	int32_t wokenLinks = w->awake;
+	step(w, 1);
+	int32_t awakeJoints = w->awakeJoints.count;
+	faults += setFaults(w, detail, sizeof detail);
+	for (int s = 0; s < 600 && w->awake > 0; ++s) step(w, 1);
+	step(w, 1);
+	faults += setFaults(w, detail, sizeof detail);
+	snprintf(restDetail, sizeof restDetail, "%d items woke, %d joints awake in the next step, %d after it rested; %s",
+			 wokenLinks, awakeJoints, w->awakeJoints.count, detail);
+	check(r, wokenLinks == LINKS && awakeJoints == LINKS && w->awakeJoints.count == 0 && w->awake == 0 && faults == 0,
+		  "solver sets: a woken chain's joints rejoin the awake set and leave it when it rests", restDetail);
 	dkWorld_Destroy(w);
 }
