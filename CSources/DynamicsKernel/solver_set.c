@@ -8,8 +8,9 @@
 // so that a part that is still can rest while another part moves: the island of the stillest member that could
 // rest (Box2D's rule), one island a step. Items can also be put to rest by the host (dkWorld_Rest), as Box2D
 // creates bodies asleep.
-// Contacts between items of two different resting sets belong to neither: they stay among the world's resting
-// contacts, which every sorting merge reads (an island leaning on another that rests, without waking it).
+// Contacts between items of two different resting sets belong to neither: those with points stay among the
+// world's resting contacts, which every sorting merge reads (an island leaning on another that rests, without
+// waking it); those without end quietly.
 #include "solver_set.h"
 #include "contact_merge.h"
 #include "field.h"
@@ -364,6 +365,23 @@ static void siftDown(const dkRun* runs, int32_t* heap, int32_t n, int32_t i)
 // Merges `k` sorted runs of contacts (no shape pair in two) into `out` in shape-pair order; returns how many it
 // wrote. Run `filtered` is world->restingContacts: those of its contacts whose items all rest stay there
 // (compacted in place, ahead of what is still to be read), the others leave it.
+// The run at the top of the heap leads until the least next contact of the others (heap[1] or heap[2]): the
+// end of its lead, found by bisection, so that a long run (the contact list) is copied in blocks.
+static int32_t leadEnd(const dkRun* runs, const int32_t* heap, int32_t n)
+{
+	const dkRun* top = &runs[heap[0]];
+	if (n == 1) return top->count;
+	int32_t o = n > 2 && runBefore(runs, heap[2], heap[1]) ? heap[2] : heap[1];
+	const dkContact* h = &runs[o].data[runs[o].next];
+	int32_t b = top->next + 1, e = top->count; // top->data[top->next] leads
+	while (b < e) {
+		int32_t mid = b + (e - b) / 2;
+		if (comparePair(top->data[mid].shapeA, top->data[mid].shapeB, h->shapeA, h->shapeB) < 0) b = mid + 1;
+		else e = mid;
+	}
+	return b;
+}
+
 static int32_t mergeRuns(dkWorld* world, dkRun* runs, int32_t k, int32_t* heap, int32_t filtered, dkContact* out)
 {
 	int32_t n = 0, m = 0, kept = 0;
@@ -371,17 +389,24 @@ static int32_t mergeRuns(dkWorld* world, dkRun* runs, int32_t k, int32_t* heap, 
 		if (runs[r].count > 0) heap[n++] = r;
 	for (int32_t i = n / 2 - 1; i >= 0; --i) siftDown(runs, heap, n, i);
 	while (n > 0) {
-		int32_t r = heap[0];
-		const dkContact* c = &runs[r].data[runs[r].next++];
+		int32_t r = heap[0], end = leadEnd(runs, heap, n);
+		dkRun* run = &runs[r];
 		if (r != filtered) {
-			out[m++] = *c;
-		} else if (bothAsleep(world, c)) {
-			world->restingContacts.data[kept++] = *c;
+			memcpy(out + m, run->data + run->next, (size_t)(end - run->next) * sizeof(dkContact));
+			m += end - run->next;
 		} else {
-			world->restingWithPoints -= c->manifold.count > 0;
-			out[m++] = *c;
+			for (int32_t i = run->next; i < end; ++i) {
+				const dkContact* c = &run->data[i];
+				if (bothAsleep(world, c)) {
+					world->restingContacts.data[kept++] = *c;
+				} else {
+					world->restingWithPoints -= c->manifold.count > 0;
+					out[m++] = *c;
+				}
+			}
 		}
-		if (runs[r].next == runs[r].count) heap[0] = heap[--n];
+		run->next = end;
+		if (run->next == run->count) heap[0] = heap[--n];
 		if (n > 0) siftDown(runs, heap, n, 0);
 	}
 	if (filtered >= 0) world->restingContacts.count = kept;
@@ -501,6 +526,10 @@ void dkSets_Distribute(dkWorld* world)
 	for (int32_t q = 0; q < world->restingContacts.count; ++q) {
 		const dkContact* c = &world->restingContacts.data[q];
 		int32_t s = contactSet(world, c);
+		// A contact between two sets with no points (not touching, not in the constraint graph) carries nothing
+		// the step needs: it ends quietly, and the pair's contact begins again if a set wakes and the pair is
+		// found (a new contact and this one would have the same manifold).
+		if (s < 0 && c->manifold.count == 0 && !c->touching) continue;
 		if (s >= 0 && addToSet(world, &world->sets.data[s], c)) {
 			int32_t points = c->manifold.count > 0;
 			world->sets.data[s].withPoints += points;
