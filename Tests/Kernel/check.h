@@ -65,6 +65,7 @@ void patchedPairs(Report* r);                          // collision_checks.c
 void splitGrids(Report* r);                            // collision_checks.c
 void restingContacts(Report* r);                       // rest_checks.c
 void solverSets(Report* r);                            // set_checks.c
+void randomSets(Report* r);                            // set_checks.c
 void laws(Report* r);                                  // law_checks.c
 void springs(Report* r, dkSimdLevel best);             // spring_checks.c
 

@@ -63,6 +63,7 @@ int main(int argc, char** argv)
 	splitGrids(&r);
 	restingContacts(&r);
 	solverSets(&r);
+	randomSets(&r);
 	laws(&r);
 	springs(&r, best);
 	if (argc == 3 && !strcmp(argv[1], "--compare-states")) compareStates(&r, argv[2]);

@@ -7,6 +7,7 @@
 #include "joint.h"
 #include "solver_set.h" // internal: built with -ICSources/DynamicsKernel
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -223,4 +224,125 @@ void solverSets(Report* r)
 	check(r, wokenLinks == LINKS && awakeJoints == LINKS && w->awakeJoints.count == 0 && w->awake == 0 && faults == 0,
 		  "solver sets: a woken chain's joints rejoin the awake set and leave it when it rests", restDetail);
 	dkWorld_Destroy(w);
+}
+
+// A random run of what a host does between steps, with rest on: waking and resting items, anchoring and
+// freeing them, removing them (new boxes fall in their place), taking their shapes away, making and destroying
+// attachments. After every step the sets' invariants hold; at 1 and 2 workers the states are the same bits.
+typedef struct SetRun {
+	int32_t faults, steps, rested, woke, items;
+	float* state;
+	char detail[200];
+} SetRun;
+
+static int32_t rowOf(const dkWorld* w, dkItemId id)
+{
+	int32_t row;
+	dkWorld_DenseIndices(w, &id, 1, &row);
+	return row;
+}
+
+static uint32_t nextRandom(uint32_t* s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 17;
+	*s ^= *s << 5;
+	return *s;
+}
+
+static SetRun randomRun(int32_t workers)
+{
+	dkWorld* w = makeWorld(dkSimdAVX512, workers, dkIntegratorFused);
+	dkWorldDef def = w->def;
+	def.restEnabled = true;
+	dkError e;
+	must(dkWorld_Configure(w, &def, &e), &e, "dkWorld_Configure");
+	segment(w, -2000, FLOOR, 2000, FLOOR);
+	enum { BOXES = 90 };
+	dkItemId boxes[BOXES];
+	for (int k = 0; k < BOXES; ++k) // nine piles of ten
+		boxes[k] = box(w, -1600.0f + 400.0f * (float)(k % 9), FLOOR - 30.0f - 42.0f * (float)(k / 9), 0, 40, 40);
+	dkItemDef anchored = dkDefaultItemDef(), freed = dkDefaultItemDef();
+	anchored.shape = freed.shape = dkShapeRectangle;
+	anchored.width = freed.width = anchored.height = freed.height = 40;
+	anchored.flags = dkItemAnchored;
+	dkJointId joints[64];
+	int32_t jointCount = 0;
+	uint32_t seed = 2463534242u;
+	SetRun run = {0};
+	snprintf(run.detail, sizeof run.detail, "none");
+	int32_t awakeEnd = w->awake; // after the last step
+	for (int s = 0; s < 900; ++s) {
+		if (s >= 120 && s % 6 == 0) { // one host call every tenth of a second, once the piles could rest
+			dkItemId id = boxes[nextRandom(&seed) % BOXES];
+			switch (nextRandom(&seed) % 8) {
+			case 0: dkWorld_Wake(w, &id, 1); break;
+			case 1: must(dkWorld_Rest(w, &id, 1, &e), &e, "dkWorld_Rest"); break;
+			case 2: must(dkWorld_SetMassProperties(w, &id, 1, &anchored, &e), &e, "dkWorld_SetMassProperties"); break;
+			case 3: must(dkWorld_SetMassProperties(w, &id, 1, &freed, &e), &e, "dkWorld_SetMassProperties"); break;
+			case 4: { // removed: a new box falls where it stood
+				int32_t k = (int32_t)(nextRandom(&seed) % BOXES);
+				float x = dkWorld_Column(w, dkColumnPositionX)[rowOf(w, boxes[k])];
+				must(dkWorld_RemoveItems(w, &boxes[k], 1, &e), &e, "dkWorld_RemoveItems");
+				for (int32_t j = 0; j < jointCount; ++j)
+					if (!dkWorld_JointIsValid(w, joints[j])) joints[j--] = joints[--jointCount];
+				boxes[k] = box(w, x, FLOOR - 600.0f, 0, 40, 40);
+				break;
+			}
+			case 5: dkWorld_DestroyItemShapes(w, id); break;
+			case 6:
+				if (jointCount < 64) {
+					dkJointDef d = dkDefaultJointDef();
+					d.kind = dkJointDistance;
+					d.itemA = id;
+					d.itemB = boxes[nextRandom(&seed) % BOXES];
+					if (d.itemA.index1 != d.itemB.index1) {
+						const float* px = dkWorld_Column(w, dkColumnPositionX);
+						const float* py = dkWorld_Column(w, dkColumnPositionY);
+						float dx = px[rowOf(w, d.itemB)] - px[rowOf(w, d.itemA)], dy = py[rowOf(w, d.itemB)] - py[rowOf(w, d.itemA)];
+						d.length = sqrtf(dx * dx + dy * dy);
+						d.rigid = true;
+						must(dkWorld_CreateJoints(w, &d, 1, &joints[jointCount++], &e), &e, "dkWorld_CreateJoints");
+					}
+				}
+				break;
+			default:
+				if (jointCount > 0) {
+					int32_t j = (int32_t)(nextRandom(&seed) % (uint32_t)jointCount);
+					must(dkWorld_DestroyJoints(w, &joints[j], 1, &e), &e, "dkWorld_DestroyJoints");
+					joints[j] = joints[--jointCount];
+				}
+			}
+		}
+		int32_t awakeBefore = w->awake;
+		step(w, 1);
+		run.rested += w->awake < awakeBefore;
+		run.woke += w->awake > awakeEnd; // woken by the host's call or in the step
+		awakeEnd = w->awake;
+		int32_t f = setFaults(w, run.detail, sizeof run.detail);
+		if (f > 0 && run.faults == 0) {
+			char first[200];
+			snprintf(first, sizeof first, "step %d: %s", s, run.detail);
+			memcpy(run.detail, first, sizeof first);
+		}
+		run.faults += f;
+		run.steps++;
+	}
+	run.state = packStates(w, &run.items);
+	dkWorld_Destroy(w);
+	return run;
+}
+
+void randomSets(Report* r)
+{
+	SetRun one = randomRun(1), two = randomRun(2);
+	char detail[320];
+	bool same = one.items == two.items && memcmp(one.state, two.state, (size_t)one.items * 6 * sizeof(float)) == 0;
+	snprintf(detail, sizeof detail, "%d steps (%d in which items rested, %d after which more were awake); %s; 2 workers: %s", one.steps,
+			 one.rested, one.woke, one.faults > 0 ? one.detail : "no faults", same && two.faults == 0 ? "same bits" : "differ");
+	check(r, one.faults == 0 && two.faults == 0 && same && one.rested > 20 && one.woke > 20,
+		  "solver sets: a random run of host calls (wake, rest, anchor, free, remove, shapes, attachments) keeps them whole",
+		  detail);
+	free(one.state);
+	free(two.state);
 }
