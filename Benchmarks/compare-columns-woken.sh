@@ -9,11 +9,7 @@
 #   Benchmarks/compare-columns-woken.sh [BINARY ...] > Benchmarks/results/<machine>/columns-woken.jsonl
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-bins=("$@")
-if [ ${#bins[@]} -eq 0 ]; then
-	swift build -c release --product dynamics >&2
-	bins=("$(swift build -c release --show-bin-path)/dynamics")
-fi
+source Benchmarks/dynamics-binaries.sh
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 for round in $(seq 1 "${ROUNDS:-5}"); do

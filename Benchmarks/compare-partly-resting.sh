@@ -11,11 +11,7 @@
 #   Benchmarks/compare-partly-resting.sh [BINARY ...] > Benchmarks/results/<machine>/partly-resting.jsonl
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-bins=("$@")
-if [ ${#bins[@]} -eq 0 ]; then
-	swift build -c release --product dynamics >&2
-	bins=("$(swift build -c release --show-bin-path)/dynamics")
-fi
+source Benchmarks/dynamics-binaries.sh
 scene=Benchmarks/partly-resting.yaml
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT

@@ -448,6 +448,16 @@ static int32_t returningCount(const dkWorld* world, int32_t* contacts)
 	return sets;
 }
 
+// The spare buffer, holding m merged contacts, becomes `list`, whose buffer becomes the spare one.
+static void takeSpare(dkWorld* world, dkContactArray* list, int32_t m)
+{
+	dkContactArray old = *list;
+	*list = world->spareContacts;
+	list->count = m;
+	world->spareContacts = old;
+	world->spareContacts.count = 0;
+}
+
 bool dkSets_TakeBack(dkWorld* world)
 {
 	if (world->returningSets < 0) return true;
@@ -463,11 +473,7 @@ bool dkSets_TakeBack(dkWorld* world)
 		withPoints += world->sets.data[s].withPoints;
 	int32_t m = mergeRuns(world, runs, returningRuns(world, runs, 1), (int32_t*)(runs + k), -1, world->spareContacts.data);
 	dkFree(world, runs);
-	dkContactArray old = world->restingContacts;
-	world->restingContacts = world->spareContacts;
-	world->restingContacts.count = m;
-	world->spareContacts = old;
-	world->spareContacts.count = 0;
+	takeSpare(world, &world->restingContacts, m);
 	world->restingWithPoints += withPoints;
 	emptyReturning(world);
 	return true;
@@ -488,11 +494,7 @@ void dkSets_TakeBackWoken(dkWorld* world)
 	runs[1] = (dkRun){world->restingContacts.data, world->restingContacts.count, 0};
 	int32_t m = mergeRuns(world, runs, returningRuns(world, runs, 2), (int32_t*)(runs + k), 1, world->spareContacts.data);
 	dkArena_Release(world, mark);
-	dkContactArray old = world->contacts;
-	world->contacts = world->spareContacts;
-	world->contacts.count = m;
-	world->spareContacts = old;
-	world->spareContacts.count = 0;
+	takeSpare(world, &world->contacts, m);
 	emptyReturning(world);
 }
 
