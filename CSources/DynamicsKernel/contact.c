@@ -130,6 +130,15 @@ static void applyColours(dkWorld* world, dkMergeRange* ranges, int32_t rangeCoun
 	}
 }
 
+// An update that fails after the broadphase found the pairs again: when it was to sort (items rested, woke,
+// came or went, or sets gave back their contacts), the next one must sort too, so the pairs are not taken as
+// valid. Returns false.
+static bool unsorted(dkWorld* world, bool sorts)
+{
+	if (sorts) world->pairsValid = false;
+	return false;
+}
+
 bool dkContacts_Update(dkWorld* world, float dt, int32_t substeps)
 {
 	world->stepEvents.count = 0;
@@ -146,7 +155,7 @@ bool dkContacts_Update(dkWorld* world, float dt, int32_t substeps)
 	world->profile.broadphaseSerial = world->profile.broadphase - (j1 - j0);
 	if (np < 0) return false; // out of memory: keep last step's contacts rather than lose or duplicate some
 	// Sets woken or returned since the last update give their contacts back to this merge (solver_set.c).
-	if (!dkSets_TakeBack(world)) return false;
+	if (!dkSets_TakeBack(world)) return unsorted(world, sorts);
 	// Last step's pairs, each with its contact: the list is updated where it is. Otherwise the merge
 	// settles into the spare buffer, and the list's own buffer, read by the merge, then receives the kept
 	// contacts. Both buffers persist across steps. A merge gives every pair its contact when the pairs
@@ -155,10 +164,10 @@ bool dkContacts_Update(dkWorld* world, float dt, int32_t substeps)
 	bool inPlace = world->pairsReused && world->contactsCoverPairs, cover = settled;
 	sorts = sorts && !inPlace; // (kept pairs were valid: never both)
 	int32_t rc = sorts ? world->restingContacts.count : 0, awakeBefore = world->awake;
-	if (!inPlace && !reserveMerge(world, np, rc)) return false; // out of memory: keep last step's contacts
+	if (!inPlace && !reserveMerge(world, np, rc)) return unsorted(world, sorts); // out of memory: keep last step's contacts
 	if (!dkContactArray_Reserve(world, &world->spareContacts,
 						 np + world->contacts.count + dkSets_RestingContacts(world) + 1)) // dkSets_TakeBackWoken
-		return false;
+		return unsorted(world, sorts);
 	dkMergeRange ranges[DK_MERGE_RANGES];
 	memset(ranges, 0, sizeof ranges);
 	int32_t rangeCount = inPlace ? inPlaceRanges(world, ranges) : mergeRanges(world, np, rc, ranges);
@@ -189,7 +198,7 @@ bool dkContacts_Update(dkWorld* world, float dt, int32_t substeps)
 			revertTouching(world, ranges, rangeCount);
 		}
 		dkMerge_FreeRanges(world, ranges, rangeCount);
-		return false;
+		return unsorted(world, sorts);
 	}
 	// In list order: events, lost supports wake their items, and the kept entries become the contact list.
 	int32_t n = 0, withPoints = 0, restWithPoints = 0;

@@ -61,9 +61,11 @@ import Testing
 
     /// Where in a run the failing step comes: the first step (everything the world keeps between steps
     /// grows), a step of the settled run (the step arena and lists have room: such a step may allocate
-    /// nothing), and the first step after every item was woken and pushed up (contacts end, islands break).
+    /// nothing), the first step after every item was woken and pushed up (contacts end, islands break), and
+    /// the first step after half the items of a world put to rest were woken (their resting islands give
+    /// their contacts back to the step's merge).
     enum Moment: String, CaseIterable {
-        case first, settled, kicked
+        case first, settled, kicked, woken
     }
 
     /// The world of a built-in scene (by default at most 120 items, at 1 worker) brought to `moment`.
@@ -78,6 +80,12 @@ import Testing
         let world = try scene.makeWorld(items: items ?? min(scene.defaultItems, 120), configuration: configuration)
         if moment != .first { try world.step(count: 40) }
         if moment == .kicked { try world.addVelocity(CGVector(dx: 40, dy: -300), angular: 2, for: world.itemIDs()) }
+        if moment == .woken {
+            let ids = world.itemIDs()
+            try world.putToRest(ids)
+            try world.step(count: 2) // the resting islands take their contacts
+            world.wake(Array(ids.prefix(ids.count / 2)))
+        }
         return world
     }
 
