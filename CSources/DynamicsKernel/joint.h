@@ -27,9 +27,9 @@ typedef struct dkJoint {
 	float linearX, linearY, axial, axialLower, axialUpper, perp, angular, angleLower, angleUpper, friction;
 	bool braced; // its chain was braced in the last step (dkChains_FindBraced)
 	uint8_t colour, colourSides; // its colour in the constraint graph, and which items took its bit (dkGraph_Add)
-	// Its solver set (solver_set.c): dkSetAwake while in world->awakeJoints, else a set whose list of joints
-	// runs through prevInSet and nextInSet.
-	int32_t set, prevInSet, nextInSet;
+	// Its solver set (solver_set.c): dkSetAwake while in world->awakeJoints (at `place`), else a set whose list
+	// of joints runs through prevInSet and nextInSet.
+	int32_t set, place, prevInSet, nextInSet;
 } dkJoint;
 DK_ARRAY_FUNCTIONS(dkJoint, dkJointArray)
 

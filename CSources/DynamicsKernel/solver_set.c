@@ -144,20 +144,33 @@ static void restJoints(dkWorld* world)
 			int32_t a = sideSet(world, j->bodyA), b = sideSet(world, j->bodyB);
 			s = a == dkSetStatic ? b : b == dkSetStatic || a == b ? a : -1;
 		}
-		if (s >= 0 && s != dkSetAwake) setJoint(world, s, slot);
-		else world->awakeJoints.data[kept++] = slot;
+		if (s >= 0 && s != dkSetAwake) {
+			setJoint(world, s, slot);
+		} else {
+			world->joints.data[slot].place = kept;
+			world->awakeJoints.data[kept++] = slot;
+		}
 	}
 	world->awakeJoints.count = kept;
+}
+
+// Joint `slot` joins the awake set at the end of its list (room for every joint is reserved).
+static void appendAwake(dkWorld* world, int32_t slot)
+{
+	int32_t n = world->awakeJoints.count++;
+	world->joints.data[slot].set = dkSetAwake;
+	world->joints.data[slot].place = n;
+	world->awakeJoints.data[n] = slot;
+	world->awakeJointsUnsorted = world->awakeJointsUnsorted || (n > 0 && world->awakeJoints.data[n - 1] > slot);
 }
 
 // Set s's joints rejoin the awake set (its room is every joint's).
 static void wakeJoints(dkWorld* world, int32_t s)
 {
 	dkSolverSet* set = &world->sets.data[s];
-	for (int32_t slot = set->jointHead; slot >= 0; slot = world->joints.data[slot].nextInSet) {
-		world->joints.data[slot].set = dkSetAwake;
-		world->awakeJoints.data[world->awakeJoints.count++] = slot;
-		world->awakeJointsUnsorted = true;
+	for (int32_t slot = set->jointHead, next; slot >= 0; slot = next) {
+		next = world->joints.data[slot].nextInSet;
+		appendAwake(world, slot);
 	}
 	set->jointHead = -1;
 }
@@ -167,23 +180,18 @@ bool dkSets_ReserveJoints(dkWorld* world, int32_t capacity)
 	return dkInt32Array_Reserve(world, &world->awakeJoints, capacity);
 }
 
-void dkSets_AddJoint(dkWorld* world, int32_t slot)
-{
-	world->joints.data[slot].set = dkSetAwake;
-	int32_t n = world->awakeJoints.count++;
-	world->awakeJoints.data[n] = slot;
-	world->awakeJointsUnsorted = world->awakeJointsUnsorted || (n > 0 && world->awakeJoints.data[n - 1] > slot);
-}
+void dkSets_AddJoint(dkWorld* world, int32_t slot) { appendAwake(world, slot); }
 
 void dkSets_RemoveJoint(dkWorld* world, int32_t slot)
 {
 	dkJoint* j = &world->joints.data[slot];
-	if (j->set == dkSetAwake) {
-		int32_t* a = world->awakeJoints.data;
-		int32_t n = world->awakeJoints.count, k = 0;
-		while (k < n && a[k] != slot) ++k;
-		if (k < n) memmove(a + k, a + k + 1, (size_t)(n - k - 1) * sizeof(int32_t));
-		world->awakeJoints.count -= k < n;
+	if (j->set == dkSetAwake) { // the last joint takes its place; the next step orders them again
+		int32_t last = world->awakeJoints.data[--world->awakeJoints.count];
+		if (last != slot) {
+			world->awakeJoints.data[j->place] = last;
+			world->joints.data[last].place = j->place;
+			world->awakeJointsUnsorted = true;
+		}
 		return;
 	}
 	if (j->prevInSet >= 0) world->joints.data[j->prevInSet].nextInSet = j->nextInSet;
@@ -221,6 +229,7 @@ void dkSets_OrderJoints(dkWorld* world)
 			a[child] = t;
 		}
 	}
+	for (int32_t k = 0; k < n; ++k) world->joints.data[a[k]].place = k;
 	world->awakeJointsUnsorted = false;
 }
 
@@ -242,6 +251,7 @@ void dkSets_Rest(dkWorld* world)
 	if (split >= 0) dkIslands_Split(world, split);
 	// Per island: DK_BUSY while a member's timer runs, else its set once a member rested (-1 before).
 	enum { DK_BUSY = -2 };
+	int32_t awake = world->awake;
 	int32_t* islandSet = dkScratch(world, ((size_t)world->islandIds.next + 1) * sizeof(int32_t));
 	if (!islandSet) return;
 	for (int32_t i = 0; i < world->islandIds.next; ++i) islandSet[i] = -1;
@@ -256,7 +266,7 @@ void dkSets_Rest(dkWorld* world)
 		else ++row;
 	}
 	world->allReturning = false;
-	restJoints(world);
+	if (world->awake < awake) restJoints(world);
 }
 
 dkResult dkWorld_Rest(dkWorld* world, const dkItemId* ids, int32_t count, dkError* error)

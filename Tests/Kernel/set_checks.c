@@ -98,6 +98,7 @@ int32_t setFaults(const dkWorld* w, char* detail, size_t size)
 	for (int32_t k = 0; k < w->awakeJoints.count; ++k) {
 		int32_t slot = w->awakeJoints.data[k];
 		if (!w->joints.data[slot].alive || w->joints.data[slot].set != dkSetAwake) FAULT("the awake set lists a joint not in it");
+		if (w->joints.data[slot].place != k) FAULT("an awake joint does not know its place");
 		if (!w->awakeJointsUnsorted && k > 0 && w->awakeJoints.data[k - 1] >= slot) FAULT("the awake joints are out of order");
 		seen[slot]++;
 	}
@@ -147,6 +148,7 @@ void solverSets(Report* r)
 	// And a chain of four links hanging still from a pin in the world, far from the columns.
 	enum { LINKS = 4 };
 	dkItemId links[LINKS];
+	dkJointId pins[LINKS];
 	dkJointDef d = dkDefaultJointDef();
 	d.kind = dkJointRevolute;
 	for (int k = 0; k < LINKS; ++k) {
@@ -156,7 +158,7 @@ void solverSets(Report* r)
 		d.anchorAx = k > 0 ? 0.0f : 2000.0f;
 		d.anchorAy = k > 0 ? 20.0f : 180.0f;
 		d.anchorBy = -20.0f;
-		must(dkWorld_CreateJoints(w, &d, 1, NULL, &e), &e, "dkWorld_CreateJoints");
+		must(dkWorld_CreateJoints(w, &d, 1, &pins[k], &e), &e, "dkWorld_CreateJoints");
 	}
 	char detail[200];
 	int32_t faults = 0, stepsToRest = -1;
@@ -223,6 +225,16 @@ void solverSets(Report* r)
 			 wokenLinks, awakeJoints, w->awakeJoints.count, detail);
 	check(r, wokenLinks == LINKS && awakeJoints == LINKS && w->awakeJoints.count == 0 && w->awake == 0 && faults == 0,
 		  "solver sets: a woken chain's joints rejoin the awake set and leave it when it rests", restDetail);
+
+	// Destroying the chain's first and last joints in one call wakes it; each leaves the awake set's list, the
+	// last after it took the first one's place.
+	dkJointId ends[2] = {pins[0], pins[LINKS - 1]};
+	must(dkWorld_DestroyJoints(w, ends, 2, &e), &e, "dkWorld_DestroyJoints");
+	int32_t endFaults = setFaults(w, detail, sizeof detail), left = w->awakeJoints.count;
+	step(w, 1);
+	endFaults += setFaults(w, detail, sizeof detail);
+	snprintf(restDetail, sizeof restDetail, "%d joints awake after two were destroyed; %s", left, detail);
+	check(r, left == LINKS - 2 && endFaults == 0, "solver sets: destroyed joints leave the awake set", restDetail);
 	dkWorld_Destroy(w);
 }
 
@@ -307,10 +319,12 @@ static SetRun randomRun(int32_t workers)
 				}
 				break;
 			default:
-				if (jointCount > 0) {
-					int32_t j = (int32_t)(nextRandom(&seed) % (uint32_t)jointCount);
-					must(dkWorld_DestroyJoints(w, &joints[j], 1, &e), &e, "dkWorld_DestroyJoints");
-					joints[j] = joints[--jointCount];
+				if (jointCount > 1) { // two in one call: the second may have moved in the awake list
+					int32_t j = (int32_t)(nextRandom(&seed) % (uint32_t)(jointCount - 1));
+					dkJointId gone[2] = {joints[j], joints[jointCount - 1]};
+					must(dkWorld_DestroyJoints(w, gone, 2, &e), &e, "dkWorld_DestroyJoints");
+					joints[j] = joints[jointCount - 2];
+					jointCount -= 2;
 				}
 			}
 		}
