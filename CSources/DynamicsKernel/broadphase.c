@@ -262,7 +262,7 @@ static bool loosen(dkBroadphase* bp, int32_t escapedCount)
 int32_t dkBroadphase_Pairs(dkWorld* world, float dt, bool bruteForce)
 {
 	int32_t n = world->shapeIds.next;
-	world->pairsReused = world->pairsPatched = world->pairsSplit = false;
+	world->pairsReused = world->pairsPatched = world->pairsSplit = world->pairsUnchanged = false;
 	if (n == 0) {
 		world->pairs.count = 0;
 		return 0;
@@ -283,7 +283,7 @@ int32_t dkBroadphase_Pairs(dkWorld* world, float dt, bool bruteForce)
 	dkRunTasks(world, boxTask, &task, task.shapes >= DK_MIN_PARALLEL_SHAPES ? world->def.workerCount : 1);
 	world->rotationsCurrent = true;
 	if (!full && atomic_load(&task.escaped) == 0) { // every box is inside its fat box: the pairs stand
-		world->pairsReused = true;
+		world->pairsReused = world->pairsUnchanged = true;
 		return world->pairs.count;
 	}
 	// The escaped shapes, ascending; a full pass also lists the live shapes and the ones that can move.
@@ -318,8 +318,10 @@ int32_t dkBroadphase_Pairs(dkWorld* world, float dt, bool bruteForce)
 		return ok ? world->pairs.count : -1;
 	}
 	if (!full && loosen(bp, escapedCount)) {
-		int found = dkPairGrid_Update(world, bp->loose, bp->looseCount, bp->isLoose, bp->filters);
+		bool unchanged = false;
+		int found = dkPairGrid_Update(world, bp->loose, bp->looseCount, bp->isLoose, bp->filters, &unchanged);
 		world->pairsPatched = found == 0;
+		world->pairsUnchanged = found == 0 && unchanged;
 		if (found == 0) return world->pairs.count;
 		if (found < 0) {
 			world->pairsValid = false;

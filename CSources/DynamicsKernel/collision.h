@@ -168,10 +168,11 @@ static inline bool dkCandidate(const dkWorld* world, int32_t i, int32_t j, const
 bool dkPairGrid_Find(dkWorld* world, const int32_t* slots, int32_t live, const dkFilter* filters);
 // The pairs again after the fat boxes of the `loose` shapes (ascending, marked in `isLoose` by shape slot)
 // changed since the last dkPairGrid_Find: that build's grid finds their partners, and the pairs of the
-// other shapes stay. 0 when done, 1 when the grid cannot answer for them (a large shape among them: find
-// every pair instead), -1 when out of memory (the list is then unchanged).
+// other shapes stay. 0 when done (`unchanged` receives whether the list is pair for pair the one it was:
+// the loose shapes kept their partners), 1 when the grid cannot answer for them (a large shape among them:
+// find every pair instead), -1 when out of memory (the list is then unchanged).
 int dkPairGrid_Update(dkWorld* world, const int32_t* loose, int32_t looseCount, const uint8_t* isLoose,
-					  const dkFilter* filters);
+					  const dkFilter* filters, bool* unchanged);
 // The pairs as dkPairGrid_Find would give them, from two grids: one over the `still` shapes (none of which
 // can move: resting and anchored items, boundaries), built only when *stillBuilt is false, which then
 // holds; and one over the `movers` (the others, ascending), built here, whose shapes look their partners

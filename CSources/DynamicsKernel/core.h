@@ -130,6 +130,7 @@ struct dkWorld {
 	bool pairsReused; // this step's broadphase kept last step's pair list (nothing left its fat box)
 	bool pairsPatched; // this step's broadphase found only the pairs of shapes whose fat boxes changed
 	bool pairsSplit;   // this step's broadphase found every pair with the still shapes in a grid of their own
+	bool pairsUnchanged; // this step's pair list is last step's, pair for pair: kept, or found again the same
 	bool rotationsCurrent; // the Sin and Cos columns hold every row's rotation for this step (dkStore_Rotations)
 	dkPairGrid* grid; // the pair search's grid (pair_grid.c), kept between steps
 	dkPairGrid* stillGrid; // the shapes that cannot move, while they are many (pair_grid.c)

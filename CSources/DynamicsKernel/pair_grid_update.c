@@ -60,9 +60,10 @@ static bool looseInGrid(const dkWorld* world, const dkPairGrid* g, int32_t a, co
 }
 
 // Merges the found pairs, sorted here, with the world's list, less the pairs of loose shapes (none left
-// out without `isLoose`), into the grid's spare buffer, which becomes the list. False when out of memory
-// (the list is then unchanged).
-static bool mergeFound(dkWorld* world, dkPairGrid* g, const uint8_t* isLoose)
+// out without `isLoose`), into the grid's spare buffer, which becomes the list; `unchanged` (if not null)
+// receives whether that is the list it was given, pair for pair. False when out of memory (the list is
+// then unchanged).
+static bool mergeFound(dkWorld* world, dkPairGrid* g, const uint8_t* isLoose, bool* unchanged)
 {
 	if (g->found.count > 1) qsort(g->found.data, (size_t)g->found.count, sizeof(dkPair), comparePairs);
 	int64_t most = (int64_t)world->pairs.count + g->found.count;
@@ -78,6 +79,8 @@ static bool mergeFound(dkWorld* world, dkPairGrid* g, const uint8_t* isLoose)
 		g->spare.data[n++] = takeOld ? old[i++] : found[j++];
 	}
 	dkPairArray list = world->pairs;
+	if (unchanged)
+		*unchanged = n == list.count && (n == 0 || memcmp(g->spare.data, list.data, (size_t)n * sizeof(dkPair)) == 0);
 	world->pairs = g->spare;
 	world->pairs.count = n;
 	g->spare = list;
@@ -97,7 +100,7 @@ static int stillPartners(dkWorld* world, int32_t a, const uint8_t* isLoose, cons
 }
 
 int dkPairGrid_Update(dkWorld* world, const int32_t* loose, int32_t looseCount, const uint8_t* isLoose,
-					  const dkFilter* filters)
+					  const dkFilter* filters, bool* unchanged)
 {
 	dkPairGrid* g = world->grid;
 	if (!g || !g->built) return 1;
@@ -122,7 +125,7 @@ int dkPairGrid_Update(dkWorld* world, const int32_t* loose, int32_t looseCount, 
 			if (dkCandidate(world, a, loose[m], filters) && !pushFound(world, g, a, loose[m])) return -1;
 	}
 	// The pairs of two shapes that are not loose stay; merged with the loose shapes' pairs in order.
-	return mergeFound(world, g, isLoose) ? 0 : -1;
+	return mergeFound(world, g, isLoose, unchanged) ? 0 : -1;
 }
 
 int dkPairGrid_FindSplit(dkWorld* world, const int32_t* movers, int32_t moverCount, const int32_t* still,
@@ -146,7 +149,7 @@ int dkPairGrid_FindSplit(dkWorld* world, const int32_t* movers, int32_t moverCou
 	g->found.count = 0;
 	for (int32_t k = 0; k < moverCount; ++k)
 		if (stillPartners(world, movers[k], isLoose, filters) < 0) return -1;
-	if (!mergeFound(world, g, NULL)) return -1;
+	if (!mergeFound(world, g, NULL, NULL)) return -1;
 	g->split = true;
 	return 0;
 }
