@@ -29,7 +29,13 @@ static inline dkVf dkV_load(const float* p)
 }
 static inline void dkV_store(float* p, dkVf v) { memcpy(p, &v, sizeof v); }
 static inline dkVf dkV_splat(float x) { return (dkVf){0} + x; }
+// A lane of `a` where the mask lane is set (all ones, as every comparison gives), of `b` where it is clear.
+// AVX2 has one instruction for it (its sign bit decides, which for such masks is the same bits).
+#if defined(DK_SELECT_BLENDV)
+static inline dkVf dkV_select(dkVm m, dkVf a, dkVf b) { return (dkVf)_mm256_blendv_ps((__m256)b, (__m256)a, (__m256)m); }
+#else
 static inline dkVf dkV_select(dkVm m, dkVf a, dkVf b) { return (dkVf)(((dkVm)a & m) | ((dkVm)b & ~m)); }
+#endif
 static inline dkVf dkV_abs(dkVf v) { return (dkVf)((dkVm)v & 0x7fffffff); }
 // Round to nearest, ties to even: what rintf does in the default rounding mode.
 static inline dkVf dkV_rint(dkVf v) { return __builtin_elementwise_roundeven(v); }
