@@ -90,6 +90,9 @@ typedef struct dkManifold {
 	dkManifoldPoint points[2];
 } dkManifold;
 
+// A contact's shapes (dkContact.kinds): circles, and circles about their items' centres (dkShape_CentredCircle).
+enum { dkContactCircleA = 1u << 0, dkContactCircleB = 1u << 1, dkContactCentredA = 1u << 2, dkContactCentredB = 1u << 3 };
+
 typedef struct dkContact {
 	int32_t shapeA, shapeB; // slots, shapeA < shapeB
 	uint32_t generationA, generationB;
@@ -100,6 +103,10 @@ typedef struct dkContact {
 	dkManifold manifold;
 	// The poses the manifold was computed at: A's and B's rotations, and B's centre less A's (world).
 	float cachedCosA, cachedSinA, cachedCosB, cachedSinB, cachedDx, cachedDy, cachedNx, cachedNy;
+	// What the step reads of its shapes, which a shape keeps for its lifetime: the farther reach of the two
+	// from their items' centres (dkShape.extent), pt, and their kinds (dkContactCircleA …).
+	float extent;
+	uint8_t kinds;
 	bool cached; // the manifold has points and may be reused (contact.c)
 	bool touching;
 	uint8_t colour;		 // its colour in the constraint graph while it has points, else DK_GRAPH_NONE

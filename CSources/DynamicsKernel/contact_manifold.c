@@ -12,11 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool rowOf(const dkWorld* world, const dkShape* s, int32_t* row)
-{
-	*row = s->body >= 0 ? world->slots.data[s->body].dense : -1;
-	return *row >= 0;
-}
 
 // Reuses a contact's manifold when its items moved little since it was computed, the idea of Box2D v3's
 // contact recycling (Erin Catto, physics_world.c, 2025), with a bound of our own. `pose` holds each
@@ -32,7 +27,7 @@ static bool rowOf(const dkWorld* world, const dkShape* s, int32_t* row)
 // its point lies on the normal through its centre, wherever the circle turned), and its separation is the
 // base separation plus how far the anchors moved apart along the normal. Returns false when the manifold
 // must be computed again.
-static bool recycle(const dkWorld* world, dkContact* c, const float pose[2][4], float reach)
+static bool recycle(dkContact* c, const float pose[2][4], float reach)
 {
 	const float cA = pose[0][2], sA = pose[0][3], cB = pose[1][2], sB = pose[1][3];
 	// Each item's turn since: the rotation now times the inverse of the cached one.
@@ -47,10 +42,9 @@ static bool recycle(const dkWorld* world, dkContact* c, const float pose[2][4], 
 	// The sine of B's turn relative to A since then: qB times the inverse of qA. A point r from B's centre
 	// moves 2·sin(φ/2)·r, under 1.01·|sin φ|·r for the turns DK_RECYCLE_COS allows.
 	float turn = 1.01f * fabsf(qBs * qAc - qBc * qAs);
-	float extent = fmaxf(world->shapes.data[c->shapeA].extent, world->shapes.data[c->shapeB].extent);
-	float moved = sqrtf((tx - ux) * (tx - ux) + (ty - uy) * (ty - uy)) + extent * turn;
+	float moved = sqrtf((tx - ux) * (tx - ux) + (ty - uy) * (ty - uy)) + c->extent * turn;
 	if (!(moved + (reach - DK_SPECULATIVE_DISTANCE) < DK_SPECULATIVE_DISTANCE)) return false;
-	int k0 = world->shapes.data[c->shapeA].body >= 0 ? 0 : 1; // the origin: A's centre, or B's for a boundary
+	int k0 = c->bodyA >= 0 ? 0 : 1; // the origin: A's centre, or B's for a boundary
 	c->originX = pose[k0][0];
 	c->originY = pose[k0][1];
 	uint32_t owners = c->manifold.owners;
@@ -58,11 +52,11 @@ static bool recycle(const dkWorld* world, dkContact* c, const float pose[2][4], 
 	float nx = qNc * c->cachedNx - qNs * c->cachedNy, ny = qNs * c->cachedNx + qNc * c->cachedNy;
 	c->manifold.nx = nx;
 	c->manifold.ny = ny;
-	if (dkShape_CentredCircle(&world->shapes.data[c->shapeA])) {
+	if (c->kinds & dkContactCentredA) {
 		qAc = qNc;
 		qAs = qNs;
 	}
-	if (dkShape_CentredCircle(&world->shapes.data[c->shapeB])) {
+	if (c->kinds & dkContactCentredB) {
 		qBc = qNc;
 		qBs = qNs;
 	}
@@ -90,23 +84,23 @@ void dkContact_UpdateManifold(const dkWorld* world, dkContact* c, float dt)
 		c->cached = false;
 		return;
 	}
-	const dkShape *sa = &world->shapes.data[c->shapeA], *sb = &world->shapes.data[c->shapeB];
 	float* const* col = world->col;
 	float pose[2][4] = {{0, 0, 1, 0}, {0, 0, 1, 0}}; // x, y, cos, sin
-	const dkShape* s[2] = {sa, sb};
+	int32_t bodies[2] = {c->bodyA, c->bodyB};
 	for (int k = 0; k < 2; ++k) {
-		int32_t row;
-		if (!rowOf(world, s[k], &row)) continue;
+		int32_t row = bodies[k] >= 0 ? world->slots.data[bodies[k]].dense : -1;
+		if (row < 0) continue;
 		pose[k][0] = col[dkColumnPositionX][row];
 		pose[k][1] = col[dkColumnPositionY][row];
 		pose[k][2] = col[dkColumnCos][row];
 		pose[k][3] = col[dkColumnSin][row];
 	}
 	// Two circles are not reused: their normal runs through both centres, and computing it is cheap.
-	bool circles = sa->kind == dkGeometryCircle && sb->kind == dkGeometryCircle;
-	if (c->cached && !circles && recycle(world, c, pose, reach)) return;
+	bool circles = (c->kinds & (dkContactCircleA | dkContactCircleB)) == (dkContactCircleA | dkContactCircleB);
+	if (c->cached && !circles && recycle(c, pose, reach)) return;
+	const dkShape *sa = &world->shapes.data[c->shapeA], *sb = &world->shapes.data[c->shapeB];
 	// The origin is an item's centre (a boundary has none), which keeps coordinates small.
-	int k0 = sa->body >= 0 ? 0 : 1;
+	int k0 = c->bodyA >= 0 ? 0 : 1;
 	c->originX = pose[k0][0];
 	c->originY = pose[k0][1];
 	dkPlaced pa, pb;

@@ -158,6 +158,10 @@ static void newContact(const dkWorld* world, int32_t a, int32_t b, dkContact* c)
 	c->itemB = itemId(world, b);
 	c->tagA = world->shapes.data[a].tag;
 	c->tagB = world->shapes.data[b].tag;
+	const dkShape *sa = &world->shapes.data[a], *sb = &world->shapes.data[b];
+	c->extent = fmaxf(sa->extent, sb->extent);
+	c->kinds = (sa->kind == dkGeometryCircle ? dkContactCircleA : 0u) | (sb->kind == dkGeometryCircle ? dkContactCircleB : 0u) |
+			   (dkShape_CentredCircle(sa) ? dkContactCentredA : 0u) | (dkShape_CentredCircle(sb) ? dkContactCentredB : 0u);
 	c->colour = DK_GRAPH_NONE;
 }
 
@@ -272,7 +276,6 @@ static void settleInPlace(const dkWorld* world, dkMergeRange* r, dkContact* cont
 {
 	int32_t b = r->contactBegin, e = r->contactEnd;
 	for (int32_t k = b; k < e; ++k) {
-		if (k + DK_MERGE_AHEAD < e) prefetchShape(&world->shapes.data[contacts[k + DK_MERGE_AHEAD].shapeB]);
 		// Neither shape moves exactly when the pair list has no pair for them (dkCandidate).
 		if (!bothAsleep(world, &contacts[k])) {
 			settle(world, r, &contacts[k], dt);

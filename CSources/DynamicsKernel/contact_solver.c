@@ -98,18 +98,17 @@ static inline dkFillSide fillSide(const dkFillTask* t, int32_t body, int32_t mov
 // 76 s). The contacts of a joint chain's items keep the whole frame of the step's start: those items take a
 // raised inertia in every constraint (joint_chain.c), and turning frames fed the chain: a dragged chain of nine
 // boxes blew up, and the bridge's boxes gained energy.
-static float frameBits(const dkWorld* world, const dkContact* contact, bool chainItem, bool still)
+static float frameBits(const dkContact* contact, bool chainItem, bool still)
 {
-	const dkShape *sa = &world->shapes.data[contact->shapeA], *sb = &world->shapes.data[contact->shapeB];
-	uint32_t owners = contact->manifold.owners;
+	uint32_t owners = contact->manifold.owners, kinds = contact->kinds;
 	if (chainItem) return dkSoaBits(dkFrameKeepArms | dkFrameKeepNormal);
 	uint32_t bits = still ? dkFrameKeepArms : 0;
-	if (sa->kind != dkGeometryCircle || sb->kind != dkGeometryCircle) {
+	if ((kinds & (dkContactCircleA | dkContactCircleB)) != (dkContactCircleA | dkContactCircleB)) {
 		bits |= (owners & dkPoint0OnB) ? dkFramePoint0OnB : dkFramePoint0OnA;
 		bits |= (owners & dkPoint1OnB) ? dkFramePoint1OnB : dkFramePoint1OnA;
 	}
-	if (dkShape_CentredCircle(sa)) bits |= dkFrameAWithNormal;
-	if (dkShape_CentredCircle(sb)) bits |= dkFrameBWithNormal;
+	if (kinds & dkContactCentredA) bits |= dkFrameAWithNormal;
+	if (kinds & dkContactCentredB) bits |= dkFrameBWithNormal;
 	return dkSoaBits(bits);
 }
 
@@ -139,7 +138,7 @@ static bool fillContact(const dkFillTask* t, int32_t i)
 	r[dkSoaInertiaB * DK_CONSTRAINT_PAD] = b.i;
 	r[dkSoaStiff * DK_CONSTRAINT_PAD] = (ra < 0 || rb < 0) ? 1.0f : 0.0f; // rigid when braced (below)
 	bool chainItem = t->chainItem && (t->chainItem[soa->stateA[k]] || t->chainItem[soa->stateB[k]]);
-	r[dkSoaFrame * DK_CONSTRAINT_PAD] = frameBits(world, contact, chainItem, ra < 0 || rb < 0);
+	r[dkSoaFrame * DK_CONSTRAINT_PAD] = frameBits(contact, chainItem, ra < 0 || rb < 0);
 	bool hasA = a.item, hasB = b.item;
 	float restitution = hasA && hasB ? fmaxf(a.e, b.e) : (hasA ? a.e : b.e);
 	r[dkSoaFriction * DK_CONSTRAINT_PAD] = hasA && hasB ? sqrtf(a.f * b.f) : (hasA ? a.f : b.f);
