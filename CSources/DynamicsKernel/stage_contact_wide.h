@@ -25,23 +25,41 @@ typedef struct DK_FN(dkPointFrame) {
 
 static inline dkVm DK_FN(has)(dkVm bits, uint32_t bit) { return (bits & (int32_t)bit) != 0; }
 
-static inline DK_FN(dkPointFrame) DK_FN(pointFrame)(const float* row, int j, const DK_FN(dkBodyVec) * a,
-													 const DK_FN(dkBodyVec) * b)
+// What both points of a constraint's frame share: its frame bits and normal at the step's start, and which
+// of its items keep the step's frame whole.
+typedef struct DK_FN(dkFrameShared) {
+	dkVm bits, put, keep, aN, bN;
+	dkVf n0x, n0y;
+} DK_FN(dkFrameShared);
+
+static inline DK_FN(dkFrameShared) DK_FN(frameShared)(const float* row, const DK_FN(dkBodyVec) * a, const DK_FN(dkBodyVec) * b)
 {
-	int o = j * dkSoaPoint;
-	dkVm bits = (dkVm)DK_LOAD(dkSoaFrame);
-	dkVm onA = DK_FN(has)(bits, j == 0 ? dkFramePoint0OnA : dkFramePoint1OnA);
-	dkVm onB = DK_FN(has)(bits, j == 0 ? dkFramePoint0OnB : dkFramePoint1OnB);
+	DK_FN(dkFrameShared) sh;
+	sh.bits = (dkVm)DK_LOAD(dkSoaFrame);
 	// An item that turned more than DK_RECYCLE_COS allows since the step began (a spinning one) keeps the step's
 	// whole frame: the effective masses are the step's start's, and with arms turned far from them, impulses
 	// on an item spun by a field overshot until the world was no longer finite.
-	dkVm put = DK_FN(has)(bits, dkFrameKeepNormal) | (a->dc < DK_RECYCLE_COS) | (b->dc < DK_RECYCLE_COS);
+	sh.put = DK_FN(has)(sh.bits, dkFrameKeepNormal) | (a->dc < DK_RECYCLE_COS) | (b->dc < DK_RECYCLE_COS);
+	sh.keep = DK_FN(has)(sh.bits, dkFrameKeepArms) | sh.put;
+	sh.aN = DK_FN(has)(sh.bits, dkFrameAWithNormal);
+	sh.bN = DK_FN(has)(sh.bits, dkFrameBWithNormal);
+	sh.n0x = DK_LOAD(dkSoaNx);
+	sh.n0y = DK_LOAD(dkSoaNy);
+	return sh;
+}
+
+static inline DK_FN(dkPointFrame) DK_FN(pointFrame)(const float* row, int j, const DK_FN(dkBodyVec) * a,
+													 const DK_FN(dkBodyVec) * b, const DK_FN(dkFrameShared) * sh)
+{
+	int o = j * dkSoaPoint;
+	dkVm onA = DK_FN(has)(sh->bits, j == 0 ? dkFramePoint0OnA : dkFramePoint1OnA);
+	dkVm onB = DK_FN(has)(sh->bits, j == 0 ? dkFramePoint0OnB : dkFramePoint1OnB);
+	dkVm put = sh->put;
 	dkVf nc = dkV_select(put, dkV_splat(1.0f), dkV_select(onB, a->dc, dkV_select(onA, b->dc, dkV_splat(1.0f))));
 	dkVf ns = dkV_select(put, dkV_splat(0.0f), dkV_select(onB, a->ds, dkV_select(onA, b->ds, dkV_splat(0.0f))));
-	dkVm aN = DK_FN(has)(bits, dkFrameAWithNormal), bN = DK_FN(has)(bits, dkFrameBWithNormal);
-	dkVf aC = dkV_select(aN, nc, a->dc), aS = dkV_select(aN, ns, a->ds);
-	dkVf bC = dkV_select(bN, nc, b->dc), bS = dkV_select(bN, ns, b->ds);
-	dkVf n0x = DK_LOAD(dkSoaNx), n0y = DK_LOAD(dkSoaNy), h = 0.5f * DK_LOAD(dkSoaBase + o);
+	dkVf aC = dkV_select(sh->aN, nc, a->dc), aS = dkV_select(sh->aN, ns, a->ds);
+	dkVf bC = dkV_select(sh->bN, nc, b->dc), bS = dkV_select(sh->bN, ns, b->ds);
+	dkVf n0x = sh->n0x, n0y = sh->n0y, h = 0.5f * DK_LOAD(dkSoaBase + o);
 	dkVf ax = DK_LOAD(dkSoaRAx + o), ay = DK_LOAD(dkSoaRAy + o), bx = DK_LOAD(dkSoaRBx + o), by = DK_LOAD(dkSoaRBy + o);
 	dkVf uAx = ax - h * n0x, uAy = ay - h * n0y, uBx = bx + h * n0x, uBy = by + h * n0y; // the surface points
 	dkVf pAx = aC * uAx - aS * uAy, pAy = aS * uAx + aC * uAy;
@@ -52,7 +70,7 @@ static inline DK_FN(dkPointFrame) DK_FN(pointFrame)(const float* row, int j, con
 	f.tx = f.ny, f.ty = -f.nx;
 	f.s = (cx + (pBx - pAx)) * f.nx + (cy + (pBy - pAy)) * f.ny;
 	dkVf qAx = pAx + h * f.nx, qAy = pAy + h * f.ny, qBx = pBx - h * f.nx, qBy = pBy - h * f.ny;
-	dkVm keep = DK_FN(has)(bits, dkFrameKeepArms) | put;
+	dkVm keep = sh->keep;
 	// The step's frame whole (a joint chain's item, a spun item): its separation as Box2D measures it, from the
 	// halfway point turned with each item. (Measured from the turned surface points against the step's arms,
 	// the bridge's boxes kept it swinging at a kinetic energy of about 2 000, where it otherwise rests after
@@ -75,9 +93,10 @@ static void DK_FN(dkContactWarmStart)(dkContactSoA* c, int32_t begin, int32_t en
 		DK_FN(dkBodyVec) a = DK_FN(gatherBodies)(states, c->stateA + k);
 		DK_FN(dkBodyVec) b = DK_FN(gatherBodies)(states, c->stateB + k);
 		dkVf mA = DK_LOAD(dkSoaMassA), iA = DK_LOAD(dkSoaInertiaA), mB = DK_LOAD(dkSoaMassB), iB = DK_LOAD(dkSoaInertiaB);
+		DK_FN(dkFrameShared) sh = DK_FN(frameShared)(row, &a, &b);
 		for (int j = 0; j < 2; ++j) {
 			int o = j * dkSoaPoint;
-			DK_FN(dkPointFrame) f = DK_FN(pointFrame)(row, j, &a, &b);
+			DK_FN(dkPointFrame) f = DK_FN(pointFrame)(row, j, &a, &b, &sh);
 			dkVf ni = DK_LOAD(dkSoaNormalImpulse + o), ti = DK_LOAD(dkSoaTangentImpulse + o);
 			DK_FN(applyImpulse)(&a, &b, mA, iA, mB, iB, f.rAx, f.rAy, f.rBx, f.rBy, ni * f.nx + ti * f.tx,
 								ni * f.ny + ti * f.ty);
@@ -102,10 +121,11 @@ static void DK_FN(dkContactSolve)(dkContactSoA* c, int32_t begin, int32_t end, d
 								   dkV_select(isStiff, dkV_splat(stiff.massScale), dkV_splat(soft.massScale)));
 		dkVf softImpulse = dkV_select(isRigid, dkV_splat(0.0f),
 									  dkV_select(isStiff, dkV_splat(stiff.impulseScale), dkV_splat(soft.impulseScale)));
-		DK_FN(dkPointFrame) f[2];
+		// Both frames before any impulse: they read the items' movement, which impulses do not change.
+		DK_FN(dkFrameShared) sh = DK_FN(frameShared)(row, &a, &b);
+		DK_FN(dkPointFrame) f[2] = {DK_FN(pointFrame)(row, 0, &a, &b, &sh), DK_FN(pointFrame)(row, 1, &a, &b, &sh)};
 		for (int j = 0; j < 2; ++j) {
 			int o = j * dkSoaPoint;
-			f[j] = DK_FN(pointFrame)(row, j, &a, &b);
 			dkVf rAx = f[j].rAx, rAy = f[j].rAy, rBx = f[j].rBx, rBy = f[j].rBy, nx = f[j].nx, ny = f[j].ny, s = f[j].s;
 			dkVm speculative = s > 0.0f;
 			dkVf bias = dkV_select(speculative, s * invH, dkV_splat(0.0f));
@@ -156,9 +176,10 @@ static void DK_FN(dkContactApproach)(dkContactSoA* c, int32_t begin, int32_t end
 		if (!dkV_any(DK_LOAD(dkSoaRestitution) != 0.0f)) continue;
 		DK_FN(dkBodyVec) a = DK_FN(gatherBodies)(states, c->stateA + k);
 		DK_FN(dkBodyVec) b = DK_FN(gatherBodies)(states, c->stateB + k);
+		DK_FN(dkFrameShared) sh = DK_FN(frameShared)(row, &a, &b);
 		for (int j = 0; j < 2; ++j) {
 			int o = j * dkSoaPoint;
-			DK_FN(dkPointFrame) f = DK_FN(pointFrame)(row, j, &a, &b);
+			DK_FN(dkPointFrame) f = DK_FN(pointFrame)(row, j, &a, &b, &sh);
 			dkVf rAx = f.rAx, rAy = f.rAy, rBx = f.rBx, rBy = f.rBy, nx = f.nx, ny = f.ny, s = f.s;
 			dkVm apart = (s > 0.0f) & (DK_LOAD(dkSoaNormalImpulse + o) == 0.0f);
 			dkVf vn = DK_FN(relativeAlong)(&a, &b, rAx, rAy, rBx, rBy, nx, ny), rv = DK_LOAD(dkSoaRelativeVelocity + o);
@@ -175,9 +196,10 @@ static void DK_FN(dkContactRestitution)(dkContactSoA* c, int32_t begin, int32_t 
 		DK_FN(dkBodyVec) a = DK_FN(gatherBodies)(states, c->stateA + k);
 		DK_FN(dkBodyVec) b = DK_FN(gatherBodies)(states, c->stateB + k);
 		dkVf mA = DK_LOAD(dkSoaMassA), iA = DK_LOAD(dkSoaInertiaA), mB = DK_LOAD(dkSoaMassB), iB = DK_LOAD(dkSoaInertiaB);
+		DK_FN(dkFrameShared) sh = DK_FN(frameShared)(row, &a, &b);
 		for (int j = 0; j < 2; ++j) {
 			int o = j * dkSoaPoint;
-			DK_FN(dkPointFrame) f = DK_FN(pointFrame)(row, j, &a, &b);
+			DK_FN(dkPointFrame) f = DK_FN(pointFrame)(row, j, &a, &b, &sh);
 			dkVf rv = DK_LOAD(dkSoaRelativeVelocity + o);
 			// Every lane applies an impulse (zero where inactive), so all widths round identically.
 			dkVm active = (restitution != 0.0f) & ~(rv > -DK_RESTITUTION_THRESHOLD) & (DK_LOAD(dkSoaMaxNormalImpulse + o) != 0.0f);
