@@ -2,8 +2,9 @@
 // Stage template: moving items in and out of lanes, and the impulses on them. The solver kernels (contact
 // and joint) gather the states of a batch's items into one vector per field and scatter the velocities
 // back. A state is eight floats (constraint.h), so on x86 a batch of 8 is an 8 × 8 transpose of rows
-// loaded whole, and a batch of 16 is two of them; other widths copy lane by lane. Only data moves, so
-// every width gives the same bits.
+// loaded whole, and a batch of 16 is two of them, and writing back transposes the first four fields (the
+// velocities and dx, unchanged) into each state's first 16 bytes; other widths copy lane by lane. Only
+// data moves, so every width gives the same bits.
 
 typedef struct DK_FN(dkBodyVec) {
 	dkVf vx, vy, w, dx, dy, dc, ds, da;
@@ -38,12 +39,18 @@ static inline void DK_FN(gather8)(const dkBodyState* states, const int32_t* inde
 	DK_FN(transpose8)(f);
 }
 
-// Writes eight states back whole (only the velocities changed), except the shared zero state.
-static inline void DK_FN(scatter8)(dkBodyState* states, const int32_t* index, __m256 f[8], int32_t zero)
+// Writes the velocities of eight states back, except to the shared zero state: f holds vx, vy, w and dx (which
+// did not change) of the eight lanes; each state's first four floats are stored, half a transpose.
+static inline void DK_FN(scatter8)(dkBodyState* states, const int32_t* index, const __m256 f[4], int32_t zero)
 {
-	DK_FN(transpose8)(f);
-	for (int l = 0; l < 8; ++l)
-		if (index[l] != zero) _mm256_storeu_ps(&states[index[l]].vx, f[l]);
+	__m256 t0 = _mm256_unpacklo_ps(f[0], f[1]), t1 = _mm256_unpackhi_ps(f[0], f[1]);
+	__m256 t2 = _mm256_unpacklo_ps(f[2], f[3]), t3 = _mm256_unpackhi_ps(f[2], f[3]);
+	__m256 r[4] = {_mm256_shuffle_ps(t0, t2, 0x44), _mm256_shuffle_ps(t0, t2, 0xEE), _mm256_shuffle_ps(t1, t3, 0x44),
+				   _mm256_shuffle_ps(t1, t3, 0xEE)}; // r[i]: lane i (low half) and lane i + 4 (high half)
+	for (int i = 0; i < 4; ++i) {
+		if (index[i] != zero) _mm_storeu_ps(&states[index[i]].vx, _mm256_castps256_ps128(r[i]));
+		if (index[i + 4] != zero) _mm_storeu_ps(&states[index[i + 4]].vx, _mm256_extractf128_ps(r[i], 1));
+	}
 }
 
 #if DK_W == 8
@@ -57,7 +64,7 @@ static inline DK_FN(dkBodyVec) DK_FN(gatherBodies)(const dkBodyState* states, co
 static inline void DK_FN(scatterBodies)(dkBodyState* states, const int32_t* index, const DK_FN(dkBodyVec) * b,
 										int32_t zero)
 {
-	__m256 f[8] = {b->vx, b->vy, b->w, b->dx, b->dy, b->dc, b->ds, b->da};
+	__m256 f[4] = {b->vx, b->vy, b->w, b->dx};
 	DK_FN(scatter8)(states, index, f, zero);
 }
 #else
@@ -79,9 +86,9 @@ static inline DK_FN(dkBodyVec) DK_FN(gatherBodies)(const dkBodyState* states, co
 static inline void DK_FN(scatterBodies)(dkBodyState* states, const int32_t* index, const DK_FN(dkBodyVec) * b,
 										int32_t zero)
 {
-	__m512 v[8] = {b->vx, b->vy, b->w, b->dx, b->dy, b->dc, b->ds, b->da};
-	__m256 lo[8], hi[8];
-	for (int f = 0; f < 8; ++f) {
+	__m512 v[4] = {b->vx, b->vy, b->w, b->dx};
+	__m256 lo[4], hi[4];
+	for (int f = 0; f < 4; ++f) {
 		lo[f] = _mm512_castps512_ps256(v[f]);
 		hi[f] = _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v[f]), 1));
 	}
