@@ -6,15 +6,15 @@
 // events, in list order; touching contacts link their items' islands (island.c), and resting islands
 // touched by a moving item wake up.
 //
-// When the broadphase kept last step's pairs (nothing left its fat box, the common step of a settled
-// scene, or the shapes that left theirs kept their partners) and the list holds a contact for every pair, each is updated in place, in ranges of the list on
-// any number of workers. Otherwise this step's pairs are merged with the list: in ranges of shape slots,
-// each range merges its pairs with its contacts, settles each entry, reading the world and writing only
-// its own region and lists, and the kept entries are gathered into the new list. A merge keeps a contact
-// for every pair, points or none, when last step kept its pairs (the next step may well update in place);
-// otherwise only contacts with points, so scenes whose pairs change every step merge no more than needed.
-// Which contacts are listed never changes what is solved: the solver, the chains and the islands read
-// points and touching contacts only (a kernel check compares both ways bit for bit).
+// When this step's pairs are last step's (nothing left its fat box, the common step of a settled scene, or
+// the shapes that left theirs kept their partners) and the list holds a contact for every pair, each is
+// updated in place, in ranges of the list on any number of workers. Otherwise this step's pairs are merged
+// with the list: in ranges of shape slots, each range merges its pairs with its contacts, settles each entry,
+// reading the world and writing only its own region and lists, and the kept entries are gathered into the new
+// list. A merge keeps a contact for every pair, points or none, when last step kept its pairs (the next step
+// may well update in place); otherwise only contacts with points, so scenes whose pairs change every step
+// merge no more than needed. Which contacts are listed never changes what is solved: the solver, the chains
+// and the islands read points and touching contacts only (a kernel check compares both ways bit for bit).
 //
 // In both cases what changes the world (events, waking) is then applied in range order, which is list
 // order, so the result does not depend on the worker count.
@@ -144,7 +144,7 @@ bool dkContacts_Update(dkWorld* world, float dt, int32_t substeps)
 	world->stepEvents.count = 0;
 	double t0 = world->clockNs, j0 = world->jobNs; // the step's start
 
-	bool settled = world->pairsUnchanged; // last step kept its pairs
+	bool settled = world->pairsUnchanged; // last step's pairs were the ones before them
 	// Items rested, woke, came or went since the pairs were last found (each clears pairsValid): the merge
 	// sorts the old contacts anew into the list and the resting ones. Between such steps no item rests or
 	// dkMerge_Wakes, and the resting contacts stay aside.
@@ -156,11 +156,10 @@ bool dkContacts_Update(dkWorld* world, float dt, int32_t substeps)
 	if (np < 0) return false; // out of memory: keep last step's contacts rather than lose or duplicate some
 	// Sets woken or returned since the last update give their contacts back to this merge (solver_set.c).
 	if (!dkSets_TakeBack(world)) return unsorted(world, sorts);
-	// Last step's pairs (kept, or found again the same), each with its contact: the list is updated where it
-	// is. Otherwise the merge
-	// settles into the spare buffer, and the list's own buffer, read by the merge, then receives the kept
-	// contacts. Both buffers persist across steps. A merge gives every pair its contact when the pairs
-	// may well be kept next step (they were last step); while they change every step (an item flying
+	// Last step's pairs (kept, or found again the same), each with its contact: the list is updated where it is.
+	// Otherwise the merge settles into the spare buffer, and the list's own buffer, read by the merge, then
+	// receives the kept contacts. Both buffers persist across steps. A merge gives every pair its contact when
+	// the pairs may well be kept next step (they were last step); while they change every step (an item flying
 	// through, a scene in motion), only pairs with points get one, which keeps the merge small.
 	bool inPlace = world->pairsUnchanged && world->contactsCoverPairs, cover = settled;
 	sorts = sorts && !inPlace; // (kept pairs were valid: never both)

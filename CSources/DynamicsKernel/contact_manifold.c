@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 // Reuses a contact's manifold when its items moved little since it was computed, the idea of Box2D v3's
 // contact recycling (Erin Catto, physics_world.c, 2025), with a bound of our own. `pose` holds each
 // shape's item pose now (x, y, cos, sin). The bound: B moved relative to A, in A's frame, by `moved` at most
