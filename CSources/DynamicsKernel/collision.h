@@ -108,6 +108,7 @@ typedef struct dkContact {
 	float extent;
 	uint8_t kinds;
 	bool cached; // the manifold has points and may be reused (contact.c)
+	bool fresh;	 // the manifold is as computed at the cached poses: no reuse has moved it since (contact_manifold.c)
 	bool touching;
 	uint8_t colour;		 // its colour in the constraint graph while it has points, else DK_GRAPH_NONE
 	uint8_t colourSides; // which items took the colour's bit (dkGraph_Add)

@@ -26,6 +26,8 @@
 // its point lies on the normal through its centre, wherever the circle turned), and its separation is the
 // base separation plus how far the anchors moved apart along the normal. Returns false when the manifold
 // must be computed again.
+static inline bool sameBits(float a, float b) { return memcmp(&a, &b, sizeof a) == 0; }
+
 static bool recycle(dkContact* c, const float pose[2][4], float reach)
 {
 	const float cA = pose[0][2], sA = pose[0][3], cB = pose[1][2], sB = pose[1][3];
@@ -44,6 +46,14 @@ static bool recycle(dkContact* c, const float pose[2][4], float reach)
 	float moved = sqrtf((tx - ux) * (tx - ux) + (ty - uy) * (ty - uy)) + c->extent * turn;
 	if (!(moved + (reach - DK_SPECULATIVE_DISTANCE) < DK_SPECULATIVE_DISTANCE)) return false;
 	int k0 = c->bodyA >= 0 ? 0 : 1; // the origin: A's centre, or B's for a boundary
+	// At the very poses it was computed at, a manifold not moved since is already what computing it gives.
+	// (Moved by the turn of rounding, it would differ in its last bits: a step that ran out of memory after
+	// computing manifolds in place would not give, once run again, the bits of a step that never failed.)
+	if (c->fresh && sameBits(pose[k0][0], c->originX) && sameBits(pose[k0][1], c->originY) && sameBits(dx, c->cachedDx) &&
+		sameBits(dy, c->cachedDy) && sameBits(cA, c->cachedCosA) && sameBits(sA, c->cachedSinA) &&
+		sameBits(cB, c->cachedCosB) && sameBits(sB, c->cachedSinB))
+		return true;
+	c->fresh = false;
 	c->originX = pose[k0][0];
 	c->originY = pose[k0][1];
 	uint32_t owners = c->manifold.owners;
@@ -128,4 +138,5 @@ void dkContact_UpdateManifold(const dkWorld* world, dkContact* c, float dt)
 	c->cachedNx = c->manifold.nx;
 	c->cachedNy = c->manifold.ny;
 	c->cached = c->manifold.count > 0;
+	c->fresh = true;
 }
