@@ -26,9 +26,9 @@ typedef struct DK_FN(dkPointFrame) {
 static inline dkVm DK_FN(has)(dkVm bits, uint32_t bit) { return (bits & (int32_t)bit) != 0; }
 
 // What both points of a constraint's frame share: its frame bits and normal at the step's start, and which
-// of its items keep the step's frame whole.
+// of its lanes keep the step's frame whole (`whole`) or its arms (`keep`).
 typedef struct DK_FN(dkFrameShared) {
-	dkVm bits, put, keep, aN, bN;
+	dkVm bits, whole, keep, aN, bN;
 	dkVf n0x, n0y;
 } DK_FN(dkFrameShared);
 
@@ -36,11 +36,22 @@ static inline DK_FN(dkFrameShared) DK_FN(frameShared)(const float* row, const DK
 {
 	DK_FN(dkFrameShared) sh;
 	sh.bits = (dkVm)DK_LOAD(dkSoaFrame);
-	// An item that turned more than DK_RECYCLE_COS allows since the step began (a spinning one) keeps the step's
-	// whole frame: the effective masses are the step's start's, and with arms turned far from them, impulses
-	// on an item spun by a field overshot until the world was no longer finite.
-	sh.put = DK_FN(has)(sh.bits, dkFrameKeepNormal) | (a->dc < DK_RECYCLE_COS) | (b->dc < DK_RECYCLE_COS);
-	sh.keep = DK_FN(has)(sh.bits, dkFrameKeepArms) | sh.put;
+	// The step's whole frame is kept by:
+	// - an item that turned more than DK_RECYCLE_COS allows since the step began (a spinning one): the
+	//   effective masses are the step's start's, and with arms turned far from them, impulses on an item spun
+	//   by a field overshot until the world was no longer finite;
+	// - a contact with friction whose items hardly moved against each other since the step began (the sine of
+	//   each one's turn under DK_FRAME_STILL_TURN, and |Δx| + |Δy| of their relative move under
+	//   DK_FRAME_STILL_MOVE): turning its frame would change its normal by less than that turn and its arms by
+	//   less than that move plus the turn times their length, and friction holds the sliding that a normal so
+	//   little off would cause. Most contacts of a settled stack are such, and the step's frame costs a
+	//   fraction of the turned one (Benchmarks/results has the measurement). Without friction nothing holds
+	//   it: a box on a frictionless ball would be pushed along the ball's face, the jam the turned frame cured.
+	dkVf moved = dkV_abs(b->dx - a->dx) + dkV_abs(b->dy - a->dy);
+	dkVm still = (dkV_abs(a->ds) < DK_FRAME_STILL_TURN) & (dkV_abs(b->ds) < DK_FRAME_STILL_TURN) &
+				 (moved < DK_FRAME_STILL_MOVE) & (DK_LOAD(dkSoaFriction) >= DK_FRAME_STILL_FRICTION);
+	sh.whole = DK_FN(has)(sh.bits, dkFrameKeepNormal) | (a->dc < DK_RECYCLE_COS) | (b->dc < DK_RECYCLE_COS) | still;
+	sh.keep = DK_FN(has)(sh.bits, dkFrameKeepArms) | sh.whole;
 	sh.aN = DK_FN(has)(sh.bits, dkFrameAWithNormal);
 	sh.bN = DK_FN(has)(sh.bits, dkFrameBWithNormal);
 	sh.n0x = DK_LOAD(dkSoaNx);
@@ -48,39 +59,57 @@ static inline DK_FN(dkFrameShared) DK_FN(frameShared)(const float* row, const DK
 	return sh;
 }
 
+// The separation in the step's whole frame, as Box2D measures it: the step's start's plus how far the two
+// arms' ends moved apart along the step's normal, each arm turned with its item.
+static inline dkVf DK_FN(wholeSeparation)(const float* row, int o, const DK_FN(dkBodyVec) * a, const DK_FN(dkBodyVec) * b,
+										  const DK_FN(dkFrameShared) * sh)
+{
+	dkVf ax = DK_LOAD(dkSoaRAx + o), ay = DK_LOAD(dkSoaRAy + o), bx = DK_LOAD(dkSoaRBx + o), by = DK_LOAD(dkSoaRBy + o);
+	dkVf h = 0.5f * DK_LOAD(dkSoaBase + o);
+	dkVf mAx = a->dc * ax - a->ds * ay, mAy = a->ds * ax + a->dc * ay;
+	dkVf mBx = b->dc * bx - b->ds * by, mBy = b->ds * bx + b->dc * by;
+	dkVf mx = (b->dx - a->dx) + ((mBx - bx) - (mAx - ax)), my = (b->dy - a->dy) + ((mBy - by) - (mAy - ay));
+	return mx * sh->n0x + my * sh->n0y + 2.0f * h;
+}
+
 static inline DK_FN(dkPointFrame) DK_FN(pointFrame)(const float* row, int j, const DK_FN(dkBodyVec) * a,
 													 const DK_FN(dkBodyVec) * b, const DK_FN(dkFrameShared) * sh)
 {
 	int o = j * dkSoaPoint;
+	dkVm whole = sh->whole;
+	dkVf n0x = sh->n0x, n0y = sh->n0y;
+	dkVf ax = DK_LOAD(dkSoaRAx + o), ay = DK_LOAD(dkSoaRAy + o), bx = DK_LOAD(dkSoaRBx + o), by = DK_LOAD(dkSoaRBy + o);
+	DK_FN(dkPointFrame) f;
+	if (!dkV_any(~whole)) { // every lane keeps the whole frame: the same bits as the selects below give it
+		dkVf one = dkV_splat(1.0f), zero = dkV_splat(0.0f);
+		f.nx = one * n0x - zero * n0y, f.ny = zero * n0x + one * n0y;
+		f.tx = f.ny, f.ty = -f.nx;
+		f.s = DK_FN(wholeSeparation)(row, o, a, b, sh);
+		f.rAx = ax, f.rAy = ay, f.rBx = bx, f.rBy = by;
+		return f;
+	}
 	dkVm onA = DK_FN(has)(sh->bits, j == 0 ? dkFramePoint0OnA : dkFramePoint1OnA);
 	dkVm onB = DK_FN(has)(sh->bits, j == 0 ? dkFramePoint0OnB : dkFramePoint1OnB);
-	dkVm put = sh->put;
-	dkVf nc = dkV_select(put, dkV_splat(1.0f), dkV_select(onB, a->dc, dkV_select(onA, b->dc, dkV_splat(1.0f))));
-	dkVf ns = dkV_select(put, dkV_splat(0.0f), dkV_select(onB, a->ds, dkV_select(onA, b->ds, dkV_splat(0.0f))));
+	dkVf nc = dkV_select(whole, dkV_splat(1.0f), dkV_select(onB, a->dc, dkV_select(onA, b->dc, dkV_splat(1.0f))));
+	dkVf ns = dkV_select(whole, dkV_splat(0.0f), dkV_select(onB, a->ds, dkV_select(onA, b->ds, dkV_splat(0.0f))));
 	dkVf aC = dkV_select(sh->aN, nc, a->dc), aS = dkV_select(sh->aN, ns, a->ds);
 	dkVf bC = dkV_select(sh->bN, nc, b->dc), bS = dkV_select(sh->bN, ns, b->ds);
-	dkVf n0x = sh->n0x, n0y = sh->n0y, h = 0.5f * DK_LOAD(dkSoaBase + o);
-	dkVf ax = DK_LOAD(dkSoaRAx + o), ay = DK_LOAD(dkSoaRAy + o), bx = DK_LOAD(dkSoaRBx + o), by = DK_LOAD(dkSoaRBy + o);
+	dkVf h = 0.5f * DK_LOAD(dkSoaBase + o);
 	dkVf uAx = ax - h * n0x, uAy = ay - h * n0y, uBx = bx + h * n0x, uBy = by + h * n0y; // the surface points
 	dkVf pAx = aC * uAx - aS * uAy, pAy = aS * uAx + aC * uAy;
 	dkVf pBx = bC * uBx - bS * uBy, pBy = bS * uBx + bC * uBy;
 	dkVf cx = (ax - bx) + (b->dx - a->dx), cy = (ay - by) + (b->dy - a->dy); // B's centre from A's, now
-	DK_FN(dkPointFrame) f;
 	f.nx = nc * n0x - ns * n0y, f.ny = ns * n0x + nc * n0y;
 	f.tx = f.ny, f.ty = -f.nx;
 	f.s = (cx + (pBx - pAx)) * f.nx + (cy + (pBy - pAy)) * f.ny;
 	dkVf qAx = pAx + h * f.nx, qAy = pAy + h * f.ny, qBx = pBx - h * f.nx, qBy = pBy - h * f.ny;
 	dkVm keep = sh->keep;
-	// The step's frame whole (a joint chain's item, a spun item): its separation as Box2D measures it, from the
-	// halfway point turned with each item. (Measured from the turned surface points against the step's arms,
-	// the bridge's boxes kept it swinging at a kinetic energy of about 2 000, where it otherwise rests after
-	// 40 s.) Only batches with such a lane compute it; the other lanes' bits are the same either way.
-	if (dkV_any(put)) {
-		dkVf mAx = a->dc * ax - a->ds * ay, mAy = a->ds * ax + a->dc * ay;
-		dkVf mBx = b->dc * bx - b->ds * by, mBy = b->ds * bx + b->dc * by;
-		dkVf mx = (b->dx - a->dx) + ((mBx - bx) - (mAx - ax)), my = (b->dy - a->dy) + ((mBy - by) - (mAy - ay));
-		f.s = dkV_select(put, mx * n0x + my * n0y + 2.0f * h, f.s);
-	}
+	// The step's frame whole (a joint chain's item, a spun item, a still contact): its separation as Box2D
+	// measures it, from the halfway point turned with each item. (Measured from the turned surface points
+	// against the step's arms, the bridge's boxes kept it swinging at a kinetic energy of about 2 000, where it
+	// otherwise rests after 40 s.) Only batches with such a lane compute it; the other lanes' bits are the same
+	// either way.
+	if (dkV_any(whole)) f.s = dkV_select(whole, DK_FN(wholeSeparation)(row, o, a, b, sh), f.s);
 	f.rAx = dkV_select(keep, ax, dkV_select(onB, qBx + cx, qAx)), f.rAy = dkV_select(keep, ay, dkV_select(onB, qBy + cy, qAy));
 	f.rBx = dkV_select(keep, bx, dkV_select(onA, qAx - cx, qBx)), f.rBy = dkV_select(keep, by, dkV_select(onA, qAy - cy, qBy));
 	return f;
