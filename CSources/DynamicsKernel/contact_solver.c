@@ -29,6 +29,7 @@ static inline int32_t stateIndex(int32_t row, int32_t awake) { return row >= 0 ?
 void dkContactSolver_StoreImpulses(dkWorld* world, const dkContactSoA* soa, int32_t b, int32_t e)
 {
 	for (int32_t k = b; k < e; ++k) {
+		if (k + 16 < e && soa->contact[k + 16] >= 0) __builtin_prefetch(world->contacts.data[soa->contact[k + 16]].manifold.points, 1);
 		if (soa->contact[k] < 0) continue;
 		dkManifoldPoint* points = world->contacts.data[soa->contact[k]].manifold.points;
 		const float* row = dkSoaRow(soa, k);
@@ -58,10 +59,10 @@ typedef struct dkFillTask {
 
 #define DK_FILL_CHUNK 512
 
-// What a contact's row reads of one side: the item's centre and material, and while it moves, its mass,
-// inertia and velocity (zero otherwise). A boundary (no item) is all zero: its centre is the world origin.
+// What a contact's row reads of one side: the item's centre and material, and while it moves, its mass and
+// inertia (zero otherwise). A boundary (no item) is all zero: its centre is the world origin.
 typedef struct dkFillSide {
-	float m, i, f, e, cx, cy, vx, vy, w;
+	float m, i, f, e, cx, cy;
 	bool item; // the side has an item row (a boundary has none)
 } dkFillSide;
 
@@ -81,10 +82,17 @@ static inline dkFillSide fillSide(const dkFillTask* t, int32_t body, int32_t mov
 	if (moving < 0) return s;
 	s.m = col[dkColumnInverseMass][row];
 	s.i = t->inverseInertia[row];
-	s.vx = col[dkColumnVelocityX][row];
-	s.vy = col[dkColumnVelocityY][row];
-	s.w = col[dkColumnAngularVelocity][row];
 	return s;
+}
+
+// The velocity of a moving row (zero for -1: a side that does not move), which only elastic rows read.
+static inline void fillVelocity(const dkWorld* world, int32_t moving, float v[3])
+{
+	v[0] = v[1] = v[2] = 0.0f;
+	if (moving < 0) return;
+	v[0] = world->col[dkColumnVelocityX][moving];
+	v[1] = world->col[dkColumnVelocityY][moving];
+	v[2] = world->col[dkColumnAngularVelocity][moving];
 }
 
 // How a contact's frame turns within the step (dkSoaFrame): each point goes with the item whose vertex or
@@ -143,6 +151,12 @@ static bool fillContact(const dkFillTask* t, int32_t i)
 	float restitution = hasA && hasB ? fmaxf(a.e, b.e) : (hasA ? a.e : b.e);
 	r[dkSoaFriction * DK_CONSTRAINT_PAD] = hasA && hasB ? sqrtf(a.f * b.f) : (hasA ? a.f : b.f);
 	r[dkSoaRestitution * DK_CONSTRAINT_PAD] = restitution;
+	// An elastic row bounces from the relative normal velocity at the step's start; an inelastic one never
+	// reads it (dkSoaRelativeVelocity stays 0), and so does not read the velocities either.
+	bool elastic = restitution != 0.0f;
+	float va[3], vb[3];
+	fillVelocity(world, elastic ? ra : -1, va);
+	fillVelocity(world, elastic ? rb : -1, vb);
 	for (int32_t p = 0; p < 2; ++p) {
 		int o = p * dkSoaPoint;
 		if (p >= m->count) {
@@ -166,11 +180,11 @@ static bool fillContact(const dkFillTask* t, int32_t i)
 		r[(dkSoaNormalImpulse + o) * DK_CONSTRAINT_PAD] = mp->normalImpulse * world->substepRatio;
 		r[(dkSoaTangentImpulse + o) * DK_CONSTRAINT_PAD] = mp->tangentImpulse * world->substepRatio;
 		r[(dkSoaMaxNormalImpulse + o) * DK_CONSTRAINT_PAD] = 0.0f;
-		float dvx = (b.vx - b.w * rBy) - (a.vx - a.w * rAy);
-		float dvy = (b.vy + b.w * rBx) - (a.vy + a.w * rAx);
-		r[(dkSoaRelativeVelocity + o) * DK_CONSTRAINT_PAD] = dvx * nx + dvy * ny;
+		float dvx = (vb[0] - vb[2] * rBy) - (va[0] - va[2] * rAy);
+		float dvy = (vb[1] + vb[2] * rBx) - (va[1] + va[2] * rAx);
+		r[(dkSoaRelativeVelocity + o) * DK_CONSTRAINT_PAD] = elastic ? dvx * nx + dvy * ny : 0.0f;
 	}
-	return restitution != 0.0f;
+	return elastic;
 }
 
 static void fillTask(void* context, int32_t worker)
