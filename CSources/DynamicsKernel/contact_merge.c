@@ -219,14 +219,16 @@ bool dkMerge_Wakes(const dkWorld* world, const dkContact* c, int32_t ra, int32_t
 // Lists the kept contacts, `n` from `work`, that may link islands or wake a resting item (by their index
 // from `work`), and counts those with points. Waking and linking only ever add awake items and join
 // islands, so contacts whose items are both awake in one island now stay so.
+static inline void noteWaking(const dkWorld* world, dkMergeRange* r, const dkContact* c, int32_t k)
+{
+	r->withPoints += c->manifold.count > 0;
+	if (mayLink(world, c)) r->ok = dkInt32Array_Push(world, &r->waking, &k) && r->ok;
+}
+
 static void listWaking(const dkWorld* world, dkMergeRange* r, const dkContact* work, int32_t n)
 {
 	r->withPoints = 0;
-	for (int32_t k = 0; k < n; ++k) {
-		r->withPoints += work[k].manifold.count > 0;
-		if (mayLink(world, &work[k]))
-			r->ok = dkInt32Array_Push(world, &r->waking, &k) && r->ok;
-	}
+	for (int32_t k = 0; k < n; ++k) noteWaking(world, r, &work[k], k);
 	r->kept = n;
 }
 
@@ -270,19 +272,22 @@ static void mergeAndSettle(const dkWorld* world, dkMergeRange* r, dkContact* spa
 }
 
 // One range of an update in place (the pairs are last step's, each with its contact): the contacts of
-// moving items settle where they are; resting ones stay as they were. Writes only the range's contacts
-// and lists.
+// moving items settle where they are; resting ones stay as they were. Each is listed for waking while it is
+// in cache (as listWaking would after the loop: neither reads what the loop writes of other contacts).
+// Writes only the range's contacts and lists.
 static void settleInPlace(const dkWorld* world, dkMergeRange* r, dkContact* contacts, float dt)
 {
 	int32_t b = r->contactBegin, e = r->contactEnd;
+	r->withPoints = 0;
 	for (int32_t k = b; k < e; ++k) {
 		// Neither shape moves exactly when the pair list has no pair for them (dkCandidate).
 		if (!bothAsleep(world, &contacts[k])) {
 			settle(world, r, &contacts[k], dt);
 			noteColour(world, r, &contacts[k], k - b);
 		}
+		noteWaking(world, r, &contacts[k], k - b);
 	}
-	listWaking(world, r, contacts + b, e - b);
+	r->kept = e - b;
 }
 
 void dkMerge_FreeRanges(const dkWorld* world, dkMergeRange* ranges, int32_t count)
