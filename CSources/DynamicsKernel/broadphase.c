@@ -85,7 +85,7 @@ static bool reserveSlots(dkWorld* world, int32_t n)
 	// Each array holds `per` elements of `size` bytes per shape slot.
 #define grow(p, per, size) dkResizeArray(world, (void**)(p), old * (per), cap * (per), size)
 	bool grown = grow(&world->aabb, 4, sizeof(float)) && grow(&world->fatAabb, 4, sizeof(float)) &&
-				 grow(&world->motion, 4, sizeof(float)) && grow(&bp->filters, 1, sizeof(dkFilter)) &&
+				 grow(&world->motion, dkMotionFloats, sizeof(float)) && grow(&bp->filters, 1, sizeof(dkFilter)) &&
 				 grow(&bp->fatGeneration, 1, sizeof(uint32_t)) && grow(&bp->escaped, 1, 1) && grow(&bp->isLoose, 1, 1) &&
 				 grow(&bp->live, 1, sizeof(int32_t)) && grow(&bp->movers, 1, sizeof(int32_t)) &&
 				 grow(&bp->still, 1, sizeof(int32_t)) && grow(&bp->escapedList, 1, sizeof(int32_t)) &&
@@ -122,10 +122,14 @@ static void computeBox(const dkWorld* world, const dkShape* s, float dt, float* 
 		vy = world->col[dkColumnVelocityY][row];
 		margin = DK_SPECULATIVE_DISTANCE + dt * sqrtf(vx * vx + vy * vy);
 	}
-	motion[0] = vx;
-	motion[1] = vy;
-	motion[2] = margin;
-	motion[3] = 0;
+	motion[dkMotionVx] = vx;
+	motion[dkMotionVy] = vy;
+	motion[dkMotionReach] = margin;
+	motion[dkMotionUnused] = 0;
+	motion[dkMotionX] = x;
+	motion[dkMotionY] = y;
+	motion[dkMotionCos] = c;
+	motion[dkMotionSin] = sn;
 	float lx = INFINITY, ly = INFINITY, ux = -INFINITY, uy = -INFINITY;
 	for (int32_t i = 0; i < s->count; ++i) {
 		float px = (c * s->x[i] - sn * s->y[i]) + x, py = (sn * s->x[i] + c * s->y[i]) + y;
@@ -198,7 +202,7 @@ static void boxTask(void* context, int32_t worker)
 				bp->filters[i] = (dkFilter){s->itemGroups, s->boundaryGroups, s->body, true, isActive(world, s),
 											dkJointPairs_HasSlot(world, s->body)};
 			float* box = world->aabb + 4 * i;
-			computeBox(world, s, t->dt, box, world->motion + 4 * i);
+			computeBox(world, s, t->dt, box, world->motion + dkMotionFloats * i);
 			const float* fat = world->fatAabb + 4 * i;
 			bool out = bp->fatGeneration[i] != s->generation || box[0] < fat[0] || box[1] < fat[1] ||
 					   box[2] > fat[2] || box[3] > fat[3];

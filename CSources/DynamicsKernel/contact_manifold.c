@@ -93,17 +93,10 @@ void dkContact_UpdateManifold(const dkWorld* world, dkContact* c, float dt)
 		c->cached = false;
 		return;
 	}
-	float* const* col = world->col;
-	float pose[2][4] = {{0, 0, 1, 0}, {0, 0, 1, 0}}; // x, y, cos, sin
-	int32_t bodies[2] = {c->bodyA, c->bodyB};
-	for (int k = 0; k < 2; ++k) {
-		int32_t row = bodies[k] >= 0 ? world->slots.data[bodies[k]].dense : -1;
-		if (row < 0) continue;
-		pose[k][0] = col[dkColumnPositionX][row];
-		pose[k][1] = col[dkColumnPositionY][row];
-		pose[k][2] = col[dkColumnCos][row];
-		pose[k][3] = col[dkColumnSin][row];
-	}
+	float pose[2][4]; // x, y, cos, sin: the box pass's copy of each item's (broadphase.c)
+	const float *ma = world->motion + dkMotionFloats * c->shapeA, *mb = world->motion + dkMotionFloats * c->shapeB;
+	memcpy(pose[0], ma + dkMotionX, sizeof pose[0]);
+	memcpy(pose[1], mb + dkMotionX, sizeof pose[1]);
 	// Two circles are not reused: their normal runs through both centres, and computing it is cheap.
 	bool circles = (c->kinds & (dkContactCircleA | dkContactCircleB)) == (dkContactCircleA | dkContactCircleB);
 	if (c->cached && !circles && recycle(c, pose, reach)) return;

@@ -32,8 +32,8 @@ static inline float boxGap(const float* aabb, int32_t a, int32_t b)
 // points are kept this far apart, so items falling side by side do not become contacts of each other.
 static inline float pairReach(const dkWorld* world, int32_t a, int32_t b, float dt)
 {
-	const float *ma = world->motion + 4 * a, *mb = world->motion + 4 * b;
-	float rvx = ma[0] - mb[0], rvy = ma[1] - mb[1];
+	const float *ma = world->motion + dkMotionFloats * a, *mb = world->motion + dkMotionFloats * b;
+	float rvx = ma[dkMotionVx] - mb[dkMotionVx], rvy = ma[dkMotionVy] - mb[dkMotionVy];
 	return DK_SPECULATIVE_DISTANCE + dt * sqrtf(rvx * rvx + rvy * rvy);
 }
 
@@ -44,8 +44,8 @@ static inline float pairReach(const dkWorld* world, int32_t a, int32_t b, float 
 // their rounding: all of it 10¹³ pt out, where floats are 10⁶ pt apart.
 static inline bool beyondReach(const dkWorld* world, int32_t a, int32_t b, float gap, float reach)
 {
-	const float *ba = world->aabb + 4 * a, *ma = world->motion + 4 * a, *mb = world->motion + 4 * b;
-	float excess = -reach + ma[2] + mb[2];
+	const float *ba = world->aabb + 4 * a, *ma = world->motion + dkMotionFloats * a, *mb = world->motion + dkMotionFloats * b;
+	float excess = -reach + ma[dkMotionReach] + mb[dkMotionReach];
 	excess -= 4.0f * FLT_EPSILON * (fabsf(ba[0]) + fabsf(ba[1]) + fabsf(ba[2]) + fabsf(ba[3]));
 	return gap + excess > 0;
 }

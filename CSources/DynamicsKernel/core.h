@@ -95,6 +95,21 @@ DK_ARRAY_TYPE(dkFieldFrame, dkFieldFrameArray);
 DK_ARRAY_TYPE(dkSolverSet, dkSolverSetArray);
 DK_ARRAY_FUNCTIONS(dkSlot, dkSlotArray)
 
+// A shape slot's record in dkWorld.motion, written by the broadphase's box pass (broadphase.c) for every shape
+// whose item can move: its item's velocity (pt/s), how far its box reaches out (2 pt + |v|·dt; 0 for a
+// boundary), and its item's position (pt) and rotation (cos, sin) — a boundary's at the origin, unturned.
+enum {
+	dkMotionVx,
+	dkMotionVy,
+	dkMotionReach,
+	dkMotionUnused,
+	dkMotionX,
+	dkMotionY,
+	dkMotionCos,
+	dkMotionSin,
+	dkMotionFloats
+};
+
 struct dkWorld {
 	dkWorldDef def;
 	const dkKernels* kernels; // chosen from def.simdLimit and the CPU
@@ -123,8 +138,8 @@ struct dkWorld {
 	float* aabb;	// 4 floats per shape slot: this step's box (speculative margin and |v|·dt)
 	float* fatAabb; // 4 floats per shape slot: the box the pair list is of (+ DK_AABB_MARGIN), renewed when
 					// the box leaves it
-	float* motion;	// 4 floats per shape slot, this step: the item's velocity (pt/s), how far its box reaches
-					// out (2 pt + |v|·dt, 0 for a boundary), unused
+	float* motion;	// dkMotionFloats per shape slot, this step: the item's velocity and pose, which the
+					// narrowphase reads from here rather than from the item's columns (dkMotionVx …)
 	int32_t aabbCapacity;
 	bool pairsValid; // the pair list still covers every box (cleared by anything that changes pairs)
 	bool pairsReused; // this step's broadphase kept last step's pair list (nothing left its fat box)
