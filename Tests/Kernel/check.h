@@ -63,6 +63,7 @@ void persistentContacts(Report* r);                    // collision_checks.c
 void recycledManifolds(Report* r);                     // collision_checks.c
 void patchedPairs(Report* r);                          // collision_checks.c
 void splitGrids(Report* r);                            // collision_checks.c
+void contactFrames(Report* r, dkSimdLevel best);      // frame_checks.c
 void restingContacts(Report* r);                       // rest_checks.c
 void solverSets(Report* r);                            // set_checks.c
 void randomSets(Report* r);                            // set_checks.c

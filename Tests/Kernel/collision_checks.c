@@ -248,6 +248,15 @@ static float recycledAgainstFresh(bool onBox, float dx, float dy, float turn)
 	w->col[dkColumnPositionY][row] += dy;
 	w->col[dkColumnCos][row] = cosf(angle);
 	w->col[dkColumnSin][row] = sinf(angle);
+	// What a step's box pass does first: it copies the poses the narrowphase reads (dkMotionX …).
+	for (int32_t s = 0; s < w->shapeIds.next; ++s) {
+		if (!w->shapes.data[s].alive || w->shapes.data[s].body != (int32_t)top.index1 - 1) continue;
+		float* m = w->motion + dkMotionFloats * s;
+		m[dkMotionX] = w->col[dkColumnPositionX][row];
+		m[dkMotionY] = w->col[dkColumnPositionY][row];
+		m[dkMotionCos] = w->col[dkColumnCos][row];
+		m[dkMotionSin] = w->col[dkColumnSin][row];
+	}
 	float worst = -1;
 	for (int32_t k = 0; k < w->contacts.count; ++k) {
 		dkContact reused = w->contacts.data[k], fresh = w->contacts.data[k];
