@@ -19,9 +19,9 @@
 #define DK_RESTITUTION_THRESHOLD 100.0f	   // pt/s: slower impacts do not bounce
 #define DK_AABB_MARGIN 10.0f			   // pt: fat boxes let the pair list survive small movements
 #define DK_RECYCLE_COS 0.999f			   // a manifold is reused while neither item turned more than 2.6°
-#define DK_FRAME_STILL_TURN 1e-4f		   // contacts keep the step's frame while their items turn less (sin)…
-#define DK_FRAME_STILL_MOVE 0.1f		   // pt: …and move apart less, when they have this friction or more
-#define DK_FRAME_STILL_FRICTION 0.01f
+#define DK_FRAME_STILL_TURN 1e-4f		   // a contact with DK_FRAME_STILL_FRICTION or more keeps the step's
+#define DK_FRAME_STILL_MOVE 0.1f		   // frame while its items turn less (sin) and move apart less (pt)
+#define DK_FRAME_STILL_FRICTION 0.01f	   // (stage_contact_wide.h)
 
 // Everything but the vertices fits the first cache line, which is all a new contact reads.
 typedef struct dkShape {

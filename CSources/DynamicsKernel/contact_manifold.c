@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+static inline bool sameBits(float a, float b) { return memcmp(&a, &b, sizeof a) == 0; }
+
 // Reuses a contact's manifold when its items moved little since it was computed, the idea of Box2D v3's
 // contact recycling (Erin Catto, physics_world.c, 2025), with a bound of our own. `pose` holds each
 // shape's item pose now (x, y, cos, sin). The bound: B moved relative to A, in A's frame, by `moved` at most
@@ -26,8 +28,6 @@
 // its point lies on the normal through its centre, wherever the circle turned), and its separation is the
 // base separation plus how far the anchors moved apart along the normal. Returns false when the manifold
 // must be computed again.
-static inline bool sameBits(float a, float b) { return memcmp(&a, &b, sizeof a) == 0; }
-
 static bool recycle(dkContact* c, const float pose[2][4], float reach)
 {
 	const float cA = pose[0][2], sA = pose[0][3], cB = pose[1][2], sB = pose[1][3];
