@@ -106,7 +106,7 @@ test-schema: schema-deps
 # and libblas-dev:arm64 through Debian multiarch (this adds the arm64 architecture to dpkg).
 CLANG ?= clang
 ARM64_DIR := .build/arm64
-KERNEL_LEVELS = $(CLANG) -std=c11 -O2 -Werror -Wall -Wextra -D_POSIX_C_SOURCE=200809L -ICSources/DynamicsKernel/include \
+KERNEL_LEVELS = $(CLANG) -std=c11 -O2 -Werror -Wall -Wextra -D_POSIX_C_SOURCE=200809L -DDK_SELF_CHECKS -ICSources/DynamicsKernel/include \
 	-ICSources/DynamicsKernel CSources/DynamicsKernel/*.c Tests/Kernel/*.c -lblas -lm -lpthread
 
 arm64-deps:

@@ -135,6 +135,7 @@ static void applyColours(dkWorld* world, dkMergeRange* ranges, int32_t rangeCoun
 // valid. Returns false.
 static bool unsorted(dkWorld* world, bool sorts)
 {
+	dkLayout_Forget(world);
 	if (sorts) world->pairsValid = false;
 	return false;
 }
@@ -218,6 +219,7 @@ bool dkContacts_Update(dkWorld* world, float dt, int32_t substeps)
 	}
 	applyColours(world, ranges, rangeCount, inPlace);
 	if (!inPlace) {
+		dkLayout_Forget(world); // the list is merged anew
 		task.gather = true;
 		task.nextResting = world->restingContacts.data;
 		atomic_store(&task.claim, 0);
@@ -264,6 +266,7 @@ void dkContacts_Destroy(dkWorld* world)
 {
 	dkContactArray_Destroy(world, &world->contacts);
 	dkContactArray_Destroy(world, &world->spareContacts);
+	dkLayout_Destroy(world);
 	dkContactArray_Destroy(world, &world->restingContacts);
 	dkMergeEntryArray_Destroy(world, &world->mergeEntries);
 	dkContactEventArray_Destroy(world, &world->events);

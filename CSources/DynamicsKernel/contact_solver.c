@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // Stage: preparing the coupled step's constraints, between collision and the solve (step.c). Once per
-// step, the contacts with a moving item and the active joints are grouped by the colours they keep in the
-// constraint graph (constraint_graph.c) and laid out for the wide kernels: contacts in the contact layout (contact_soa.h), joints in the joint
-// layout (joint_solver.c), and the joint chains (joint_chain.c); each contact's row is filled with its
-// anchors, effective masses, mixed materials and relative normal velocity. After the step the accumulated
-// impulses go back to the contacts for the next step's warm start. The per-substep contact kernels are in
-// stage_contact_wide.h (and contact_scalar.c).
+// step, the active joints are grouped by the colours they keep in the constraint graph (constraint_graph.c)
+// and laid out for the wide kernels (joint_solver.c, and the joint chains: joint_chain.c); the contacts with
+// a moving item take the places the contact layout keeps for them (contact_layout.c) in the wide contact
+// layout (contact_soa.h). Each contact's row is filled with its anchors, effective masses, mixed materials
+// and relative normal velocity. After the step the accumulated impulses go back to the contacts for the next
+// step's warm start. The per-substep contact kernels are in stage_contact_wide.h (and contact_scalar.c).
 #include "collision.h"
 #include "team.h"
 #include "constraint_graph.h"
@@ -40,8 +40,8 @@ void dkContactSolver_StoreImpulses(dkWorld* world, const dkContactSoA* soa, int3
 	}
 }
 
-// Filling the contact rows of the wide layout: the list's contact entries in chunks, on any worker. The
-// entries are taken in contact order, which reads the contacts front to back (taking the rows in layout order
+// Filling the contact rows of the wide layout: the layout's entries (contact_layout.c) in chunks, on any
+// worker. The entries are taken in contact order, which reads the contacts front to back (taking the rows in layout order
 // instead reads them at random, and measured slower). The entries are split into one equal share per worker,
 // each in chunks (dkShareItem, dkClaimShared): each colour keeps contact order, so a worker's share fills
 // mostly the rows its share of each colour stage solves, and two workers seldom write the same block of rows.
@@ -49,7 +49,7 @@ void dkContactSolver_StoreImpulses(dkWorld* world, const dkContactSoA* soa, int3
 typedef struct dkFillTask {
 	dkWorld* world;
 	dkContactSoA* soa;
-	const int32_t *list, *rowA, *rowB, *slot;
+	const dkLayoutEntry* entries;
 	const float* inverseInertia; // raised for items in joint chains
 	const uint8_t* chainItem;	 // per state index: nonzero for an item of a joint chain (null: no chains)
 	int32_t first, end, workers, perShare; // chunks in each worker's share
@@ -129,13 +129,14 @@ static bool fillContact(const dkFillTask* t, int32_t i)
 {
 	const dkWorld* world = t->world;
 	dkContactSoA* soa = t->soa;
-	const dkContact* contact = &world->contacts.data[t->list[i]];
+	const dkLayoutEntry* entry = &t->entries[i];
+	const dkContact* contact = &world->contacts.data[entry->contact];
 	const dkManifold* m = &contact->manifold;
-	int32_t k = t->slot[i], ra = t->rowA[i], rb = t->rowB[i], awake = world->awake;
+	int32_t k = entry->slot, ra = entry->rowA, rb = entry->rowB, awake = world->awake;
 	float* r = dkSoaRow(soa, k);
 	soa->stateA[k] = stateIndex(ra, awake);
 	soa->stateB[k] = stateIndex(rb, awake);
-	soa->contact[k] = t->list[i];
+	soa->contact[k] = entry->contact;
 	dkFillSide a = fillSide(t, contact->bodyA, ra), b = fillSide(t, contact->bodyB, rb);
 	float nx = m->nx, ny = m->ny, tx = ny, ty = -nx;
 	r[dkSoaNx * DK_CONSTRAINT_PAD] = nx;
@@ -227,80 +228,17 @@ static bool markBraced(dkWorld* world, dkContactSoA* soa, dkJointChains* chains,
 	return true;
 }
 
-// Listing the contacts to solve (points, and a moving item), in contact order, after the `at` entries
-// already listed: chunks of contacts on any worker, each listing its own at the start of its region of
-// the lists (entry at + its first contact), then moved down in chunk order. Reading the contact
-// records was most of the contact solver's serial part (1.4 of its 2.2 ms in the 100 000-box pile).
-#define DK_LIST_CHUNK 4096
-#define DK_LIST_CHUNKS 1024 // more contacts take larger chunks
-
-typedef struct dkListTask {
-	const dkWorld* world;
-	int32_t *list, *rowA, *rowB;
-	uint8_t* colour;
-	int32_t at, chunk, chunks;
-	int32_t listed[DK_LIST_CHUNKS];
-	atomic_int next;
-} dkListTask;
-
-static void listTask(void* context, int32_t worker)
-{
-	(void)worker;
-	dkListTask* t = context;
-	const dkWorld* world = t->world;
-	for (int32_t g; (g = atomic_fetch_add(&t->next, 1)) < t->chunks;) {
-		int32_t b = g * t->chunk, e = b + t->chunk < world->contacts.count ? b + t->chunk : world->contacts.count;
-		int32_t n = t->at + b;
-		for (int32_t k = b; k < e; ++k) {
-			if (k + 8 < e) __builtin_prefetch(&world->contacts.data[k + 8]);
-			const dkContact* c = &world->contacts.data[k];
-			if (c->manifold.count == 0) continue;
-			int32_t ra = dkMovingRow(world, c->bodyA), rb = dkMovingRow(world, c->bodyB);
-			if (ra < 0 && rb < 0) continue;
-			t->list[n] = k;
-			t->rowA[n] = ra;
-			t->rowB[n] = rb;
-			t->colour[n] = c->colour; // (none, after a failed step: the overflow group)
-			n++;
-		}
-		t->listed[g] = n - (t->at + b);
-	}
-}
-
-// Lists the contacts to solve after entry `at`; returns the end of the list.
-static int32_t listContacts(dkWorld* world, int32_t* list, int32_t* rowA, int32_t* rowB, uint8_t* colour, int32_t at)
-{
-	int32_t nc = world->contacts.count, chunk = DK_LIST_CHUNK;
-	while ((int64_t)chunk * DK_LIST_CHUNKS < nc) chunk *= 2;
-	dkListTask t = {.world = world, .list = list, .rowA = rowA, .rowB = rowB, .colour = colour, .at = at, .chunk = chunk,
-					.chunks = (nc + chunk - 1) / chunk};
-	atomic_init(&t.next, 0);
-	dkRunTasks(world, listTask, &t, t.chunks > 1 ? world->def.workerCount : 1);
-	int32_t n = at;
-	for (int32_t g = 0; g < t.chunks; ++g) { // down, in chunk order: a chunk's entries never pass its start
-		int32_t from = at + g * chunk, count = t.listed[g];
-		if (from != n) {
-			memmove(list + n, list + from, (size_t)count * sizeof(int32_t));
-			memmove(rowA + n, rowA + from, (size_t)count * sizeof(int32_t));
-			memmove(rowB + n, rowB + from, (size_t)count * sizeof(int32_t));
-			memmove(colour + n, colour + from, (size_t)count);
-		}
-		n += count;
-	}
-	return n;
-}
-
 // Lays out the constraints of every joint and contact with a moving item, wide, grouped by their colours in
-// the constraint graph (constraint_graph.c), joints first and then contacts in list order, so a colour's
-// joints and contacts never share a moving item; within each colour the joints go to the joint layout (joint_solver.c) and
-// the contacts to the contact layout, each colour padded to a multiple of DK_CONSTRAINT_PAD with inert
-// constraints; the overflow group comes last, unpadded (solved one at a time). colourStart and jointStart
-// receive DK_GRAPH_COLOURS + 2 offsets each. The contact rows are filled in parallel (fillContact).
-// Its arrays are the step arena's scratch, given back with the step's. Returns false when out of memory.
+// the constraint graph (constraint_graph.c): the joints of each colour in the joint layout (joint_solver.c),
+// in the awake set's order, and its contacts in the contact layout, kept between steps (contact_layout.c).
+// Each colour is padded to a multiple of DK_CONSTRAINT_PAD with inert constraints; the overflow group comes
+// last, unpadded (solved one at a time). colourStart and jointStart receive DK_GRAPH_COLOURS + 2 offsets
+// each. The contact rows are filled in parallel (fillContact). Its arrays are the step arena's scratch,
+// given back with the step's. Returns false when out of memory.
 static bool prepareConstraints(dkWorld* world, dkContactSoA* soa, int32_t* colourStart, dkJointSoA* joints,
 							   int32_t* jointStart, dkJointChains* chains, float h)
 {
-	int32_t nc = world->contacts.count, cap0 = nc + world->liveJoints > 0 ? nc + world->liveJoints : 1;
+	int32_t cap0 = world->liveJoints > 0 ? world->liveJoints : 1;
 	int32_t* list = dkScratch(world, (size_t)cap0 * sizeof(int32_t));
 	int32_t* rowA = dkScratch(world, (size_t)cap0 * sizeof(int32_t));
 	int32_t* rowB = dkScratch(world, (size_t)cap0 * sizeof(int32_t));
@@ -308,29 +246,25 @@ static bool prepareConstraints(dkWorld* world, dkContactSoA* soa, int32_t* colou
 	int32_t* slot = dkScratch(world, (size_t)cap0 * sizeof(int32_t));
 	uint8_t* direct = dkScratch(world, (size_t)cap0);
 	uint8_t* colour = dkScratch(world, (size_t)cap0);
-	int32_t starts[DK_GRAPH_COLOURS + 2], contactsIn[DK_GRAPH_COLOURS + 1];
+	int32_t starts[DK_GRAPH_COLOURS + 2];
 	bool ok = list && rowA && rowB && order && slot && direct && colour;
+	if (!ok) return false; // the step gives its scratch back
 	dkSets_OrderJoints(world);
-	int32_t nj = ok ? dkJoints_Active(world, list, rowA, rowB, colour) : 0;
-	int32_t n = ok ? listContacts(world, list, rowA, rowB, colour, nj) : nj;
-	if (ok) dkGraph_Order(colour, n, order, starts);
-	int32_t total = 0, totalJ = 0;
-	for (int32_t c = 0; ok && c <= DK_GRAPH_COLOURS; ++c) {
-		int32_t q = starts[c], js = 0;
-		while (q + js < starts[c + 1] && order[q + js] < nj) js++; // a colour lists its joints first
-		int32_t size = starts[c + 1] - starts[c] - js;
-		contactsIn[c] = size;
-		colourStart[c] = total;
-		soa->liveEnd[c] = total + size;
+	int32_t nj = dkJoints_Active(world, list, rowA, rowB, colour);
+	dkGraph_Order(colour, nj, order, starts);
+	int32_t totalJ = 0;
+	for (int32_t c = 0; c <= DK_GRAPH_COLOURS; ++c) {
+		int32_t js = starts[c + 1] - starts[c];
 		jointStart[c] = totalJ;
-		for (int32_t i = 0; i < js; ++i) slot[order[q + i]] = totalJ + i;
-		for (int32_t i = 0; i < size; ++i) slot[order[q + js + i]] = total + i;
-		bool pad = c < DK_GRAPH_COLOURS;
-		total += pad ? (size + DK_CONSTRAINT_PAD - 1) / DK_CONSTRAINT_PAD * DK_CONSTRAINT_PAD : size;
-		totalJ += pad ? (js + DK_CONSTRAINT_PAD - 1) / DK_CONSTRAINT_PAD * DK_CONSTRAINT_PAD : js;
+		for (int32_t i = 0; i < js; ++i) slot[order[starts[c] + i]] = totalJ + i;
+		totalJ += c < DK_GRAPH_COLOURS ? (js + DK_CONSTRAINT_PAD - 1) / DK_CONSTRAINT_PAD * DK_CONSTRAINT_PAD : js;
 	}
-	colourStart[DK_GRAPH_COLOURS + 1] = total;
 	jointStart[DK_GRAPH_COLOURS + 1] = totalJ;
+	dkLayout_Update(world);
+	const dkContactLayout* layout = &world->layout;
+	memcpy(colourStart, layout->colourStart, sizeof layout->colourStart);
+	memcpy(soa->liveEnd, layout->liveEnd, sizeof layout->liveEnd);
+	int32_t total = colourStart[DK_GRAPH_COLOURS + 1], n = layout->entries.count;
 	int32_t cap = total > 0 ? total : 1, blocks = (cap + DK_CONSTRAINT_PAD - 1) / DK_CONSTRAINT_PAD;
 	if (ok) {
 		soa->count = total;
@@ -362,18 +296,17 @@ static bool prepareConstraints(dkWorld* world, dkContactSoA* soa, int32_t* colou
 	const float* inverseInertia = inertia ? inertia : world->col[dkColumnInverseInertia];
 	// Padding: inert constraints (zero masses and impulses) between the zero states.
 	for (int32_t c = 0; c < DK_GRAPH_COLOURS; ++c) {
-		for (int32_t k = colourStart[c] + contactsIn[c]; k < colourStart[c + 1]; ++k) {
+		for (int32_t k = soa->liveEnd[c]; k < colourStart[c + 1]; ++k) {
 			soa->stateA[k] = soa->stateB[k] = awake;
 			soa->contact[k] = -1;
 			float* r = dkSoaRow(soa, k);
 			for (int32_t g = 0; g < dkSoaColumns; ++g) r[g * DK_CONSTRAINT_PAD] = 0.0f;
 		}
 	}
-	dkFillTask fill = {.world = world, .soa = soa, .list = list, .rowA = rowA, .rowB = rowB, .slot = slot,
-					   .inverseInertia = inverseInertia, .chainItem = chains->joints > 0 ? chains->braced : NULL,
-					   .first = nj, .end = n,
-					   .workers = n - nj >= 2 * DK_FILL_CHUNK ? world->def.workerCount : 1};
-	fill.perShare = dkItemsPerShare(n - nj, 1, DK_FILL_CHUNK, fill.workers);
+	dkFillTask fill = {.world = world, .soa = soa, .entries = layout->entries.data, .inverseInertia = inverseInertia,
+					   .chainItem = chains->joints > 0 ? chains->braced : NULL, .first = 0, .end = n,
+					   .workers = n >= 2 * DK_FILL_CHUNK ? world->def.workerCount : 1};
+	fill.perShare = dkItemsPerShare(n, 1, DK_FILL_CHUNK, fill.workers);
 	for (int32_t w = 0; w < fill.workers; ++w) atomic_init(&fill.next[w], w * fill.perShare);
 	atomic_init(&fill.elastic, false);
 	dkRunTasks(world, fillTask, &fill, fill.workers);

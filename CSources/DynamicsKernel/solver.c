@@ -337,7 +337,9 @@ size_t dkSolver_ScratchBound(const dkWorld* world, int32_t contacts, int32_t sub
 	size_t stages = (size_t)maxStageCount(substeps, world->def.solverIterations);
 	size_t bytes = rows * sizeof(dkBodyState) + stages * sizeof(dkStage) +
 				   stages * ((size_t)world->def.workerCount + 1) * sizeof(atomic_int); // solveConstraints
-	bytes += n * (5 * i4 + 2) + rows * f4 + 2 * rows * d8;							   // dkConstraints_Prepare
+	// dkConstraints_Prepare: per joint, five int32 and two bytes; per contact, what laying the contacts out
+	// takes (an int32 and a byte), or checking a kept layout (dkLayoutEntry as well), no more.
+	bytes += n * (5 * i4 + 2) + rows * f4 + 2 * rows * d8;
 	bytes += paddedContacts * (3 * i4 + (size_t)dkSoaColumns * f4);						   // the contact layout
 	bytes += paddedJoints * (4 * i4 + (size_t)dkJsColumns * f4) + paddedJoints * 4;	   // dkJoints_Prepare
 	bytes += rows * (1 + 2 * i4) + (j + 1) * (4 * i4 + 2) +								   // dkChains_Build
@@ -351,7 +353,7 @@ size_t dkSolver_ScratchBound(const dkWorld* world, int32_t contacts, int32_t sub
 
 bool dkSolver_ReserveScratch(dkWorld* world, int32_t contacts, int32_t substeps)
 {
-	return dkArena_Reserve(world, dkSolver_ScratchBound(world, contacts, substeps));
+	return dkLayout_Reserve(world, contacts) && dkArena_Reserve(world, dkSolver_ScratchBound(world, contacts, substeps));
 }
 
 bool dkSolver_Solve(dkWorld* world, dkConstraints* constraints, float dt, int32_t substeps)

@@ -104,6 +104,7 @@ static void restRow(dkWorld* world, int32_t row, int32_t set)
 	dkStore_SwapRows(world, row, last);
 	world->flags[last] |= dkItemResting;
 	world->pairsValid = false;
+	dkLayout_Forget(world);
 	world->awake--;
 }
 
@@ -462,6 +463,7 @@ static int32_t returningCount(const dkWorld* world, int32_t* contacts)
 static void takeSpare(dkWorld* world, dkContactArray* list, int32_t m)
 {
 	dkContactArray old = *list;
+	dkLayout_Forget(world); // (the list, or the resting contacts beside it)
 	*list = world->spareContacts;
 	list->count = m;
 	world->spareContacts = old;

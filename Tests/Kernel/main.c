@@ -65,6 +65,7 @@ int main(int argc, char** argv)
 	restingContacts(&r);
 	solverSets(&r);
 	randomSets(&r);
+	contactLayouts(&r);
 	laws(&r);
 	springs(&r, best);
 	if (argc == 3 && !strcmp(argv[1], "--compare-states")) compareStates(&r, argv[2]);
