@@ -109,6 +109,18 @@ void dkGraph_Recolour(dkWorld* world, const uint8_t* marked)
 		if (world->sets.data[s].alive) addContacts(world, &world->sets.data[s].contacts, marked);
 }
 
+int32_t dkGraph_Places(const int32_t* starts, int32_t pad, int32_t* place)
+{
+	int32_t total = 0;
+	for (int32_t c = 0; c <= DK_GRAPH_COLOURS; ++c) {
+		int32_t size = starts[c + 1] - starts[c];
+		place[c] = total;
+		total += c < DK_GRAPH_COLOURS ? (size + pad - 1) / pad * pad : size;
+	}
+	place[DK_GRAPH_COLOURS + 1] = total;
+	return total;
+}
+
 void dkGraph_Order(const uint8_t* colour, int32_t count, int32_t* order, int32_t* colourStart)
 {
 	int32_t counts[DK_GRAPH_COLOURS + 1] = {0};

@@ -31,5 +31,8 @@ void dkGraph_Recolour(dkWorld* world, const uint8_t* marked);
 // and each colour's start to colourStart[0…DK_GRAPH_COLOURS + 1] (the overflow group last). DK_GRAPH_NONE
 // counts as overflow.
 void dkGraph_Order(const uint8_t* colour, int32_t count, int32_t* order, int32_t* colourStart);
+// Where each group of dkGraph_Order's `starts` begins in a layout that pads every colour to a multiple of
+// `pad` (the overflow group, last, unpadded): writes place[0…DK_GRAPH_COLOURS + 1] and returns the total.
+int32_t dkGraph_Places(const int32_t* starts, int32_t pad, int32_t* place);
 
 #endif

@@ -89,15 +89,12 @@ static int32_t layOut(dkWorld* world, dkLayoutEntry* entries, int32_t* colourSta
 	if (!colour || !order) return 0; // (never, while the step's bound holds: dkSolver_ScratchBound)
 	int32_t n = listContacts(world, entries, colour), starts[DK_GRAPH_COLOURS + 2];
 	dkGraph_Order(colour, n, order, starts);
-	int32_t total = 0;
+	dkGraph_Places(starts, DK_CONSTRAINT_PAD, colourStart);
 	for (int32_t c = 0; c <= DK_GRAPH_COLOURS; ++c) {
 		int32_t size = starts[c + 1] - starts[c];
-		colourStart[c] = total;
-		liveEnd[c] = total + size;
-		for (int32_t i = 0; i < size; ++i) entries[order[starts[c] + i]].slot = total + i;
-		total += c < DK_GRAPH_COLOURS ? (size + DK_CONSTRAINT_PAD - 1) / DK_CONSTRAINT_PAD * DK_CONSTRAINT_PAD : size;
+		liveEnd[c] = colourStart[c] + size;
+		for (int32_t i = 0; i < size; ++i) entries[order[starts[c] + i]].slot = colourStart[c] + i;
 	}
-	colourStart[DK_GRAPH_COLOURS + 1] = total;
 	return n;
 }
 

@@ -52,7 +52,7 @@ typedef struct dkFillTask {
 	const dkLayoutEntry* entries;
 	const float* inverseInertia; // raised for items in joint chains
 	const uint8_t* chainItem;	 // per state index: nonzero for an item of a joint chain (null: no chains)
-	int32_t first, end, workers, perShare; // chunks in each worker's share
+	int32_t end, workers, perShare; // entries, and chunks in each worker's share
 	atomic_int next[DK_MAX_WORKERS];		 // each worker's share's next chunk (dkClaimShared)
 	atomic_bool elastic; // some row has restitution
 } dkFillTask;
@@ -194,8 +194,8 @@ static void fillTask(void* context, int32_t worker)
 	bool elastic = false;
 	for (int32_t chunk; dkClaimShared(t->next, t->workers * t->perShare, worker, t->workers, &chunk);) {
 		int32_t b, e;
-		dkShareItem(t->end - t->first, 1, DK_FILL_CHUNK, t->workers, chunk / t->perShare, chunk % t->perShare, &b, &e);
-		for (int32_t i = t->first + b; i < t->first + e; ++i) elastic = fillContact(t, i) || elastic;
+		dkShareItem(t->end, 1, DK_FILL_CHUNK, t->workers, chunk / t->perShare, chunk % t->perShare, &b, &e);
+		for (int32_t i = b; i < e; ++i) elastic = fillContact(t, i) || elastic;
 	}
 	if (elastic) atomic_store(&t->elastic, true);
 }
@@ -252,14 +252,9 @@ static bool prepareConstraints(dkWorld* world, dkContactSoA* soa, int32_t* colou
 	dkSets_OrderJoints(world);
 	int32_t nj = dkJoints_Active(world, list, rowA, rowB, colour);
 	dkGraph_Order(colour, nj, order, starts);
-	int32_t totalJ = 0;
-	for (int32_t c = 0; c <= DK_GRAPH_COLOURS; ++c) {
-		int32_t js = starts[c + 1] - starts[c];
-		jointStart[c] = totalJ;
-		for (int32_t i = 0; i < js; ++i) slot[order[starts[c] + i]] = totalJ + i;
-		totalJ += c < DK_GRAPH_COLOURS ? (js + DK_CONSTRAINT_PAD - 1) / DK_CONSTRAINT_PAD * DK_CONSTRAINT_PAD : js;
-	}
-	jointStart[DK_GRAPH_COLOURS + 1] = totalJ;
+	int32_t totalJ = dkGraph_Places(starts, DK_CONSTRAINT_PAD, jointStart);
+	for (int32_t c = 0; c <= DK_GRAPH_COLOURS; ++c)
+		for (int32_t i = starts[c]; i < starts[c + 1]; ++i) slot[order[i]] = jointStart[c] + (i - starts[c]);
 	dkLayout_Update(world);
 	const dkContactLayout* layout = &world->layout;
 	memcpy(colourStart, layout->colourStart, sizeof layout->colourStart);
@@ -304,7 +299,7 @@ static bool prepareConstraints(dkWorld* world, dkContactSoA* soa, int32_t* colou
 		}
 	}
 	dkFillTask fill = {.world = world, .soa = soa, .entries = layout->entries.data, .inverseInertia = inverseInertia,
-					   .chainItem = chains->joints > 0 ? chains->braced : NULL, .first = 0, .end = n,
+					   .chainItem = chains->joints > 0 ? chains->braced : NULL, .end = n,
 					   .workers = n >= 2 * DK_FILL_CHUNK ? world->def.workerCount : 1};
 	fill.perShare = dkItemsPerShare(n, 1, DK_FILL_CHUNK, fill.workers);
 	for (int32_t w = 0; w < fill.workers; ++w) atomic_init(&fill.next[w], w * fill.perShare);
