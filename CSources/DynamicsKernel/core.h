@@ -190,7 +190,6 @@ struct dkWorld {
 	dkIdPool setIds;
 	int32_t setCapacity;   // item slots setOf holds
 	int32_t returningSets; // the first set whose contacts go back to the next merge, -1 for none
-	bool allReturning;	   // every set with contacts is returning (dkSets_ReturnAll has nothing to add)
 	int32_t setContacts, setWithPoints; // contacts the sets hold, and of them those with points
 
 	// The constraint graph (constraint_graph.c): per item slot, the colours of its contacts and joints.

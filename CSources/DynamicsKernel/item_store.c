@@ -339,18 +339,19 @@ dkResult dkWorld_RemoveItems(dkWorld* world, const dkItemId* ids, int32_t count,
 	}
 	dkFree(world, seen);
 	dkFree(world, rows);
-	bool linked = world->liveShapes > 0 || world->liveJoints > 0;
+	bool linked = world->liveShapes > 0 || world->liveJoints > 0 || dkSets_RestingContacts(world) > 0;
 	uint8_t* removedSlots = linked ? dkAllocZeroed(world, (size_t)world->itemIds.next) : NULL;
 	if (linked && !removedSlots) {
 		dkSetError(error, dkResultOutOfMemory, -1, "count", count);
 		return dkResultOutOfMemory; // nothing removed yet
 	}
+	bool anchoredRemoved = false;
 	for (int32_t i = 0; i < count; ++i) {
 		// A removed member wakes its island: what rested on it may fall. An item that cannot move may hold
-		// contacts in every set: they all go back to the next merge, which ends them.
+		// contacts in any set: those sets' go back to the next merge, which ends them (below).
 		dkSets_WakeRow(world, dkStore_Resolve(world, ids[i]));
 		int32_t row = dkStore_Resolve(world, ids[i]);
-		if (!dkIslands_Moves(world, row)) dkSets_ReturnAll(world);
+		anchoredRemoved = anchoredRemoved || !dkIslands_Moves(world, row);
 		uint32_t slot = world->slotOf[row];
 		dkIslands_Leave(world, (int32_t)slot);
 		dkLayout_Forget(world);
@@ -368,6 +369,7 @@ dkResult dkWorld_RemoveItems(dkWorld* world, const dkItemId* ids, int32_t count,
 		if (removedSlots) removedSlots[slot] = 1;
 	}
 	if (removedSlots) {
+		if (anchoredRemoved) dkSets_ReturnHolding(world, removedSlots, -1);
 		if (world->liveShapes > 0) dkShapes_RemoveItems(world, removedSlots);
 		if (world->liveJoints > 0) dkJoints_RemoveItems(world, removedSlots);
 		dkFree(world, removedSlots);
@@ -590,7 +592,7 @@ dkResult dkWorld_SetMassProperties(dkWorld* world, const dkItemId* ids, int32_t 
 		dkSetError(error, dkResultOutOfMemory, -1, "count", count);
 		return dkResultOutOfMemory;
 	}
-	bool recolours = false;
+	bool recolours = false, freed = false;
 	for (int32_t i = 0; i < count; ++i) {
 		dkSets_WakeRow(world, dkStore_Resolve(world, ids[i]));
 		int32_t row = dkStore_Resolve(world, ids[i]);
@@ -600,12 +602,13 @@ dkResult dkWorld_SetMassProperties(dkWorld* world, const dkItemId* ids, int32_t 
 		// through its contacts at the next step.
 		if (moved && !dkIslands_Moves(world, row)) dkIslands_Leave(world, (int32_t)world->slotOf[row]);
 		if (!moved && dkIslands_Moves(world, row) && world->liveJoints > 0) dkJoints_LinkItem(world, world->slotOf[row]);
-		if (!moved && dkIslands_Moves(world, row)) { // its resting contacts and joints may wake
-			dkSets_ReturnAll(world);
+		if (!moved && dkIslands_Moves(world, row)) { // its resting contacts (below) and joints may wake
+			freed = true;
 			dkSets_FreeStaticJoints(world);
 		}
 		if (moved != dkIslands_Moves(world, row)) recolours = recolour[world->slotOf[row]] = true;
 	}
+	if (freed) dkSets_ReturnHolding(world, recolour, -1); // the sets holding a contact of a freed item (or one anchored)
 	if (recolours) dkGraph_Recolour(world, recolour);
 	dkFree(world, recolour);
 	return dkResultOK;

@@ -193,8 +193,8 @@ static dkShape* resolveShape(dkWorld* world, dkShapeId id)
 static void freeShape(dkWorld* world, int32_t slot)
 {
 	int32_t body = world->shapes.data[slot].body, row = body >= 0 ? world->slots.data[body].dense : -1;
-	// A boundary's or an anchored item's contacts may be in any set: they all go back to the next merge.
-	if (body < 0 || (row >= 0 && !dkIslands_Moves(world, row))) dkSets_ReturnAll(world);
+	// A boundary's or an anchored item's contacts may be in any set: those sets' go back to the next merge.
+	if (body < 0 || (row >= 0 && !dkIslands_Moves(world, row))) dkSets_ReturnHolding(world, NULL, slot);
 	if (row >= 0) dkSets_WakeRow(world, row);
 	world->shapes.data[slot].alive = false;
 	world->shapes.data[slot].generation++;

@@ -266,7 +266,6 @@ void dkSets_Rest(dkWorld* world)
 		if (i >= 0 ? islandSet[i] != DK_BUSY : t[row] >= restTime) restRow(world, row, restingSet(world, row, islandSet));
 		else ++row;
 	}
-	world->allReturning = false;
 	if (world->awake < awake) restJoints(world);
 }
 
@@ -303,7 +302,6 @@ dkResult dkWorld_Rest(dkWorld* world, const dkItemId* ids, int32_t count, dkErro
 		world->col[dkColumnSleepTime][row] = world->def.restTime;
 		restRow(world, row, restingSet(world, row, islandSet));
 	}
-	world->allReturning = false;
 	restJoints(world);
 	dkFree(world, marked);
 	dkFree(world, islandSet);
@@ -337,14 +335,21 @@ void dkSets_WakeRow(dkWorld* world, int32_t row)
 	else if (!set->returning) freeSet(world, s);
 }
 
-void dkSets_ReturnAll(dkWorld* world)
+void dkSets_ReturnHolding(dkWorld* world, const uint8_t* items, int32_t shape)
 {
-	if (world->allReturning) return;
 	for (int32_t s = 0; s < world->sets.count; ++s) {
 		const dkSolverSet* set = &world->sets.data[s];
-		if (set->alive && set->contacts.count > 0) addReturning(world, s);
+		if (!set->alive || set->returning) continue;
+		for (int32_t k = 0; k < set->contacts.count; ++k) {
+			const dkContact* c = &set->contacts.data[k];
+			bool holds = c->shapeA == shape || c->shapeB == shape ||
+						 (items && ((c->bodyA >= 0 && items[c->bodyA]) || (c->bodyB >= 0 && items[c->bodyB])));
+			if (holds) {
+				addReturning(world, s);
+				break;
+			}
+		}
 	}
-	world->allReturning = true;
 }
 
 // A sorted run of contacts, merged with others by a heap of runs ordered by their next contact's shape pair.
@@ -447,7 +452,6 @@ static void emptyReturning(dkWorld* world)
 		if (set->woken) freeSet(world, s);
 	}
 	world->returningSets = -1;
-	world->allReturning = false;
 }
 
 static int32_t returningCount(const dkWorld* world, int32_t* contacts)
@@ -550,7 +554,6 @@ void dkSets_Distribute(dkWorld* world)
 			world->setWithPoints += points;
 			world->restingWithPoints -= points;
 			world->setContacts++;
-			world->allReturning = false;
 			continue;
 		}
 		if (kept != q) world->restingContacts.data[kept] = *c;

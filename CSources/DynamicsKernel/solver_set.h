@@ -17,7 +17,7 @@ enum {
 
 // A set: its members (a resting island, or one resting item in none) and the contacts whose items are all
 // members or never move, sorted by shape pair. A set's contacts go back to the contact update's merge when
-// it is woken or returned (dkSets_ReturnAll); a woken set ends once they are taken back.
+// it is woken or returned (dkSets_ReturnHolding); a woken set ends once they are taken back.
 struct dkSolverSet {
 	dkContactArray contacts;
 	int32_t island;		   // the resting island, or -1
@@ -50,9 +50,12 @@ void dkSets_Rest(dkWorld* world);
 // Wakes the item in `row`: a resting item wakes with its whole set, every member's rest timer at zero, and the
 // set's contacts go back to the next merge; an awake item's rest timer restarts.
 void dkSets_WakeRow(dkWorld* world, int32_t row);
-// Every set's contacts go back to the next merge (an anchored item was freed or removed, a boundary removed:
-// contacts that no merge has visited while their items rested may change). The items stay as they are.
-void dkSets_ReturnAll(dkWorld* world);
+// The contacts of the sets that hold a contact of an item slot marked in `items` (nonzero, one byte per item
+// slot; null for none) or of shape slot `shape` (-1 for none) go back to the next merge: an anchored item was
+// freed or removed, an anchored item's or a boundary's shape destroyed. A set holds a contact with something
+// that does not move (contact.c), so such an item's contacts may be in any set; the others keep theirs aside.
+// One pass over the sets' contacts; the items stay as they are.
+void dkSets_ReturnHolding(dkWorld* world, const uint8_t* items, int32_t shape);
 
 // At the start of a contact update: the returning sets' contacts join world->restingContacts, in order, for
 // the merge to read. False when out of memory (then nothing changed).

@@ -67,6 +67,7 @@ void contactFrames(Report* r, dkSimdLevel best);      // frame_checks.c
 void restingContacts(Report* r);                       // rest_checks.c
 void solverSets(Report* r);                            // set_checks.c
 void randomSets(Report* r);                            // set_checks.c
+void holdingSets(Report* r);                           // set_checks.c
 void contactLayouts(Report* r);                        // layout_checks.c
 void laws(Report* r);                                  // law_checks.c
 void springs(Report* r, dkSimdLevel best);             // spring_checks.c

@@ -65,6 +65,7 @@ int main(int argc, char** argv)
 	restingContacts(&r);
 	solverSets(&r);
 	randomSets(&r);
+	holdingSets(&r);
 	contactLayouts(&r);
 	laws(&r);
 	springs(&r, best);

@@ -360,3 +360,92 @@ void randomSets(Report* r)
 	free(one.state);
 	free(two.state);
 }
+
+// Freeing or removing an anchored item, or destroying a boundary, returns only the sets that hold a contact of
+// it (dkSets_ReturnHolding). The oracle is a twin world that returns every set with contacts after each of
+// those calls, as the kernel once did: both must give the same bits, and the twin must return more sets.
+typedef struct Holding {
+	float* state;
+	int32_t items, returned[3], withContacts[3], resting[3];
+} Holding;
+
+static int32_t returningSets(const dkWorld* w)
+{
+	int32_t n = 0;
+	for (int32_t s = w->returningSets; s >= 0; s = w->sets.data[s].nextReturning) ++n;
+	return n;
+}
+
+static Holding holdingRun(bool everySet)
+{
+	dkWorld* w = makeWorld(dkSimdAVX512, 1, dkIntegratorFused);
+	dkWorldDef def = w->def;
+	def.restEnabled = true;
+	dkError e;
+	must(dkWorld_Configure(w, &def, &e), &e, "dkWorld_Configure");
+	segment(w, -3000, FLOOR + 600, 3000, FLOOR + 600); // catches what falls
+	dkShapeId floors[4];
+	for (int k = 0; k < 4; ++k) { // four short floors, a pile of five boxes on each
+		float x = -1200.0f + 800.0f * (float)k;
+		dkShapeDef s = dkDefaultShapeDef();
+		s.kind = dkGeometrySegment;
+		s.count = 2;
+		s.x[0] = x - 150.0f, s.y[0] = FLOOR, s.x[1] = x + 150.0f, s.y[1] = FLOOR;
+		must(dkWorld_CreateShape(w, &s, &floors[k], &e), &e, "dkWorld_CreateShape");
+		for (int j = 0; j < 5; ++j) box(w, x, FLOOR - 21.0f - 42.0f * (float)j, 0, 40, 40);
+	}
+	dkItemDef anchored = dkDefaultItemDef(), freed = dkDefaultItemDef();
+	anchored.shape = freed.shape = dkShapeRectangle;
+	anchored.width = freed.width = anchored.height = freed.height = 40;
+	anchored.flags = dkItemAnchored;
+	dkItemId supports[2];
+	for (int k = 0; k < 2; ++k) { // two anchored boxes, each under three boxes
+		float x = k == 0 ? -2200.0f : 2200.0f;
+		supports[k] = box(w, x, FLOOR - 20.0f, 0, 40, 40);
+		must(dkWorld_SetMassProperties(w, &supports[k], 1, &anchored, &e), &e, "dkWorld_SetMassProperties");
+		for (int j = 1; j <= 3; ++j) box(w, x, FLOOR - 21.0f - 42.0f * (float)j, 0, 40, 40);
+	}
+	Holding h = {0};
+	for (int call = 0; call < 3; ++call) {
+		step(w, 600); // everything rests
+		h.resting[call] = w->count - w->awake;
+		h.withContacts[call] = 0;
+		for (int32_t s = 0; s < w->sets.count; ++s) h.withContacts[call] += w->sets.data[s].alive && w->sets.data[s].contacts.count > 0;
+		if (call == 0) must(dkWorld_DestroyShape(w, floors[1], &e), &e, "dkWorld_DestroyShape");
+		if (call == 1) must(dkWorld_SetMassProperties(w, &supports[1], 1, &freed, &e), &e, "dkWorld_SetMassProperties");
+		if (call == 2) must(dkWorld_RemoveItems(w, &supports[0], 1, &e), &e, "dkWorld_RemoveItems");
+		if (everySet) {
+			uint8_t* all = malloc((size_t)w->itemIds.next + 1);
+			memset(all, 1, (size_t)w->itemIds.next + 1);
+			dkSets_ReturnHolding(w, all, -1);
+			free(all);
+		}
+		h.returned[call] = returningSets(w);
+	}
+	step(w, 300);
+	h.state = packStates(w, &h.items);
+	dkWorld_Destroy(w);
+	return h;
+}
+
+void holdingSets(Report* r)
+{
+	Holding held = holdingRun(false), every = holdingRun(true);
+	bool same = held.items == every.items && memcmp(held.state, every.state, (size_t)held.items * 6 * sizeof(float)) == 0;
+	bool fewer = true, rested = true;
+	for (int call = 0; call < 3; ++call) {
+		fewer = fewer && held.returned[call] >= 1 && held.returned[call] < every.returned[call];
+		rested = rested && held.resting[call] == held.items + 1; // all 28 (one is removed by the last call)
+	}
+	char detail[320];
+	snprintf(detail, sizeof detail,
+			 "sets returned by a boundary destroyed, an anchored item freed, one removed: %d, %d, %d (every set: %d, %d, %d; "
+			 "of %d, %d, %d with contacts); %d items resting before each call: %d, %d, %d; %s",
+			 held.returned[0], held.returned[1], held.returned[2], every.returned[0], every.returned[1], every.returned[2],
+			 held.withContacts[0], held.withContacts[1], held.withContacts[2], held.items, held.resting[0], held.resting[1],
+			 held.resting[2], same ? "same bits as returning every set" : "bits differ from returning every set");
+	check(r, same && fewer && rested, "solver sets: freeing, removing or destroying what does not move returns only the sets that hold its contacts",
+		  detail);
+	free(held.state);
+	free(every.state);
+}
