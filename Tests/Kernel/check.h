@@ -33,12 +33,13 @@ dkWorld* makeWorld(dkSimdLevel limit, int32_t workers, dkIntegrator integrator);
 // Exits with the kernel's message when a call fails.
 void must(dkResult result, const dkError* error, const char* call);
 
-// Builders (pt, rad): an item of any shape, a box, a ball, a static segment; and `steps` steps of 1/60 s.
+// Builders (pt, rad): an item of any shape, a box, a ball, a static segment (its shape id); and `steps` steps
+// of 1/60 s.
 dkItemId item(dkWorld* w, dkShapeKind shape, float x, float y, float angle, float width, float height,
 			  float elasticity);
 dkItemId box(dkWorld* w, float x, float y, float angle, float width, float height);
 dkItemId ball(dkWorld* w, float x, float y, float diameter, float elasticity);
-void segment(dkWorld* w, float x0, float y0, float x1, float y1);
+dkShapeId segment(dkWorld* w, float x0, float y0, float x1, float y1);
 void step(dkWorld* w, int32_t steps);
 // Every item's pose and velocity (x, y, angle, vx, vy, ω: each a column of *items floats), malloc'd.
 float* packStates(const dkWorld* w, int32_t* items);

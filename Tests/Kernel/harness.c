@@ -125,7 +125,7 @@ dkItemId ball(dkWorld* w, float x, float y, float diameter, float elasticity)
 	return id;
 }
 
-void segment(dkWorld* w, float x0, float y0, float x1, float y1)
+dkShapeId segment(dkWorld* w, float x0, float y0, float x1, float y1)
 {
 	dkShapeDef s = dkDefaultShapeDef();
 	s.kind = dkGeometrySegment;
@@ -134,6 +134,7 @@ void segment(dkWorld* w, float x0, float y0, float x1, float y1)
 	dkShapeId sid;
 	dkError e;
 	must(dkWorld_CreateShape(w, &s, &sid, &e), &e, "dkWorld_CreateShape");
+	return sid;
 }
 
 float* packStates(const dkWorld* w, int32_t* items)

@@ -387,11 +387,7 @@ static Holding holdingRun(bool everySet)
 	dkShapeId floors[4];
 	for (int k = 0; k < 4; ++k) { // four short floors, a pile of five boxes on each
 		float x = -1200.0f + 800.0f * (float)k;
-		dkShapeDef s = dkDefaultShapeDef();
-		s.kind = dkGeometrySegment;
-		s.count = 2;
-		s.x[0] = x - 150.0f, s.y[0] = FLOOR, s.x[1] = x + 150.0f, s.y[1] = FLOOR;
-		must(dkWorld_CreateShape(w, &s, &floors[k], &e), &e, "dkWorld_CreateShape");
+		floors[k] = segment(w, x - 150.0f, FLOOR, x + 150.0f, FLOOR);
 		for (int j = 0; j < 5; ++j) box(w, x, FLOOR - 21.0f - 42.0f * (float)j, 0, 40, 40);
 	}
 	dkItemDef anchored = dkDefaultItemDef(), freed = dkDefaultItemDef();
