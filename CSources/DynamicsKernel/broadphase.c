@@ -6,8 +6,11 @@
 // - nothing left its fat box: last step's pairs are kept;
 // - a few shapes did since the grid was built (at most DK_LOOSE_LIMIT): the grid of that build answers for
 //   them (dkPairGrid_Update), and the pairs of the others stay;
-// - more did, or something changed which pairs count (shapes, groups, anchoring, rest, joined items, dt):
+// - more did, or something changed which pairs count (shapes, groups, anchoring, joined items, dt):
 //   every shape's box is computed again and a new grid finds every pair (pair_grid.c).
+// Items that rest or wake change which pairs count too, but only theirs: their shapes move between the
+// lists of what moves and what does not, through an index of each item's shapes kept from the last full
+// pass, and count as shapes whose fat boxes changed (relist).
 // While the shapes that cannot move (resting items, boundaries) are at least as many as the others, a grid
 // found again between full passes lists only the others, which look their partners up in a grid of the
 // still shapes, built once after each full pass (dkPairGrid_FindSplit).
@@ -48,9 +51,18 @@ struct dkBroadphase {
 	int32_t* escapedList;	  // this step's escaped shapes, ascending
 	int32_t* loose;			  // the loose shapes, ascending
 	int32_t* spare;			  // scratch for merging the loose list
+	int32_t* changed;		  // this step's shapes of items that rested or woke, ascending (relist)
+	int32_t* boxList;		  // this step's box pass: the movers and the shapes that join them or rest anew
 	int32_t liveCount, moverCount, stillCount, looseCount;
+	// Per item slot, from the last full pass: the item's live shapes (itemShapes[itemStart[i] ..
+	// itemStart[i + 1]), ascending) and whether they are among the movers (moving).
+	int32_t* itemStart;
+	int32_t* itemShapes;
+	uint8_t* moving;
+	int32_t itemCapacity, indexedItems;
 	float dt; // the step the boxes were fattened for
-	bool stillBuilt; // the world's still grid lists the still shapes of the last full pass
+	bool stillBuilt; // the world's still grid lists the shapes in `still`
+	bool stillListed; // `still` lists the live shapes that are not movers (else only stillCount is current)
 };
 
 // Up to this many shapes whose fat boxes changed since the grid was built, and at most one in
@@ -72,6 +84,11 @@ void dkBroadphase_Destroy(const dkWorld* world, dkBroadphase* bp)
 	dkFree(world, bp->escapedList);
 	dkFree(world, bp->loose);
 	dkFree(world, bp->spare);
+	dkFree(world, bp->changed);
+	dkFree(world, bp->boxList);
+	dkFree(world, bp->itemStart);
+	dkFree(world, bp->itemShapes);
+	dkFree(world, bp->moving);
 	dkFree(world, bp);
 }
 
@@ -89,7 +106,9 @@ static bool reserveSlots(dkWorld* world, int32_t n)
 				 grow(&bp->fatGeneration, 1, sizeof(uint32_t)) && grow(&bp->escaped, 1, 1) && grow(&bp->isLoose, 1, 1) &&
 				 grow(&bp->live, 1, sizeof(int32_t)) && grow(&bp->movers, 1, sizeof(int32_t)) &&
 				 grow(&bp->still, 1, sizeof(int32_t)) && grow(&bp->escapedList, 1, sizeof(int32_t)) &&
-				 grow(&bp->loose, 1, sizeof(int32_t)) && grow(&bp->spare, 1, sizeof(int32_t));
+				 grow(&bp->loose, 1, sizeof(int32_t)) && grow(&bp->spare, 1, sizeof(int32_t)) &&
+				 grow(&bp->changed, 1, sizeof(int32_t)) && grow(&bp->boxList, 1, sizeof(int32_t)) &&
+				 grow(&bp->itemShapes, 1, sizeof(int32_t));
 #undef grow
 	if (!grown) return false;
 	memset(bp->fatGeneration + old, 0, (cap - old) * sizeof(uint32_t));
@@ -99,12 +118,31 @@ static bool reserveSlots(dkWorld* world, int32_t n)
 	return true;
 }
 
-// Whether a shape moves this step (belongs to an awake item that is not anchored).
-static bool isActive(const dkWorld* world, const dkShape* s)
+// Room for n item slots in the index of each item's shapes.
+static bool reserveItems(dkWorld* world, dkBroadphase* bp, int32_t n)
 {
-	if (s->body < 0) return false;
-	int32_t row = world->slots.data[s->body].dense;
+	if (bp->itemStart && bp->itemCapacity >= n) return true;
+	size_t cap = (size_t)n + (size_t)n / 2, old = (size_t)bp->itemCapacity;
+	if (!dkResizeArray(world, (void**)&bp->moving, old, cap, 1) ||
+		!dkResizeArray(world, (void**)&bp->itemStart, old > 0 ? old + 1 : 0, cap + 1, sizeof(int32_t)))
+		return false;
+	bp->itemCapacity = (int32_t)cap;
+	return true;
+}
+
+// Whether the shapes of item slot `body` move this step (an awake item that is not anchored).
+static bool bodyActive(const dkWorld* world, int32_t body)
+{
+	if (body < 0) return false;
+	int32_t row = world->slots.data[body].dense;
 	return row >= 0 && row < world->awake && world->col[dkColumnInverseMass][row] > 0.0f;
+}
+
+// The items that rested or woke were all taken into account.
+static void forgetChanges(dkWorld* world)
+{
+	for (int32_t k = 0; k < world->restChangeCount; ++k) world->restChanged[world->restChanges[k]] = 0;
+	world->restChangeCount = 0;
 }
 
 // The AABB of a shape at its item's pose (rotation from the step's cached cos/sin columns), and its
@@ -199,7 +237,7 @@ static void boxTask(void* context, int32_t worker)
 			if (t->full) bp->filters[i].alive = s->alive;
 			if (!s->alive) continue;
 			if (t->full)
-				bp->filters[i] = (dkFilter){s->itemGroups, s->boundaryGroups, s->body, true, isActive(world, s),
+				bp->filters[i] = (dkFilter){s->itemGroups, s->boundaryGroups, s->body, true, bodyActive(world, s->body),
 											dkJointPairs_HasSlot(world, s->body)};
 			float* box = world->aabb + 4 * i;
 			computeBox(world, s, t->dt, box, world->motion + dkMotionFloats * i);
@@ -263,22 +301,152 @@ static bool loosen(dkBroadphase* bp, int32_t escapedCount)
 	return true;
 }
 
+// A full pass's lists: the live shapes, the movers (shapes of awake items), the others, and this step's
+// escaped shapes (all ascending); the index of each item's shapes, and which items' shapes move.
+static int32_t listAll(dkWorld* world, dkBroadphase* bp, int32_t n)
+{
+	int32_t escapedCount = 0, items = world->itemIds.next;
+	bp->liveCount = bp->moverCount = bp->stillCount = 0;
+	bp->stillBuilt = false;
+	bp->stillListed = true;
+	memset(bp->itemStart, 0, ((size_t)items + 1) * sizeof(int32_t));
+	for (int32_t i = 0; i < n; ++i) {
+		if (!bp->filters[i].alive) continue;
+		bp->live[bp->liveCount++] = i;
+		int32_t body = bp->filters[i].body;
+		if (body >= 0) bp->itemStart[body]++;
+		if (body >= 0 && world->slots.data[body].dense < world->awake) bp->movers[bp->moverCount++] = i;
+		else bp->still[bp->stillCount++] = i;
+		if (bp->escaped[i]) bp->escapedList[escapedCount++] = i;
+	}
+	// Counts become starts, starts become ends as the shapes are placed, and ends are shifted back to starts.
+	for (int32_t b = 0, sum = 0; b < items; ++b) {
+		int32_t count = bp->itemStart[b];
+		bp->itemStart[b] = sum;
+		sum += count;
+	}
+	for (int32_t k = 0; k < bp->liveCount; ++k) {
+		int32_t body = bp->filters[bp->live[k]].body;
+		if (body >= 0) bp->itemShapes[bp->itemStart[body]++] = bp->live[k];
+	}
+	for (int32_t b = items; b > 0; --b) bp->itemStart[b] = bp->itemStart[b - 1];
+	bp->itemStart[0] = 0;
+	memset(bp->moving, 0, (size_t)items);
+	for (int32_t row = 0; row < world->awake; ++row) bp->moving[world->slotOf[row]] = 1;
+	bp->indexedItems = items;
+	forgetChanges(world);
+	return escapedCount;
+}
+
+static int compareSlots(const void* x, const void* y)
+{
+	int32_t a = *(const int32_t*)x, b = *(const int32_t*)y;
+	return (a > b) - (a < b);
+}
+
+// Merges the ascending lists a and b, which share no slot, into out; returns its length.
+static int32_t mergeSlots(const int32_t* a, int32_t na, const int32_t* b, int32_t nb, int32_t* out)
+{
+	int32_t n = 0, i = 0, j = 0;
+	while (i < na || j < nb) out[n++] = j == nb || (i < na && a[i] < b[j]) ? a[i++] : b[j++];
+	return n;
+}
+
+// Between full passes, the items that rested or woke since the movers were listed (world->restChanges):
+// - one that woke: its shapes join the movers, and this step's box pass;
+// - one that rested: its shapes' boxes are computed once more, at the pose it rests in (its last step moved
+//   it after that step's boxes), and they leave the movers after this step's box pass;
+// - one that woke and rested again since: its shapes are boxed again too, and stay with the still ones.
+// Their shapes' filters say whether they move now, and they are this step's changed shapes (bp->changed),
+// whose pairs are found again as those of shapes whose fat boxes changed. Returns the number of changed
+// shapes; the box pass visits bp->boxList (bp->moverCount of them).
+static int32_t relist(dkWorld* world, dkBroadphase* bp)
+{
+	int32_t added = 0, changed = 0;
+	for (int32_t k = 0; k < world->restChangeCount; ++k) {
+		int32_t slot = world->restChanges[k], row = world->slots.data[slot].dense;
+		// An item made since the last full pass has no shape (a new shape makes the next pass full), nor has
+		// one removed since (its shapes went with it).
+		if (row < 0 || slot >= bp->indexedItems) continue;
+		bool was = bp->moving[slot], now = row < world->awake;
+		if (was && now) continue;
+		if (!now) dkStore_Rotations(world, row, row + 1); // (the box pass rotates the awake rows)
+		for (int32_t p = bp->itemStart[slot]; p < bp->itemStart[slot + 1]; ++p) {
+			int32_t shape = bp->itemShapes[p];
+			bp->changed[changed++] = shape;
+			if (!was) bp->spare[added++] = shape; // not a mover yet: the box pass visits it too
+			bp->filters[shape].active = bodyActive(world, slot);
+		}
+		bp->moving[slot] = now;
+	}
+	forgetChanges(world);
+	if (changed > 1) qsort(bp->changed, (size_t)changed, sizeof(int32_t), compareSlots);
+	if (added > 1) qsort(bp->spare, (size_t)added, sizeof(int32_t), compareSlots);
+	bp->moverCount = mergeSlots(bp->movers, bp->moverCount, bp->spare, added, bp->boxList);
+	if (changed > 0) {
+		bp->stillBuilt = false;
+		bp->stillListed = false;
+	}
+	return changed;
+}
+
+// After a relist's box pass: the movers are the box pass's shapes on awake items, the others are still; the
+// loose shapes to add are the escaped ones and the changed ones. Returns how many are to be added
+// (bp->escapedList).
+static int32_t afterRelist(dkWorld* world, dkBroadphase* bp, int32_t escapedCount, int32_t changed)
+{
+	int32_t movers = 0;
+	for (int32_t k = 0; k < bp->moverCount; ++k) {
+		int32_t shape = bp->boxList[k];
+		if (world->slots.data[bp->filters[shape].body].dense < world->awake) bp->movers[movers++] = shape;
+	}
+	bp->moverCount = movers;
+	bp->stillCount = bp->liveCount - movers;
+	// The changed shapes not already escaped, then both lists merged.
+	int32_t only = 0;
+	for (int32_t k = 0, e = 0; k < changed; ++k) {
+		while (e < escapedCount && bp->escapedList[e] < bp->changed[k]) ++e;
+		if (e == escapedCount || bp->escapedList[e] != bp->changed[k]) bp->spare[only++] = bp->changed[k];
+	}
+	int32_t n = mergeSlots(bp->escapedList, escapedCount, bp->spare, only, bp->boxList);
+	int32_t* t = bp->escapedList;
+	bp->escapedList = bp->boxList;
+	bp->boxList = t;
+	return n;
+}
+
+// The still shapes listed again from the live shapes and the movers (both ascending), after relists.
+static void listStill(dkBroadphase* bp)
+{
+	int32_t n = 0;
+	for (int32_t k = 0, m = 0; k < bp->liveCount; ++k) {
+		while (m < bp->moverCount && bp->movers[m] < bp->live[k]) ++m;
+		if (m == bp->moverCount || bp->movers[m] != bp->live[k]) bp->still[n++] = bp->live[k];
+	}
+	bp->stillCount = n;
+	bp->stillListed = true;
+}
+
 int32_t dkBroadphase_Pairs(dkWorld* world, float dt, bool bruteForce)
 {
 	int32_t n = world->shapeIds.next;
-	world->pairsReused = world->pairsPatched = world->pairsSplit = world->pairsUnchanged = false;
+	world->pairsReused = world->pairsPatched = world->pairsSplit = world->pairsUnchanged = world->pairsRelisted = false;
 	if (n == 0) {
 		world->pairs.count = 0;
+		forgetChanges(world);
 		return 0;
 	}
-	if (!reserveSlots(world, n)) return -1;
+	if (!reserveSlots(world, n) || !reserveItems(world, world->broadphase, world->itemIds.next)) return -1;
 	dkBroadphase* bp = world->broadphase;
 	// A full pass when the last step's pairs may not hold (or the boxes' margins change with dt): every
-	// slot, every row's rotation; otherwise only the shapes that can move and the awake rows (resting rows'
-	// rotations and their shapes' boxes are those of the last full pass, as they have not moved since).
+	// slot, every row's rotation; otherwise only the shapes that can move and the awake rows (a resting row's
+	// rotation and its shapes' boxes are those of the first pass after it rested, as it has not moved since).
 	bool full = !world->pairsValid || bruteForce || dt != bp->dt;
 	bp->dt = dt;
-	dkBoxTask task = {.world = world, .bp = bp, .list = full ? NULL : bp->movers, .dt = dt,
+	int32_t changed = full || world->restChangeCount == 0 ? 0 : relist(world, bp);
+	world->pairsRelisted = changed > 0;
+	const int32_t* list = changed > 0 ? bp->boxList : bp->movers;
+	dkBoxTask task = {.world = world, .bp = bp, .list = full ? NULL : list, .dt = dt,
 					  .shapes = full ? n : bp->moverCount, .rows = full ? world->count : world->awake, .full = full};
 	atomic_init(&task.rowNext, 0);
 	atomic_init(&task.rowDone, 0);
@@ -286,30 +454,22 @@ int32_t dkBroadphase_Pairs(dkWorld* world, float dt, bool bruteForce)
 	atomic_init(&task.escaped, 0);
 	dkRunTasks(world, boxTask, &task, task.shapes >= DK_MIN_PARALLEL_SHAPES ? world->def.workerCount : 1);
 	world->rotationsCurrent = true;
-	if (!full && atomic_load(&task.escaped) == 0) { // every box is inside its fat box: the pairs stand
+	if (!full && changed == 0 && atomic_load(&task.escaped) == 0) { // every box is inside its fat box: the pairs stand
 		world->pairsReused = world->pairsUnchanged = true;
 		return world->pairs.count;
 	}
 	// The escaped shapes, ascending; a full pass also lists the live shapes and the ones that can move.
 	int32_t escapedCount = 0;
 	if (full) {
-		bp->liveCount = bp->moverCount = bp->stillCount = 0;
-		bp->stillBuilt = false;
-		for (int32_t i = 0; i < n; ++i) {
-			if (!bp->filters[i].alive) continue;
-			bp->live[bp->liveCount++] = i;
-			int32_t body = bp->filters[i].body;
-			if (body >= 0 && world->slots.data[body].dense < world->awake) bp->movers[bp->moverCount++] = i;
-			else bp->still[bp->stillCount++] = i;
-			if (bp->escaped[i]) bp->escapedList[escapedCount++] = i;
-		}
+		escapedCount = listAll(world, bp, n);
 	} else {
-		for (int32_t k = 0; k < bp->moverCount; ++k)
-			if (bp->escaped[bp->movers[k]]) bp->escapedList[escapedCount++] = bp->movers[k];
+		for (int32_t k = 0; k < task.shapes; ++k)
+			if (bp->escaped[list[k]]) bp->escapedList[escapedCount++] = list[k];
 	}
 	dkFatTask fatten = {.world = world, .slots = bp->escapedList, .count = escapedCount};
 	atomic_init(&fatten.next, 0);
 	dkRunTasks(world, fatTask, &fatten, escapedCount >= 2 * DK_BOX_CHUNK ? world->def.workerCount : 1);
+	if (changed > 0) escapedCount = afterRelist(world, bp, escapedCount, changed);
 
 	bool ok = true;
 	if (bruteForce) { // every pair in slot order, which is the sorted order
@@ -325,7 +485,8 @@ int32_t dkBroadphase_Pairs(dkWorld* world, float dt, bool bruteForce)
 		bool unchanged = false;
 		int found = dkPairGrid_Update(world, bp->loose, bp->looseCount, bp->isLoose, bp->filters, &unchanged);
 		world->pairsPatched = found == 0;
-		world->pairsUnchanged = found == 0 && unchanged;
+		// (after items rested or woke, the list is not taken as unchanged: the merge sorts, as after a full pass)
+		world->pairsUnchanged = found == 0 && unchanged && changed == 0;
 		if (found == 0) return world->pairs.count;
 		if (found < 0) {
 			world->pairsValid = false;
@@ -335,13 +496,15 @@ int32_t dkBroadphase_Pairs(dkWorld* world, float dt, bool bruteForce)
 	for (int32_t k = 0; k < bp->looseCount; ++k) bp->isLoose[bp->loose[k]] = 0;
 	bp->looseCount = 0;
 	// Between full passes, while the shapes that cannot move are at least as many as the others, they keep a
-	// grid of their own (built by the first search after a full pass), and the others are looked up in it.
-	// A full pass searches one grid of every shape: in a scene that wakes items every step, building the
-	// still grid each step would cost as much as the one grid.
+	// grid of their own (built by the first search after a full pass or a relist), and the others are looked
+	// up in it. A full pass searches one grid of every shape: in a scene that wakes items every step, building
+	// the still grid each step would cost as much as the one grid.
 	int found = 1;
-	if (!full && bp->stillCount > 0 && bp->stillCount >= bp->moverCount)
+	if (!full && bp->stillCount > 0 && bp->stillCount >= bp->moverCount) {
+		if (!bp->stillBuilt && !bp->stillListed) listStill(bp);
 		found = dkPairGrid_FindSplit(world, bp->movers, bp->moverCount, bp->still, bp->stillCount, bp->isLoose,
 									 bp->filters, &bp->stillBuilt);
+	}
 	world->pairsSplit = found == 0;
 	ok = found == 0 || (found > 0 && dkPairGrid_Find(world, bp->live, bp->liveCount, bp->filters));
 	world->pairsValid = ok;

@@ -21,7 +21,7 @@
 //
 // Resting contacts stay out of the list, in the solver sets of their items (solver_set.c), so a step that moves
 // other items neither copies nor visits them. Items rest, wake, come and go only where the pairs are found
-// again in full (each clears pairsValid); the merge after that sorts: it reads the list and the resting
+// again, in full or for the shapes of the items that rested or woke (dkSets_NoteChange); the merge after that sorts: it reads the list and the resting
 // contacts no set holds, with those of sets woken since, as one sorted list, and sets aside the contacts of a
 // pair no longer reported whose items all rest, which then go to their sets (dkSets_Distribute). Sets woken
 // during the update itself (touched, or their support removed) give their contacts back at its end
@@ -146,10 +146,10 @@ bool dkContacts_Update(dkWorld* world, float dt, int32_t substeps)
 	double t0 = world->clockNs, j0 = world->jobNs; // the step's start
 
 	bool settled = world->pairsUnchanged; // last step's pairs were the ones before them
-	// Items rested, woke, came or went since the pairs were last found (each clears pairsValid): the merge
-	// sorts the old contacts anew into the list and the resting ones. Between such steps no item rests or
+	// Items rested, woke, came or went, or sets gave their contacts back, since the last merge: this one sorts
+	// the old contacts anew into the list and the resting ones. Between such steps no item rests or
 	// dkMerge_Wakes, and the resting contacts stay aside.
-	bool sorts = !world->pairsValid;
+	bool sorts = !world->pairsValid || world->restChangeCount > 0 || world->returningSets >= 0;
 	int32_t np = dkBroadphase_Pairs(world, dt, false);
 	double t1 = dkNowNs(), j1 = world->jobNs;
 	world->profile.broadphase = t1 - t0;
@@ -162,8 +162,7 @@ bool dkContacts_Update(dkWorld* world, float dt, int32_t substeps)
 	// receives the kept contacts. Both buffers persist across steps. A merge gives every pair its contact when
 	// the pairs may well be kept next step (they were last step); while they change every step (an item flying
 	// through, a scene in motion), only pairs with points get one, which keeps the merge small.
-	bool inPlace = world->pairsUnchanged && world->contactsCoverPairs, cover = settled;
-	sorts = sorts && !inPlace; // (kept pairs were valid: never both)
+	bool inPlace = world->pairsUnchanged && world->contactsCoverPairs && !sorts, cover = settled;
 	int32_t rc = sorts ? world->restingContacts.count : 0, awakeBefore = world->awake;
 	if (!inPlace && !reserveMerge(world, np, rc)) return unsorted(world, sorts); // out of memory: keep last step's contacts
 	if (!dkContactArray_Reserve(world, &world->spareContacts,

@@ -146,6 +146,7 @@ struct dkWorld {
 	bool pairsReused; // this step's broadphase kept last step's pair list (nothing left its fat box)
 	bool pairsPatched; // this step's broadphase found only the pairs of shapes whose fat boxes changed
 	bool pairsSplit;   // this step's broadphase found every pair with the still shapes in a grid of their own
+	bool pairsRelisted; // this step's broadphase took items that rested or woke into account without a full pass
 	bool pairsUnchanged; // this step's pair list is last step's, pair for pair: kept, or found again the same
 	bool rotationsCurrent; // the Sin and Cos columns hold every row's rotation for this step (dkStore_Rotations)
 	dkPairGrid* grid; // the pair search's grid (pair_grid.c), kept between steps
@@ -191,6 +192,12 @@ struct dkWorld {
 	int32_t setCapacity;   // item slots setOf holds
 	int32_t returningSets; // the first set whose contacts go back to the next merge, -1 for none
 	int32_t setContacts, setWithPoints; // contacts the sets hold, and of them those with points
+	// The item slots that rested or woke since the broadphase last listed the shapes that move, each once
+	// (restChanged marks them): the broadphase moves their shapes between its lists without a full pass, and
+	// the next contact merge sorts. Room for every item slot (setCapacity).
+	int32_t* restChanges;
+	uint8_t* restChanged;
+	int32_t restChangeCount;
 
 	// The constraint graph (constraint_graph.c): per item slot, the colours of its contacts and joints.
 	uint32_t* colourMask;

@@ -148,7 +148,7 @@ void dkStore_WakeRow(dkWorld* world, int32_t row)
 {
 	world->col[dkColumnSleepTime][row] = 0.0f;
 	if (row >= world->awake) {
-		world->pairsValid = false; // a resting item moves again: its pairs count again
+		dkSets_NoteChange(world, (int32_t)world->slotOf[row]); // a resting item moves again: its pairs count again
 		dkLayout_Forget(world);
 		dkStore_SwapRows(world, row, world->awake);
 		row = world->awake++;

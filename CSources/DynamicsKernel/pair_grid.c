@@ -46,7 +46,10 @@ static bool reserveShapes(const dkWorld* world, dkPairGrid* g, int32_t live, int
 	}
 	if (g->slotCapacity < slots) {
 		int32_t cap = slots + slots / 2;
-		if (!dkGrid_Reserve(world, (void**)&g->cellRange, 0, (size_t)cap * 4, sizeof(int32_t))) return false;
+		if (!dkGrid_Reserve(world, (void**)&g->cellRange, 0, (size_t)cap * 4, sizeof(int32_t)) ||
+			!dkGrid_Reserve(world, (void**)&g->stamp, (size_t)g->slotCapacity, (size_t)cap, sizeof(uint32_t)))
+			return false;
+		memset(g->stamp + g->slotCapacity, 0, (size_t)(cap - g->slotCapacity) * sizeof(uint32_t));
 		g->slotCapacity = cap;
 	}
 	if (g->blockCapacity < blocks) {
@@ -76,6 +79,7 @@ void dkPairGrid_Destroy(const dkWorld* world, dkPairGrid* g)
 	dkFree(world, g->blocks);
 	dkFree(world, g->offset);
 	dkFree(world, g->cellRange);
+	dkFree(world, g->stamp);
 	dkFree(world, g->large);
 	dkFree(world, g->huge);
 	dkFree(world, g->coarse);
@@ -354,6 +358,7 @@ static void gridTask(void* context, int32_t worker)
 				int32_t x1 = cellOf(box[2], t->inv), y1 = cellOf(box[3], t->inv);
 				int32_t* range = g->cellRange + 4 * slot;
 				range[0] = x0, range[1] = y0, range[2] = x1, range[3] = y1;
+				g->stamp[slot] = g->builds;
 				if (spansLarge(x0, y0, x1, y1)) {
 					s.large++;
 					continue;
@@ -444,6 +449,10 @@ bool dkPairGrid_Build(dkWorld* world, dkPairGrid* g, const int32_t* slots, int32
 	dkGridTask t = {.world = world, .grid = g, .slots = slots, .filters = filters, .live = live, .blocks = blocks};
 	atomic_init(&t.next, 0);
 	g->built = false;
+	if (++g->builds == 0) { // (after 2^32 builds) no slot may keep a stamp of an earlier build with this number
+		memset(g->stamp, 0, (size_t)g->slotCapacity * sizeof(uint32_t));
+		g->builds = 1;
+	}
 
 	runPass(&t, dkGridExtent, live);
 	double extent = 0; // summed block by block in order: the same for any worker count

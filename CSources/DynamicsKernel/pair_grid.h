@@ -36,6 +36,8 @@ typedef struct dkCoarseEntry {
 struct dkPairGrid {
 	int32_t* offset;   // live index → its first cell listing (live + 1 of them)
 	int32_t* cellRange; // shape slot → columns and rows of its box's corners: x0, y0, x1, y1
+	uint32_t* stamp;	// shape slot → the build that last listed it (builds), so that a slot's cellRange is
+						// known to be this build's
 	int32_t* large;	   // large shapes, in slot order
 	int32_t* huge;	   // large shapes that span more than DK_GRID_LARGE_CELLS coarse cells, in slot order
 	dkCoarseEntry* coarse; // the other large shapes' coarse cell listings, sorted by (cell, slot)
@@ -50,6 +52,7 @@ struct dkPairGrid {
 	dkGridBlock* blocks;
 	int32_t blockCapacity;
 	// The last build, which dkPairGrid_Update looks shapes up in.
+	uint32_t builds; // builds begun
 	bool built;
 	bool split; // the world's grid only: it lists the shapes that can move, the still grid the others
 	float inv;
@@ -95,6 +98,12 @@ static inline int32_t lowerBound64(const uint64_t* keys, int32_t n, uint64_t key
 		else hi = mid;
 	}
 	return lo;
+}
+
+// Whether the last build of grid g listed shape `slot` (its cellRange is then that build's).
+static inline bool dkPairGrid_Lists(const dkPairGrid* g, int32_t slot)
+{
+	return g && g->built && slot < g->slotCapacity && g->stamp[slot] == g->builds;
 }
 
 // Lists `live` shapes (slots) in grid g and, with `pairs`, finds every pair among them into the world's pair

@@ -105,10 +105,11 @@ int dkPairGrid_Update(dkWorld* world, const int32_t* loose, int32_t looseCount, 
 	dkPairGrid* g = world->grid;
 	if (!g || !g->built) return 1;
 	// A loose shape that was large at the build, or is now, finds its partners in every cell it covers;
-	// a new grid is cheaper than that.
+	// a new grid is cheaper than that. (Split, a shape that moves again was listed by the still grid.)
 	for (int32_t k = 0; k < looseCount; ++k) {
-		const int32_t* built = g->cellRange + 4 * loose[k];
-		if (spansLarge(built[0], built[1], built[2], built[3])) return 1;
+		const dkPairGrid* at = dkPairGrid_Lists(g, loose[k]) ? g : g->split && dkPairGrid_Lists(world->stillGrid, loose[k]) ? world->stillGrid : NULL;
+		const int32_t* built = at ? at->cellRange + 4 * loose[k] : NULL;
+		if (built && spansLarge(built[0], built[1], built[2], built[3])) return 1;
 	}
 	g->found.count = 0;
 	for (int32_t k = 0; k < looseCount; ++k) {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Solver sets: rest and wake. At the end of a step the rows whose island may rest (or, in no island, whose own
 // timer ran out) leave the awake range, in row order, and each island (or lone item) becomes a set; the next
-// merge, which sorts (resting clears pairsValid), hands each set the contacts it alone holds. A set then costs
+// merge, which sorts (dkSets_NoteChange), hands each set the contacts it alone holds. A set then costs
 // a step nothing: the broadphase reports no pair of its shapes, and no merge reads its contacts. Waking an item
 // wakes its whole set and sends the set's contacts back to the merge, which reads those and no others.
 // An island rests when every member's timer reached restTime. First, one island that has lost links is split,
@@ -24,10 +24,13 @@ bool dkSets_Reserve(dkWorld* world, int32_t capacity)
 	if (capacity <= world->setCapacity) return true;
 	size_t n = (size_t)capacity, old = (size_t)world->setCapacity;
 	bool ok = dkResizeArray(world, (void**)&world->setOf, old, n, sizeof(int32_t)) &&
+			  dkResizeArray(world, (void**)&world->restChanges, (size_t)world->restChangeCount, n, sizeof(int32_t)) &&
+			  dkResizeArray(world, (void**)&world->restChanged, old, n, 1) &&
 			  dkSolverSetArray_Reserve(world, &world->sets, capacity + dkSetFirstResting) &&
 			  dkIdPool_Reserve(world, &world->setIds, capacity + dkSetFirstResting);
 	if (!ok) return false; // the arrays that grew keep their old contents; the capacity stays
 	for (int32_t s = world->setCapacity; s < capacity; ++s) world->setOf[s] = dkSetAwake;
+	memset(world->restChanged + old, 0, n - old);
 	if (world->setIds.next == 0) { // the static and awake sets
 		world->returningSets = -1;
 		for (int32_t s = 0; s < dkSetFirstResting; ++s) {
@@ -46,6 +49,8 @@ void dkSets_Destroy(dkWorld* world)
 	dkSolverSetArray_Destroy(world, &world->sets);
 	dkIdPool_Destroy(world, &world->setIds);
 	dkFree(world, world->setOf);
+	dkFree(world, world->restChanges);
+	dkFree(world, world->restChanged);
 	dkInt32Array_Destroy(world, &world->awakeJoints);
 }
 
@@ -92,8 +97,7 @@ static void addReturning(dkWorld* world, int32_t s)
 	if (set->returning) return;
 	set->returning = true;
 	set->nextReturning = world->returningSets;
-	world->returningSets = s;
-	world->pairsValid = false; // the next merge sorts, and reads them
+	world->returningSets = s; // the next merge sorts, and reads them
 }
 
 // The awake row `row` rests, in resting set `set` (dkSetStatic for an item that cannot move).
@@ -103,7 +107,7 @@ static void restRow(dkWorld* world, int32_t row, int32_t set)
 	world->setOf[world->slotOf[row]] = set;
 	dkStore_SwapRows(world, row, last);
 	world->flags[last] |= dkItemResting;
-	world->pairsValid = false;
+	dkSets_NoteChange(world, (int32_t)world->slotOf[last]);
 	dkLayout_Forget(world);
 	world->awake--;
 }

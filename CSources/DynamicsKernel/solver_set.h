@@ -37,6 +37,14 @@ bool dkSets_Reserve(dkWorld* world, int32_t capacity);
 void dkSets_Destroy(dkWorld* world);
 // A new item in `slot` is awake.
 static inline void dkSets_Clear(dkWorld* world, int32_t slot) { world->setOf[slot] = dkSetAwake; }
+// The item in `slot` rested or woke: the broadphase moves its shapes between what moves and what does not,
+// and the next contact merge sorts (world->restChanges, which has room for every item slot).
+static inline void dkSets_NoteChange(dkWorld* world, int32_t slot)
+{
+	if (world->restChanged[slot]) return;
+	world->restChanged[slot] = 1;
+	world->restChanges[world->restChangeCount++] = slot;
+}
 
 // Resting contacts: those no set holds (world->restingContacts) and those the sets hold.
 static inline int32_t dkSets_RestingContacts(const dkWorld* world)

@@ -72,12 +72,14 @@ static void publishEvents(dkWorld* world)
 }
 
 // Whether a step would change nothing: every item rests and nothing since the last step changed which
-// shapes pair (a shape, group, anchoring or waking clears pairsValid), so every contact would be carried as
-// it is and no stage has a row to visit.
+// shapes pair (a shape, group or anchoring clears pairsValid; items that rested or woke are noted, and sets
+// that give back their contacts listed), so every contact would be carried as it is and no stage has a row
+// to visit.
 static bool allAtRest(const dkWorld* world)
 {
-	return world->awake == 0 && (world->pairsValid || (world->liveShapes == 0 && world->contacts.count == 0 &&
-													   dkSets_RestingContacts(world) == 0));
+	bool unchanged = world->pairsValid && world->restChangeCount == 0 && world->returningSets < 0;
+	return world->awake == 0 && (unchanged || (world->liveShapes == 0 && world->contacts.count == 0 &&
+											   dkSets_RestingContacts(world) == 0));
 }
 
 bool dkStep_Run(dkWorld* world, float dt, int32_t substeps)
