@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # boundary-removed.c built against the kernel of each given commit (git worktrees in a temporary folder) and
-# run alternately, ROUNDS rounds (5) of BOUNDARY_COLUMNS columns (2 000); one JSON line per run, labelled with its commit.
+# run alternately, ROUNDS rounds (5) of BOUNDARY_COLUMNS columns (2 000) in BOUNDARY_MODE (destroy, or wake);
+# one JSON line per run, labelled with its commit.
 #   Benchmarks/compare-boundary-removed.sh OLD_COMMIT NEW_COMMIT > Benchmarks/results/<machine>/boundary-removed.jsonl
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -17,7 +18,7 @@ for commit in "$@"; do
 done
 for round in $(seq 1 "${ROUNDS:-5}"); do
 	for commit in "$@"; do
-		"$tmp/bench-$commit" "${BOUNDARY_COLUMNS:-2000}" | python3 -c '
+		"$tmp/bench-$commit" "${BOUNDARY_COLUMNS:-2000}" "${BOUNDARY_MODE:-destroy}" | python3 -c '
 import json, sys
 d = json.loads(sys.stdin.readline()); d.update(commit=sys.argv[1], round=int(sys.argv[2])); print(json.dumps(d))' "$commit" "$round"
 	done
