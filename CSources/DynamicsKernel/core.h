@@ -269,6 +269,9 @@ void dkStore_WakeRow(dkWorld* world, int32_t row);
 // rotations: the broadphase computes every row's, the joint preparation uses them.
 void dkStore_Rotations(dkWorld* world, int32_t b, int32_t e);
 int32_t dkStore_Resolve(const dkWorld* world, dkItemId id); // dense row or -1
+// Every id resolved to a row into `rows` (allocated, count entries, freed by the caller), a stale one
+// rejected with an error naming it; on failure `rows` is null.
+dkResult dkStore_WithRows(const dkWorld* world, const dkItemId* ids, int32_t count, int32_t** rows, dkError* error);
 
 // Substeps (substeps.c). A rigid chain whose links turn at ω opens its joints by h²ω²r/2 in a substep of h
 // (r: an anchor's distance from its item's centre, or a rod's length for the turn of the rod), and its
