@@ -524,7 +524,11 @@ static int32_t copyPairs(const dkWorld* world, int32_t found, int32_t* out, int3
 int32_t dkWorld_FindPairs(dkWorld* world, int32_t* outPairs, int32_t capacity)
 {
 	world->pairsValid = false;
-	return copyPairs(world, dkBroadphase_Pairs(world, 0.0f, false), outPairs, capacity);
+	int32_t found = copyPairs(world, dkBroadphase_Pairs(world, 0.0f, false), outPairs, capacity);
+	// The pairs of dt 0 are not the next step's, and the items that rested or woke since the last step were
+	// taken into account here, not by a merge: the next step finds the pairs in full and its merge sorts.
+	world->pairsValid = false;
+	return found;
 }
 
 int32_t dkWorld_FindPairsBruteForce(dkWorld* world, int32_t* outPairs, int32_t capacity)
