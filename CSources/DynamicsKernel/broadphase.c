@@ -13,7 +13,7 @@
 // pass, and count as shapes whose fat boxes changed (relist).
 // While the shapes that cannot move (resting items, boundaries) are at least as many as the others, a grid
 // found again between full passes lists only the others, which look their partners up in a grid of the
-// still shapes, built once after each full pass (dkPairGrid_FindSplit).
+// still shapes, built once after each full pass or relist (dkPairGrid_FindSplit).
 // Every path gives the same pairs, sorted by shape slot, for any worker count. Between full passes, resting
 // and anchored shapes and boundaries are not visited at all: a world mostly at rest pays for what moves.
 //

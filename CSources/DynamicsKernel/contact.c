@@ -21,11 +21,11 @@
 //
 // Resting contacts stay out of the list, in the solver sets of their items (solver_set.c), so a step that moves
 // other items neither copies nor visits them. Items rest, wake, come and go only where the pairs are found
-// again, in full or for the shapes of the items that rested or woke (dkSets_NoteChange); the merge after that sorts: it reads the list and the resting
-// contacts no set holds, with those of sets woken since, as one sorted list, and sets aside the contacts of a
-// pair no longer reported whose items all rest, which then go to their sets (dkSets_Distribute). Sets woken
-// during the update itself (touched, or their support removed) give their contacts back at its end
-// (dkSets_TakeBackWoken), so the step solves them.
+// again, in full or for the shapes of the items that rested or woke (dkSets_NoteChange); the merge after that
+// sorts: it reads the list and the resting contacts no set holds, with those of sets woken since, as one
+// sorted list, and sets aside the contacts of a pair no longer reported whose items all rest, which then go to
+// their sets (dkSets_Distribute). Sets woken during the update itself (touched, or their support removed) give
+// their contacts back at its end (dkSets_TakeBackWoken), so the step solves them.
 #include "contact_merge.h"
 #include "island.h"
 #include "solver_set.h"
