@@ -281,17 +281,24 @@ static void fatTask(void* context, int32_t worker)
 	}
 }
 
+// Merges the ascending lists a and b into out, each slot once; returns its length.
+static int32_t unionSlots(const int32_t* a, int32_t na, const int32_t* b, int32_t nb, int32_t* out)
+{
+	int32_t n = 0, i = 0, j = 0;
+	while (i < na || j < nb) {
+		int32_t x = i < na ? a[i] : INT32_MAX, y = j < nb ? b[j] : INT32_MAX;
+		out[n++] = x < y ? x : y;
+		i += x <= y;
+		j += y <= x;
+	}
+	return n;
+}
+
 // Adds this step's escaped shapes to the loose ones (both ascending). False when there would be too many
 // for the grid to answer for.
 static bool loosen(dkBroadphase* bp, int32_t escapedCount)
 {
-	int32_t n = 0, i = 0, j = 0;
-	while (i < bp->looseCount || j < escapedCount) {
-		int32_t a = i < bp->looseCount ? bp->loose[i] : INT32_MAX, b = j < escapedCount ? bp->escapedList[j] : INT32_MAX;
-		bp->spare[n++] = a < b ? a : b;
-		i += a <= b;
-		j += b <= a;
-	}
+	int32_t n = unionSlots(bp->loose, bp->looseCount, bp->escapedList, escapedCount, bp->spare);
 	if (n > DK_LOOSE_LIMIT || (n > DK_LOOSE_FEW && (int64_t)n * DK_LOOSE_SHARE > bp->liveCount)) return false;
 	for (int32_t k = 0; k < escapedCount; ++k) bp->isLoose[bp->escapedList[k]] = 1;
 	int32_t* t = bp->loose;
@@ -344,14 +351,6 @@ static int compareSlots(const void* x, const void* y)
 	return (a > b) - (a < b);
 }
 
-// Merges the ascending lists a and b, which share no slot, into out; returns its length.
-static int32_t mergeSlots(const int32_t* a, int32_t na, const int32_t* b, int32_t nb, int32_t* out)
-{
-	int32_t n = 0, i = 0, j = 0;
-	while (i < na || j < nb) out[n++] = j == nb || (i < na && a[i] < b[j]) ? a[i++] : b[j++];
-	return n;
-}
-
 // Between full passes, the items that rested or woke since the movers were listed (world->restChanges):
 // - one that woke: its shapes join the movers, and this step's box pass;
 // - one that rested: its shapes' boxes are computed once more, at the pose it rests in (its last step moved
@@ -382,7 +381,7 @@ static int32_t relist(dkWorld* world, dkBroadphase* bp)
 	forgetChanges(world);
 	if (changed > 1) qsort(bp->changed, (size_t)changed, sizeof(int32_t), compareSlots);
 	if (added > 1) qsort(bp->spare, (size_t)added, sizeof(int32_t), compareSlots);
-	bp->moverCount = mergeSlots(bp->movers, bp->moverCount, bp->spare, added, bp->boxList);
+	bp->moverCount = unionSlots(bp->movers, bp->moverCount, bp->spare, added, bp->boxList);
 	if (changed > 0) {
 		bp->stillBuilt = false;
 		bp->stillListed = false;
@@ -402,13 +401,7 @@ static int32_t afterRelist(dkWorld* world, dkBroadphase* bp, int32_t escapedCoun
 	}
 	bp->moverCount = movers;
 	bp->stillCount = bp->liveCount - movers;
-	// The changed shapes not already escaped, then both lists merged.
-	int32_t only = 0;
-	for (int32_t k = 0, e = 0; k < changed; ++k) {
-		while (e < escapedCount && bp->escapedList[e] < bp->changed[k]) ++e;
-		if (e == escapedCount || bp->escapedList[e] != bp->changed[k]) bp->spare[only++] = bp->changed[k];
-	}
-	int32_t n = mergeSlots(bp->escapedList, escapedCount, bp->spare, only, bp->boxList);
+	int32_t n = unionSlots(bp->escapedList, escapedCount, bp->changed, changed, bp->boxList);
 	int32_t* t = bp->escapedList;
 	bp->escapedList = bp->boxList;
 	bp->boxList = t;
