@@ -115,6 +115,7 @@ typedef struct dkContact {
 	bool touching;
 	uint8_t colour;		 // its colour in the constraint graph while it has points, else DK_GRAPH_NONE
 	uint8_t colourSides; // which items took the colour's bit (dkGraph_Add)
+	int32_t place;		 // with a colour, in the list: its place in the colour (contact_layout.h)
 } dkContact;
 DK_ARRAY_FUNCTIONS(dkContact, dkContactArray)
 DK_ARRAY_FUNCTIONS(dkContactEvent, dkContactEventArray)

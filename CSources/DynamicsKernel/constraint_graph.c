@@ -39,7 +39,6 @@ static bool canMove(const dkWorld* world, int32_t slot)
 uint8_t dkGraph_Add(dkWorld* world, int32_t a, int32_t b, uint8_t* sides)
 {
 	_Static_assert(DK_GRAPH_COLOURS < 32, "an item's colours fit a 32-bit mask");
-	dkLayout_Forget(world);
 	bool movesA = canMove(world, a), movesB = canMove(world, b);
 	uint32_t used = (movesA ? world->colourMask[a] : 0) | (movesB ? world->colourMask[b] : 0);
 	uint32_t open = (((uint32_t)1 << DK_GRAPH_COLOURS) - 1) & ~used;
@@ -56,7 +55,6 @@ uint8_t dkGraph_Add(dkWorld* world, int32_t a, int32_t b, uint8_t* sides)
 
 void dkGraph_Remove(dkWorld* world, uint8_t colour, uint8_t sides, int32_t a, int32_t b)
 {
-	dkLayout_Forget(world);
 	if (colour >= DK_GRAPH_COLOURS) return; // overflow, or none: no bits
 	uint32_t bit = (uint32_t)1 << colour;
 	if (sides & 1) world->colourMask[a] &= ~bit;
@@ -89,6 +87,7 @@ static void addContacts(dkWorld* world, dkContactArray* contacts, const uint8_t*
 
 void dkGraph_Recolour(dkWorld* world, const uint8_t* marked)
 {
+	dkLayout_Forget(world); // contacts of the list change colour: their places are laid out again
 	for (int32_t s = 0; s < world->jointIds.next; ++s) {
 		const dkJoint* j = &world->joints.data[s];
 		if (j->alive && touchesMarked(marked, j->bodyA, j->bodyB))

@@ -107,9 +107,10 @@ static void revertTouching(dkWorld* world, const dkMergeRange* ranges, int32_t r
 	}
 }
 
-// The contacts that entered or left the constraint graph (constraint_graph.c): every colour given back first,
-// then the new contacts take theirs in list order, so the colours do not depend on the worker count. Kept
-// contacts are still in the ranges' regions (a merge gathers them afterwards) or in the list (in place).
+// The contacts that entered or left the constraint graph (constraint_graph.c), with their places in the
+// contact layout (contact_layout.c): every colour and place given back first, then the new contacts take
+// theirs in list order, so neither depends on the worker count. Kept contacts are still in the ranges'
+// regions (a merge gathers them afterwards, places and all) or in the list (in place).
 static void applyColours(dkWorld* world, dkMergeRange* ranges, int32_t rangeCount, bool inPlace)
 {
 	for (int32_t pass = 0; pass < 2; ++pass) {
@@ -121,9 +122,11 @@ static void applyColours(dkWorld* world, dkMergeRange* ranges, int32_t rangeCoun
 				dkContact* c = change->kept >= 0 ? &region[change->kept] : NULL;
 				if (pass == 0) {
 					dkGraph_Remove(world, change->colour, change->sides, change->bodyA, change->bodyB);
+					dkLayout_Leave(world, change->colour, change->place);
 					if (c && !change->add) c->colour = DK_GRAPH_NONE;
 				} else if (change->add) {
 					c->colour = dkGraph_Add(world, c->bodyA, c->bodyB, &c->colourSides);
+					dkLayout_Join(world, c);
 				}
 			}
 		}
@@ -135,7 +138,6 @@ static void applyColours(dkWorld* world, dkMergeRange* ranges, int32_t rangeCoun
 // valid. Returns false.
 static bool unsorted(dkWorld* world, bool sorts)
 {
-	dkLayout_Forget(world);
 	if (sorts) world->pairsValid = false;
 	return false;
 }
@@ -178,17 +180,18 @@ bool dkContacts_Update(dkWorld* world, float dt, int32_t substeps)
 	int32_t workers = rangeCount > 1 ? world->def.workerCount : 1;
 	dkRunTasks(world, dkMerge_Task, &task, workers);
 	bool ok = true;
-	int32_t events = 0, restKept = 0, kept = 0;
+	int32_t events = 0, restKept = 0, kept = 0, changes = 0;
 	for (int32_t g = 0; g < rangeCount; ++g) {
 		ok = ok && ranges[g].ok;
 		events += ranges[g].events.count;
+		changes += ranges[g].colourChanges.count;
 		ranges[g].restFirst = restKept;
 		restKept += ranges[g].restKept;
 		kept += ranges[g].kept;
 	}
 	// The last point where the update may fail: what the rest of the step needs is reserved here, and from
 	// here on the world changes.
-	if (!ok || !dkContactEventArray_Reserve(world, &world->stepEvents, events) ||
+	if (!ok || !dkContactEventArray_Reserve(world, &world->stepEvents, events) || !dkLayout_Reserve(world, changes) ||
 		(sorts && !dkContactArray_Reserve(world, &world->restingContacts, restKept)) ||
 		!dkSolver_ReserveScratch(world, kept + (sorts ? restKept : world->restingContacts.count) + world->setContacts, substeps)) {
 		// Out of memory: a merge keeps last step's list; in place, the manifolds are this step's but every
@@ -216,9 +219,9 @@ bool dkContacts_Update(dkWorld* world, float dt, int32_t substeps)
 		withPoints += r->withPoints;
 		restWithPoints += r->restWithPoints;
 	}
+	if (sorts) dkLayout_Forget(world); // contacts leave the list for their sets, or come back
 	applyColours(world, ranges, rangeCount, inPlace);
 	if (!inPlace) {
-		dkLayout_Forget(world); // the list is merged anew
 		task.gather = true;
 		task.nextResting = world->restingContacts.data;
 		atomic_store(&task.claim, 0);

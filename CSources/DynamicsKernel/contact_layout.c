@@ -1,11 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
-// Data structure: the contact layout, the place each contact's constraint takes in the solver's wide layout.
-// A contact with points keeps its colour in the constraint graph for as long as it has them, and its items
-// keep their rows while nothing rests, wakes, comes or goes; so in a settled step the contacts the solver
-// takes, and their places, are last step's. The layout is then kept, and the step neither walks the contact
-// list to find them nor groups them by colour again. Anything that changes what the layout reads forgets it
-// (contact_layout.h), and the next step lays it out again, in list order and on any number of workers, with
-// the same result as any other worker count.
+// Data structure: the contact layout, the place each contact keeps in its colour's part of the solver's wide
+// layout, as Box2D v3's constraint graph keeps a contact in its colour's array. A contact that gains points
+// takes its colour (constraint_graph.c) and a place in it, a hole left by a contact that gave its place back
+// or the next one, and keeps both while it has points; so a step whose contacts begin and end neither walks
+// the list to find the others nor groups them by colour again, and the solver fills each contact's row where
+// its place is (contact_solver.c). Places are taken and given back in the contact update's serial part, in
+// list order, so they do not depend on the worker count; and a colour's constraints share no moving item, so
+// their order within the colour changes no bit of a step (the overflow group, solved one at a time, is solved
+// in the order of its places).
+//
+// When contacts leave the list for their solver sets or come back (items rest or wake), the places are laid
+// out again in list order, in chunks of the list on any worker: work for the contacts of what moves, which is
+// all the list holds. The same when holes pass a quarter of the places held, which keeps the layout dense.
 #include "collision.h"
 #include "constraint.h"
 #include "contact_layout.h"
@@ -13,123 +19,163 @@
 
 #include <assert.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 
-bool dkLayout_Reserve(dkWorld* world, int32_t contacts)
+bool dkLayout_Reserve(dkWorld* world, int32_t leaving)
 {
-	return dkLayoutEntryArray_Reserve(world, &world->layout.entries, contacts > 0 ? contacts : 1);
+	dkContactLayout* layout = &world->layout;
+	for (int32_t g = 0; g < DK_LAYOUT_GROUPS; ++g) {
+		// A group has no more holes than places.
+		int32_t room = layout->holes[g].count + leaving < layout->used[g] ? layout->holes[g].count + leaving : layout->used[g];
+		if (!dkInt32Array_Reserve(world, &layout->holes[g], room > 0 ? room : 1)) return false;
+	}
+	return true;
 }
 
-void dkLayout_Destroy(dkWorld* world) { dkLayoutEntryArray_Destroy(world, &world->layout.entries); }
+void dkLayout_Destroy(dkWorld* world)
+{
+	for (int32_t g = 0; g < DK_LAYOUT_GROUPS; ++g) dkInt32Array_Destroy(world, &world->layout.holes[g]);
+}
 
-// Listing the contacts to solve (points, and a moving item), in contact order: chunks of contacts on any
-// worker, each listing its own at the start of its region of the entries (entry = its first contact), then
-// moved down in chunk order. Reading the contact records was most of the contact solver's serial part.
-#define DK_LIST_CHUNK 4096
-#define DK_LIST_CHUNKS 1024 // more contacts take larger chunks
+void dkLayout_Leave(dkWorld* world, uint8_t colour, int32_t place)
+{
+	dkContactLayout* layout = &world->layout;
+	if (!layout->kept || colour == DK_GRAPH_NONE) return;
+	dkInt32Array* holes = &layout->holes[colour];
+	assert(holes->count < holes->capacity && "a place given back beyond dkLayout_Reserve");
+	holes->data[holes->count++] = place;
+	layout->holeCount++;
+	layout->live--;
+}
 
-typedef struct dkListTask {
-	const dkWorld* world;
-	dkLayoutEntry* entries;
-	uint8_t* colour;
-	int32_t chunk, chunks;
-	int32_t listed[DK_LIST_CHUNKS];
+void dkLayout_Join(dkWorld* world, dkContact* c)
+{
+	dkContactLayout* layout = &world->layout;
+	if (!layout->kept || c->colour == DK_GRAPH_NONE) return;
+	dkInt32Array* holes = &layout->holes[c->colour];
+	if (holes->count > 0) {
+		c->place = holes->data[--holes->count];
+		layout->holeCount--;
+	} else {
+		c->place = layout->used[c->colour]++;
+	}
+	layout->live++;
+}
+
+// Laying the places out again: chunks of the list on any worker count the contacts of each colour, then
+// each chunk gives its contacts their places from its own start in each colour.
+#define DK_LAY_CHUNK 4096
+
+typedef struct dkLayTask {
+	dkContact* contacts;
+	int32_t* at; // per chunk and group: its contacts, then its first place
+	int32_t count, chunk, chunks;
+	bool assign;
 	atomic_int next;
-} dkListTask;
+} dkLayTask;
 
-static void listTask(void* context, int32_t worker)
+static void layTask(void* context, int32_t worker)
 {
 	(void)worker;
-	dkListTask* t = context;
-	const dkWorld* world = t->world;
+	dkLayTask* t = context;
 	for (int32_t g; (g = atomic_fetch_add(&t->next, 1)) < t->chunks;) {
-		int32_t b = g * t->chunk, e = b + t->chunk < world->contacts.count ? b + t->chunk : world->contacts.count;
-		int32_t n = b;
+		int32_t b = g * t->chunk, e = b + t->chunk < t->count ? b + t->chunk : t->count;
+		int32_t* at = t->at + (size_t)g * DK_LAYOUT_GROUPS;
 		for (int32_t k = b; k < e; ++k) {
-			if (k + 8 < e) __builtin_prefetch(&world->contacts.data[k + 8]);
-			const dkContact* c = &world->contacts.data[k];
-			if (c->manifold.count == 0) continue;
-			int32_t ra = dkMovingRow(world, c->bodyA), rb = dkMovingRow(world, c->bodyB);
-			if (ra < 0 && rb < 0) continue;
-			t->entries[n] = (dkLayoutEntry){.contact = k, .rowA = ra, .rowB = rb};
-			t->colour[n] = c->colour; // (none, after a failed step: the overflow group)
-			n++;
+			dkContact* c = &t->contacts[k];
+			if (k + 8 < e) __builtin_prefetch(&t->contacts[k + 8].colour, 1);
+			if (c->colour == DK_GRAPH_NONE) continue;
+			if (t->assign) c->place = at[c->colour]++;
+			else at[c->colour]++;
 		}
-		t->listed[g] = n - b;
 	}
 }
 
-// Lists the contacts to solve into `entries` and their colours; returns how many.
-static int32_t listContacts(dkWorld* world, dkLayoutEntry* entries, uint8_t* colour)
+static void layOut(dkWorld* world)
 {
-	int32_t nc = world->contacts.count, chunk = DK_LIST_CHUNK;
-	while ((int64_t)chunk * DK_LIST_CHUNKS < nc) chunk *= 2;
-	dkListTask t = {.world = world, .entries = entries, .colour = colour, .chunk = chunk, .chunks = (nc + chunk - 1) / chunk};
+	dkContactLayout* layout = &world->layout;
+	int32_t nc = world->contacts.count, chunk = DK_LAY_CHUNK;
+	while ((int64_t)chunk * DK_LAYOUT_CHUNKS < nc) chunk *= 2;
+	dkLayTask t = {.contacts = world->contacts.data, .count = nc, .chunk = chunk, .chunks = (nc + chunk - 1) / chunk};
+	size_t mark = dkArena_Mark(world);
+	t.at = dkScratchZeroed(world, (size_t)(t.chunks > 0 ? t.chunks : 1) * DK_LAYOUT_GROUPS * sizeof(int32_t));
+	assert(t.at && "laying the contacts out outgrew the step's scratch (dkSolver_ScratchBound)");
+	int32_t one[DK_LAYOUT_GROUPS] = {0};
+	if (!t.at) { // (never while the bound holds) one chunk, on this worker
+		t.at = one;
+		t.chunk = nc > 0 ? nc : 1;
+		t.chunks = nc > 0 ? 1 : 0;
+	}
+	int32_t workers = t.chunks > 1 ? world->def.workerCount : 1;
 	atomic_init(&t.next, 0);
-	dkRunTasks(world, listTask, &t, t.chunks > 1 ? world->def.workerCount : 1);
-	int32_t n = 0;
-	for (int32_t g = 0; g < t.chunks; ++g) { // down, in chunk order: a chunk's entries never pass its start
-		int32_t from = g * chunk, count = t.listed[g];
-		if (from != n) {
-			memmove(entries + n, entries + from, (size_t)count * sizeof(dkLayoutEntry));
-			memmove(colour + n, colour + from, (size_t)count);
+	dkRunTasks(world, layTask, &t, workers);
+	layout->live = 0;
+	for (int32_t g = 0; g < DK_LAYOUT_GROUPS; ++g) {
+		int32_t place = 0;
+		for (int32_t q = 0; q < t.chunks; ++q) {
+			int32_t n = t.at[(size_t)q * DK_LAYOUT_GROUPS + g];
+			t.at[(size_t)q * DK_LAYOUT_GROUPS + g] = place;
+			place += n;
 		}
-		n += count;
+		layout->used[g] = place;
+		layout->holes[g].count = 0;
+		layout->live += place;
 	}
-	return n;
-}
-
-// Lays the contacts out into `entries` (room for every contact of the list), `colourStart` and `liveEnd`;
-// returns how many it took. Within a colour the constraints keep list order.
-static int32_t layOut(dkWorld* world, dkLayoutEntry* entries, int32_t* colourStart, int32_t* liveEnd)
-{
-	int32_t cap = world->contacts.count > 0 ? world->contacts.count : 1;
-	uint8_t* colour = dkScratch(world, (size_t)cap);
-	int32_t* order = dkScratch(world, (size_t)cap * sizeof(int32_t));
-	if (!colour || !order) return 0; // (never, while the step's bound holds: dkSolver_ScratchBound)
-	int32_t n = listContacts(world, entries, colour), starts[DK_GRAPH_COLOURS + 2];
-	dkGraph_Order(colour, n, order, starts);
-	dkGraph_Places(starts, DK_CONSTRAINT_PAD, colourStart);
-	for (int32_t c = 0; c <= DK_GRAPH_COLOURS; ++c) {
-		int32_t size = starts[c + 1] - starts[c];
-		liveEnd[c] = colourStart[c] + size;
-		for (int32_t i = 0; i < size; ++i) entries[order[starts[c] + i]].slot = colourStart[c] + i;
-	}
-	return n;
+	layout->holeCount = 0;
+	t.assign = true;
+	atomic_store(&t.next, 0);
+	dkRunTasks(world, layTask, &t, workers);
+	dkArena_Release(world, mark);
+	layout->laidOut++;
+	layout->kept = true;
 }
 
 #ifdef DK_SELF_CHECKS
-// Whether a kept layout is the one laid out again now.
-static bool sameLayout(dkWorld* world, const dkContactLayout* kept)
+// Whether the places kept are one per contact of the list with a colour, and the holes the rest.
+static bool placesHold(const dkWorld* world)
 {
-	size_t mark = dkArena_Mark(world);
-	dkLayoutEntry* entries = dkScratch(world, (size_t)(world->contacts.count > 0 ? world->contacts.count : 1) * sizeof(dkLayoutEntry));
-	int32_t colourStart[DK_GRAPH_COLOURS + 2], liveEnd[DK_GRAPH_COLOURS + 1];
-	bool same = true;
-	if (entries) {
-		int32_t n = layOut(world, entries, colourStart, liveEnd);
-		same = n == kept->entries.count && memcmp(entries, kept->entries.data, (size_t)n * sizeof(dkLayoutEntry)) == 0 &&
-			   memcmp(colourStart, kept->colourStart, sizeof colourStart) == 0 &&
-			   memcmp(liveEnd, kept->liveEnd, sizeof liveEnd) == 0;
+	const dkContactLayout* layout = &world->layout;
+	uint8_t* taken[DK_LAYOUT_GROUPS];
+	bool holds = true;
+	int32_t live = 0, holes = 0;
+	for (int32_t g = 0; g < DK_LAYOUT_GROUPS; ++g) taken[g] = calloc((size_t)layout->used[g] + 1, 1);
+	for (int32_t k = 0; k < world->contacts.count; ++k) {
+		const dkContact* c = &world->contacts.data[k];
+		if (c->manifold.count > 0 && c->colour == DK_GRAPH_NONE) holds = false; // points it would not solve
+		if (c->colour == DK_GRAPH_NONE) continue;
+		holds = holds && c->place >= 0 && c->place < layout->used[c->colour] && !taken[c->colour][c->place];
+		if (holds) taken[c->colour][c->place] = 1;
+		live++;
 	}
-	dkArena_Release(world, mark);
-	return same;
+	for (int32_t g = 0; g < DK_LAYOUT_GROUPS; ++g) {
+		for (int32_t h = 0; holds && h < layout->holes[g].count; ++h) {
+			int32_t place = layout->holes[g].data[h];
+			holds = place >= 0 && place < layout->used[g] && !taken[g][place];
+			if (holds) taken[g][place] = 1;
+		}
+		holes += layout->holes[g].count;
+		for (int32_t p = 0; holds && p < layout->used[g]; ++p) holds = taken[g][p];
+		free(taken[g]);
+	}
+	return holds && live == layout->live && holes == layout->holeCount;
 }
 #endif
 
 void dkLayout_Update(dkWorld* world)
 {
 	dkContactLayout* layout = &world->layout;
-	if (layout->kept) {
+	if (layout->kept && 4 * layout->holeCount > layout->live) layout->kept = false;
+	if (!layout->kept) layOut(world);
 #ifdef DK_SELF_CHECKS
-		assert(sameLayout(world, layout) && "a kept contact layout differs from the world's (dkLayout_Forget missed)");
+	else assert(placesHold(world) && "the places kept are not the contacts' (dkLayout_Forget missed)");
 #endif
-		return;
+	int32_t total = 0;
+	for (int32_t g = 0; g < DK_LAYOUT_GROUPS; ++g) {
+		int32_t used = layout->used[g];
+		layout->colourStart[g] = total;
+		layout->liveEnd[g] = total + used;
+		total += g < DK_GRAPH_COLOURS ? (used + DK_CONSTRAINT_PAD - 1) / DK_CONSTRAINT_PAD * DK_CONSTRAINT_PAD : used;
 	}
-	size_t mark = dkArena_Mark(world);
-	// Room for every contact of the list: reserved with the step's scratch (dkSolver_ReserveScratch).
-	assert(layout->entries.capacity >= world->contacts.count);
-	layout->entries.count = layOut(world, layout->entries.data, layout->colourStart, layout->liveEnd);
-	dkArena_Release(world, mark);
-	layout->kept = !world->arenaShort;
+	layout->colourStart[DK_LAYOUT_GROUPS] = total;
 }

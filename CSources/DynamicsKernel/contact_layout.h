@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Internal: the contact layout (contact_layout.c): which contacts the solver takes, with their items' rows and
-// their places in the wide layout, kept from step to step while nothing it reads changes.
+// Internal: the contact layout (contact_layout.c): the place each contact of the list keeps in its colour's
+// part of the solver's wide layout, from the step it takes its colour to the step it gives it back.
 #ifndef DK_CONTACT_LAYOUT_H
 #define DK_CONTACT_LAYOUT_H
 
@@ -10,37 +10,41 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-// A contact the solver takes: its index in the contact list, its items' moving rows (dkMovingRow: -1 for a
-// side that does not move) and its constraint's place in the contact layout (contact_soa.h). 16 bytes.
-typedef struct dkLayoutEntry {
-	int32_t contact, rowA, rowB, slot;
-} dkLayoutEntry;
-_Static_assert(sizeof(dkLayoutEntry) == 16, "dkLayoutEntry is 16 bytes");
-DK_ARRAY_TYPE(dkLayoutEntry, dkLayoutEntryArray);
-DK_ARRAY_FUNCTIONS(dkLayoutEntry, dkLayoutEntryArray)
+#define DK_LAYOUT_GROUPS (DK_GRAPH_COLOURS + 1) // the colours, then the overflow group
+#define DK_LAYOUT_CHUNKS 1024 // laying the places out again: chunks of the list at most (larger for more contacts)
 
-// The contacts with points and a moving item, in list order, grouped by the colours they keep in the
-// constraint graph: colour c's constraints take places [colourStart[c], liveEnd[c]) and its padding up to
-// colourStart[c + 1] (a multiple of DK_CONSTRAINT_PAD; the overflow group, last, is not padded). `kept`
-// says the layout is still the world's: it reads the contact list's order, each contact's colour (which it
-// has exactly while it has points) and its items' moving rows, and whatever changes one of them forgets it
-// (dkLayout_Forget, core.h): a merge or a set's contacts coming back, a colour taken or given back, a row
-// moved, an item made, removed, anchored, rested or woken.
+// The places of the contacts of the list with a colour (dkContact.colour, which a contact has exactly while
+// it has points; the overflow colour is a group of its own). Group g's places are [0, used[g]); a contact
+// keeps its place (dkContact.place) while it keeps its colour and stays in the list, and the places given
+// back are `holes`, which the next contacts to take the colour fill first. The solver lays group g out from
+// colourStart[g] (each colour padded to a multiple of DK_CONSTRAINT_PAD, the overflow group last and
+// unpadded), a hole being an inert constraint. `kept` says every contact of the list holds its place: a
+// merge that sorts (items rested or woke: contacts leave the list for their sets and come back), sets giving
+// their contacts back, and host calls that recolour or remove items forget the places, and the next step
+// lays them out again in list order; as it does when holes pass a quarter of the contacts.
 typedef struct dkContactLayout {
-	dkLayoutEntryArray entries;
-	int32_t colourStart[DK_GRAPH_COLOURS + 2];
-	int32_t liveEnd[DK_GRAPH_COLOURS + 1];
+	int32_t used[DK_LAYOUT_GROUPS];
+	dkInt32Array holes[DK_LAYOUT_GROUPS];
+	int32_t holeCount, live; // holes, and places held
+	int32_t colourStart[DK_LAYOUT_GROUPS + 1];
+	int32_t liveEnd[DK_LAYOUT_GROUPS]; // colourStart + used: the padding of a colour starts here
+	int32_t laidOut; // how many times the places were laid out again (the kernel checks read it)
 	bool kept;
 } dkContactLayout;
 
 typedef struct dkWorld dkWorld;
+typedef struct dkContact dkContact;
 
-// Room for `contacts` entries, between steps or where a step may still fail; false when out of memory (the
-// layout is then unchanged).
-bool dkLayout_Reserve(dkWorld* world, int32_t contacts);
-// The layout of this step's contacts: kept, or laid out again (on the step's workers, in its scratch) when
-// forgotten. With DK_SELF_CHECKS (debug builds, the kernel checks), a kept layout is checked against one laid
-// out again.
+// Room for `leaving` contacts to give back their places, where the contact update may still fail; false when
+// out of memory (nothing changes).
+bool dkLayout_Reserve(dkWorld* world, int32_t leaving);
+// A contact of the list gives back its place in `colour` (a hole), while the places are kept.
+void dkLayout_Leave(dkWorld* world, uint8_t colour, int32_t place);
+// A contact of the list that took its colour takes a place in it: a hole, or the next place.
+void dkLayout_Join(dkWorld* world, dkContact* c);
+// The layout of this step's contacts: the places kept, or laid out again (on the step's workers, in its
+// scratch) when forgotten or too full of holes; then each group's start. With DK_SELF_CHECKS (debug builds,
+// the kernel checks), the places kept are checked to be one per contact with a colour, and the holes the rest.
 void dkLayout_Update(dkWorld* world);
 void dkLayout_Destroy(dkWorld* world);
 

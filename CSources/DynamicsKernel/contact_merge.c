@@ -129,8 +129,8 @@ static void noteColour(const dkWorld* world, dkMergeRange* r, const dkContact* c
 {
 	bool has = kept >= 0 && c->manifold.count > 0, coloured = c->colour != DK_GRAPH_NONE;
 	if (has == coloured) return;
-	dkColourChange change = {.kept = kept, .bodyA = c->bodyA, .bodyB = c->bodyB, .colour = c->colour,
-							 .sides = c->colourSides, .add = has};
+	dkColourChange change = {.kept = kept, .bodyA = c->bodyA, .bodyB = c->bodyB, .place = c->place,
+							 .colour = c->colour, .sides = c->colourSides, .add = has};
 	r->ok = dkColourChangeArray_Push(world, &r->colourChanges, &change) && r->ok;
 }
 
@@ -163,6 +163,7 @@ static void newContact(const dkWorld* world, int32_t a, int32_t b, dkContact* c)
 	c->kinds = (sa->kind == dkGeometryCircle ? dkContactCircleA : 0u) | (sb->kind == dkGeometryCircle ? dkContactCircleB : 0u) |
 			   (dkShape_CentredCircle(sa) ? dkContactCentredA : 0u) | (dkShape_CentredCircle(sb) ? dkContactCentredB : 0u);
 	c->colour = DK_GRAPH_NONE;
+	c->place = -1;
 }
 
 // A contact of this step's pairs (`touching` still last step's): its manifold and its began or ended event.

@@ -73,9 +73,9 @@ typedef struct dkContactSoA {
 	bool elastic;	   // some constraint has restitution (otherwise the restitution pass is skipped)
 	int32_t* stateA;
 	int32_t* stateB;
-	int32_t* contact; // -1 for padding
+	int32_t* contact; // the contact's index in the list, -1 for padding and holes
 	float* block;	  // count / DK_CONSTRAINT_PAD blocks of dkSoaColumns × DK_CONSTRAINT_PAD floats (dkSoaRow)
-	int32_t liveEnd[DK_GRAPH_COLOURS + 1]; // per colour: where its contacts end and its padding begins
+	int32_t liveEnd[DK_GRAPH_COLOURS + 1]; // per colour: where its places end and its padding begins
 } dkContactSoA;
 
 // Constraint k's fields: field f is at [f * DK_CONSTRAINT_PAD]. The fields of DK_CONSTRAINT_PAD neighbouring
@@ -85,6 +85,16 @@ static inline float* dkSoaRow(const dkContactSoA* s, int32_t k)
 {
 	uint32_t u = (uint32_t)k;
 	return s->block + (size_t)(u / DK_CONSTRAINT_PAD) * (dkSoaColumns * DK_CONSTRAINT_PAD) + u % DK_CONSTRAINT_PAD;
+}
+
+// Constraint k is inert (padding, a hole, a contact with nothing to move): zero masses and impulses between the
+// zero states, which it never changes.
+static inline void dkContactSoA_Inert(dkContactSoA* s, int32_t k)
+{
+	s->stateA[k] = s->stateB[k] = s->zeroState;
+	s->contact[k] = -1;
+	float* r = dkSoaRow(s, k);
+	for (int32_t g = 0; g < dkSoaColumns; ++g) r[g * DK_CONSTRAINT_PAD] = 0.0f;
 }
 
 #endif

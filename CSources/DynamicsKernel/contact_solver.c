@@ -40,19 +40,18 @@ void dkContactSolver_StoreImpulses(dkWorld* world, const dkContactSoA* soa, int3
 	}
 }
 
-// Filling the contact rows of the wide layout: the layout's entries (contact_layout.c) in chunks, on any
-// worker. The entries are taken in contact order, which reads the contacts front to back (taking the rows in layout order
-// instead reads them at random, and measured slower). The entries are split into one equal share per worker,
-// each in chunks (dkShareItem, dkClaimShared): each colour keeps contact order, so a worker's share fills
-// mostly the rows its share of each colour stage solves, and two workers seldom write the same block of rows.
-// Each entry writes only its own row, so the split does not change a bit.
+// Filling the contact rows of the wide layout: the contact list in chunks, on any worker, each contact with a
+// colour writing the row of its place (contact_layout.c), which reads the contacts front to back (taking the
+// rows in layout order instead reads them at random, and measured slower). The list is split into one equal
+// share per worker, each in chunks (dkShareItem, dkClaimShared). Each contact writes only its own row, so the
+// split does not change a bit.
 typedef struct dkFillTask {
 	dkWorld* world;
 	dkContactSoA* soa;
-	const dkLayoutEntry* entries;
+	const int32_t* colourStart;	 // where each group of places starts (dkContactLayout)
 	const float* inverseInertia; // raised for items in joint chains
 	const uint8_t* chainItem;	 // per state index: nonzero for an item of a joint chain (null: no chains)
-	int32_t end, workers, perShare; // entries, and chunks in each worker's share
+	int32_t end, workers, perShare; // contacts, and chunks in each worker's share
 	atomic_int next[DK_MAX_WORKERS];		 // each worker's share's next chunk (dkClaimShared)
 	atomic_bool elastic; // some row has restitution
 } dkFillTask;
@@ -66,12 +65,13 @@ typedef struct dkFillSide {
 	bool item; // the side has an item row (a boundary has none)
 } dkFillSide;
 
-// `moving` is the side's moving row (dkMovingRow), which is its row; a side that does not move still has
-// a row of its own, for its centre and material, unless it is a boundary.
-static inline dkFillSide fillSide(const dkFillTask* t, int32_t body, int32_t moving)
+// A side's row (none for a boundary), and `moving`, its row while it moves (dkMovingRow), else -1; all read
+// before the row is written, which the compiler cannot move past the writes.
+static inline dkFillSide fillSide(const dkFillTask* t, int32_t body, int32_t* moving)
 {
 	dkFillSide s = {0};
-	int32_t row = moving >= 0 ? moving : anyRow(t->world, body);
+	*moving = -1;
+	int32_t row = anyRow(t->world, body);
 	if (row < 0) return s;
 	float* const* col = t->world->col;
 	s.item = true;
@@ -79,8 +79,10 @@ static inline dkFillSide fillSide(const dkFillTask* t, int32_t body, int32_t mov
 	s.e = col[dkColumnElasticity][row];
 	s.cx = col[dkColumnPositionX][row];
 	s.cy = col[dkColumnPositionY][row];
-	if (moving < 0) return s;
-	s.m = col[dkColumnInverseMass][row];
+	float m = col[dkColumnInverseMass][row];
+	if (row >= t->world->awake || !(m > 0.0f || col[dkColumnInverseInertia][row] > 0.0f)) return s;
+	*moving = row;
+	s.m = m;
 	s.i = t->inverseInertia[row];
 	return s;
 }
@@ -129,15 +131,19 @@ static bool fillContact(const dkFillTask* t, int32_t i)
 {
 	const dkWorld* world = t->world;
 	dkContactSoA* soa = t->soa;
-	const dkLayoutEntry* entry = &t->entries[i];
-	const dkContact* contact = &world->contacts.data[entry->contact];
+	const dkContact* contact = &world->contacts.data[i];
+	if (contact->colour == DK_GRAPH_NONE) return false; // no points
+	int32_t k = t->colourStart[contact->colour] + contact->place, awake = world->awake, ra, rb;
+	dkFillSide a = fillSide(t, contact->bodyA, &ra), b = fillSide(t, contact->bodyB, &rb);
+	if (ra < 0 && rb < 0) { // nothing to move (until the merge that sorts sets it aside)
+		dkContactSoA_Inert(soa, k);
+		return false;
+	}
 	const dkManifold* m = &contact->manifold;
-	int32_t k = entry->slot, ra = entry->rowA, rb = entry->rowB, awake = world->awake;
 	float* r = dkSoaRow(soa, k);
 	soa->stateA[k] = stateIndex(ra, awake);
 	soa->stateB[k] = stateIndex(rb, awake);
-	soa->contact[k] = entry->contact;
-	dkFillSide a = fillSide(t, contact->bodyA, ra), b = fillSide(t, contact->bodyB, rb);
+	soa->contact[k] = i;
 	float nx = m->nx, ny = m->ny, tx = ny, ty = -nx;
 	r[dkSoaNx * DK_CONSTRAINT_PAD] = nx;
 	r[dkSoaNy * DK_CONSTRAINT_PAD] = ny;
@@ -259,7 +265,7 @@ static bool prepareConstraints(dkWorld* world, dkContactSoA* soa, int32_t* colou
 	const dkContactLayout* layout = &world->layout;
 	memcpy(colourStart, layout->colourStart, sizeof layout->colourStart);
 	memcpy(soa->liveEnd, layout->liveEnd, sizeof layout->liveEnd);
-	int32_t total = colourStart[DK_GRAPH_COLOURS + 1], n = layout->entries.count;
+	int32_t total = colourStart[DK_GRAPH_COLOURS + 1], n = world->contacts.count;
 	int32_t cap = total > 0 ? total : 1, blocks = (cap + DK_CONSTRAINT_PAD - 1) / DK_CONSTRAINT_PAD;
 	if (ok) {
 		soa->count = total;
@@ -289,16 +295,13 @@ static bool prepareConstraints(dkWorld* world, dkContactSoA* soa, int32_t* colou
 		}
 	}
 	const float* inverseInertia = inertia ? inertia : world->col[dkColumnInverseInertia];
-	// Padding: inert constraints (zero masses and impulses) between the zero states.
-	for (int32_t c = 0; c < DK_GRAPH_COLOURS; ++c) {
-		for (int32_t k = soa->liveEnd[c]; k < colourStart[c + 1]; ++k) {
-			soa->stateA[k] = soa->stateB[k] = awake;
-			soa->contact[k] = -1;
-			float* r = dkSoaRow(soa, k);
-			for (int32_t g = 0; g < dkSoaColumns; ++g) r[g * DK_CONSTRAINT_PAD] = 0.0f;
-		}
+	// Padding and the holes of places given back: inert constraints (zero masses and impulses) between the zero
+	// states.
+	for (int32_t c = 0; c <= DK_GRAPH_COLOURS; ++c) {
+		for (int32_t k = soa->liveEnd[c]; k < colourStart[c + 1]; ++k) dkContactSoA_Inert(soa, k);
+		for (int32_t h = 0; h < layout->holes[c].count; ++h) dkContactSoA_Inert(soa, colourStart[c] + layout->holes[c].data[h]);
 	}
-	dkFillTask fill = {.world = world, .soa = soa, .entries = layout->entries.data, .inverseInertia = inverseInertia,
+	dkFillTask fill = {.world = world, .soa = soa, .colourStart = colourStart, .inverseInertia = inverseInertia,
 					   .chainItem = chains->joints > 0 ? chains->braced : NULL, .end = n,
 					   .workers = n >= 2 * DK_FILL_CHUNK ? world->def.workerCount : 1};
 	fill.perShare = dkItemsPerShare(n, 1, DK_FILL_CHUNK, fill.workers);

@@ -162,7 +162,7 @@ struct dkWorld {
 	dkContactArray restingContacts;
 	int32_t restingWithPoints; // of them, contacts with points
 	dkMergeEntryArray mergeEntries; // scratch of the contact update (contact.c; its count unused)
-	dkContactLayout layout; // the contacts the solver takes and their places, kept between steps (contact_layout.c)
+	dkContactLayout layout; // the places of the list's contacts in their colours, kept between steps (contact_layout.c)
 	dkContactEventArray events;		// the last step's contact events (dkWorld_ContactEvents)
 	dkContactEventArray stepEvents; // the events of the step in progress, which become `events` when it succeeds
 
@@ -254,7 +254,7 @@ void dkArena_Release(dkWorld* world, size_t mark);
 void dkArena_Destroy(dkWorld* world);
 // An upper bound of the scratch the rest of a step takes from the point where `contacts` contacts (listed and
 // resting) are known, for `substeps` substeps: the constraint solve's and rest's (solver.c); and its
-// reservation, with room for that many in the contact layout (false when out of memory).
+// reservation (false when out of memory).
 size_t dkSolver_ScratchBound(const dkWorld* world, int32_t contacts, int32_t substeps);
 bool dkSolver_ReserveScratch(dkWorld* world, int32_t contacts, int32_t substeps);
 
@@ -296,7 +296,8 @@ void dkSubsteps_End(dkWorld* world, float dt, int32_t configured, int32_t used);
 // memory ran out: the step then changed nothing and the caller reports dkResultOutOfMemory.
 bool dkStep_Run(dkWorld* world, float dt, int32_t substeps);
 
-// What the contact layout reads changed (contact_layout.h): the next step lays it out again.
+// Contacts of the list changed colour, or left it or came back, other than by dkLayout_Leave and dkLayout_Join
+// (contact_layout.h): the next step lays their places out again.
 static inline void dkLayout_Forget(dkWorld* world) { world->layout.kept = false; }
 
 // The row of an item slot when it moves this step (awake, and not anchored), else -1 (-1 for no item).

@@ -104,7 +104,6 @@ int32_t dkStore_Resolve(const dkWorld* world, dkItemId id)
 void dkStore_MoveRow(dkWorld* world, int32_t dst, int32_t src)
 {
 	if (dst == src) return;
-	dkLayout_Forget(world);
 	for (int c = 0; c < dkColumnTotal; ++c) world->col[c][dst] = world->col[c][src];
 	world->flags[dst] = world->flags[src];
 	world->fieldLo[dst] = world->fieldLo[src];
@@ -116,7 +115,6 @@ void dkStore_MoveRow(dkWorld* world, int32_t dst, int32_t src)
 void dkStore_SwapRows(dkWorld* world, int32_t a, int32_t b)
 {
 	if (a == b) return;
-	dkLayout_Forget(world);
 	for (int c = 0; c < dkColumnTotal; ++c) {
 		float t = world->col[c][a];
 		world->col[c][a] = world->col[c][b];
@@ -149,7 +147,6 @@ void dkStore_WakeRow(dkWorld* world, int32_t row)
 	world->col[dkColumnSleepTime][row] = 0.0f;
 	if (row >= world->awake) {
 		dkSets_NoteChange(world, (int32_t)world->slotOf[row]); // a resting item moves again: its pairs count again
-		dkLayout_Forget(world);
 		dkStore_SwapRows(world, row, world->awake);
 		row = world->awake++;
 	}
@@ -208,7 +205,6 @@ static void writeMassRow(dkWorld* world, int32_t row, const dkItemDef* def)
 	dkShapeMass(def, &m, &inertia);
 	float** c = world->col;
 	world->pairsValid = false; // anchoring decides which pairs matter
-	dkLayout_Forget(world);	   // and which contacts the solver takes
 	bool anchored = (def->flags & dkItemAnchored) != 0;
 	bool fixedRotation = anchored || (def->flags & dkItemFixedRotation) != 0;
 	c[dkColumnWidth][row] = def->width;
@@ -254,7 +250,6 @@ dkResult dkWorld_CreateItems(dkWorld* world, const dkItemDef* def, const float* 
 	for (int32_t i = 0; i < count; ++i) {
 		// The new row joins the awake range: the first resting row moves to the end to make room.
 		int32_t row = world->awake;
-		dkLayout_Forget(world);
 		if (world->count > world->awake) dkStore_MoveRow(world, world->count, world->awake);
 		world->count++;
 		world->awake++;
@@ -354,7 +349,6 @@ dkResult dkWorld_RemoveItems(dkWorld* world, const dkItemId* ids, int32_t count,
 		anchoredRemoved = anchoredRemoved || !dkIslands_Moves(world, row);
 		uint32_t slot = world->slotOf[row];
 		dkIslands_Leave(world, (int32_t)slot);
-		dkLayout_Forget(world);
 		if (row < world->awake) {
 			dkStore_MoveRow(world, row, world->awake - 1);
 			dkStore_MoveRow(world, world->awake - 1, world->count - 1);

@@ -11,8 +11,8 @@
 // Separation is tracked during the step from each item's movement since the step began, so contacts stay
 // correct across substeps without a new narrowphase. Positive separation makes a speculative contact:
 // the items may close the gap within a substep but not pass through each other.
-// Constraints are graph-coloured (constraint_graph.c) and solved colour by colour, in contact order within
-// a colour; no two constraints of a colour share a moving item, so their order within the colour does not
+// Constraints are graph-coloured (constraint_graph.c) and solved colour by colour, in the order of their
+// places within a colour (contact_layout.c); no two constraints of a colour share a moving item, so their order within the colour does not
 // matter and a wide solver can take them in lanes. The sweep over the colours is symmetric: each solve or
 // relax pass runs the colours in the opposite order to the pass before it, and odd substeps reverse all. A sweep in one
 // fixed order leaves a one-sided error that a tall structure turns into sway (the 5 050-box pyramid's top
@@ -331,15 +331,16 @@ size_t dkSolver_ScratchBound(const dkWorld* world, int32_t contacts, int32_t sub
 {
 	size_t rows = (size_t)world->count + 1, c = (size_t)contacts, j = (size_t)world->liveJoints, n = c + j + 1;
 	size_t slots = (size_t)world->itemIds.next + 1, i4 = sizeof(int32_t), f4 = sizeof(float), d8 = sizeof(double);
-	// A colour's padding adds fewer than DK_CONSTRAINT_PAD constraints; the overflow group is not padded.
-	size_t paddedContacts = c + DK_GRAPH_COLOURS * DK_CONSTRAINT_PAD + DK_CONSTRAINT_PAD;
+	// The contact layout's holes are at most a quarter of its places held (dkLayout_Update); a colour's padding
+	// adds fewer than DK_CONSTRAINT_PAD constraints; the overflow group is not padded.
+	size_t paddedContacts = c + c / 4 + 1 + DK_GRAPH_COLOURS * DK_CONSTRAINT_PAD + DK_CONSTRAINT_PAD;
 	size_t paddedJoints = j + DK_GRAPH_COLOURS * DK_CONSTRAINT_PAD + DK_CONSTRAINT_PAD;
 	size_t stages = (size_t)maxStageCount(substeps, world->def.solverIterations);
 	size_t bytes = rows * sizeof(dkBodyState) + stages * sizeof(dkStage) +
 				   stages * ((size_t)world->def.workerCount + 1) * sizeof(atomic_int); // solveConstraints
-	// dkConstraints_Prepare: per joint, five int32 and two bytes; per contact, what laying the contacts out
-	// takes (an int32 and a byte), or checking a kept layout (dkLayoutEntry as well), no more.
-	bytes += n * (5 * i4 + 2) + rows * f4 + 2 * rows * d8;
+	// dkConstraints_Prepare: per joint, five int32 and two bytes; laying the contacts out, a count per chunk
+	// of the list and group (contact_layout.c).
+	bytes += n * (5 * i4 + 2) + rows * f4 + 2 * rows * d8 + (size_t)DK_LAYOUT_CHUNKS * DK_LAYOUT_GROUPS * i4;
 	bytes += paddedContacts * (3 * i4 + (size_t)dkSoaColumns * f4);						   // the contact layout
 	bytes += paddedJoints * (4 * i4 + (size_t)dkJsColumns * f4) + paddedJoints * 4;	   // dkJoints_Prepare
 	bytes += rows * (1 + 2 * i4) + (j + 1) * (4 * i4 + 2) +								   // dkChains_Build
@@ -353,7 +354,7 @@ size_t dkSolver_ScratchBound(const dkWorld* world, int32_t contacts, int32_t sub
 
 bool dkSolver_ReserveScratch(dkWorld* world, int32_t contacts, int32_t substeps)
 {
-	return dkLayout_Reserve(world, contacts) && dkArena_Reserve(world, dkSolver_ScratchBound(world, contacts, substeps));
+	return dkArena_Reserve(world, dkSolver_ScratchBound(world, contacts, substeps));
 }
 
 bool dkSolver_Solve(dkWorld* world, dkConstraints* constraints, float dt, int32_t substeps)

@@ -108,7 +108,6 @@ static void restRow(dkWorld* world, int32_t row, int32_t set)
 	dkStore_SwapRows(world, row, last);
 	world->flags[last] |= dkItemResting;
 	dkSets_NoteChange(world, (int32_t)world->slotOf[last]);
-	dkLayout_Forget(world);
 	world->awake--;
 }
 
