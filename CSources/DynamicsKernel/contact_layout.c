@@ -170,12 +170,8 @@ void dkLayout_Update(dkWorld* world)
 #ifdef DK_SELF_CHECKS
 	else assert(placesHold(world) && "the places kept are not the contacts' (dkLayout_Forget missed)");
 #endif
-	int32_t total = 0;
-	for (int32_t g = 0; g < DK_LAYOUT_GROUPS; ++g) {
-		int32_t used = layout->used[g];
-		layout->colourStart[g] = total;
-		layout->liveEnd[g] = total + used;
-		total += g < DK_GRAPH_COLOURS ? (used + DK_CONSTRAINT_PAD - 1) / DK_CONSTRAINT_PAD * DK_CONSTRAINT_PAD : used;
-	}
-	layout->colourStart[DK_LAYOUT_GROUPS] = total;
+	int32_t starts[DK_LAYOUT_GROUPS + 1] = {0};
+	for (int32_t g = 0; g < DK_LAYOUT_GROUPS; ++g) starts[g + 1] = starts[g] + layout->used[g];
+	dkGraph_Places(starts, DK_CONSTRAINT_PAD, layout->colourStart);
+	for (int32_t g = 0; g < DK_LAYOUT_GROUPS; ++g) layout->liveEnd[g] = layout->colourStart[g] + layout->used[g];
 }

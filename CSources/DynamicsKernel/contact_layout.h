@@ -20,8 +20,8 @@
 // colourStart[g] (each colour padded to a multiple of DK_CONSTRAINT_PAD, the overflow group last and
 // unpadded), a hole being an inert constraint. `kept` says every contact of the list holds its place: a
 // merge that sorts (items rested or woke: contacts leave the list for their sets and come back), sets giving
-// their contacts back, and host calls that recolour or remove items forget the places, and the next step
-// lays them out again in list order; as it does when holes pass a quarter of the contacts.
+// their contacts back, and host calls that recolour contacts (anchoring) forget the places, and the next step
+// lays them out again in list order; as it does when holes pass a quarter of the places held.
 typedef struct dkContactLayout {
 	int32_t used[DK_LAYOUT_GROUPS];
 	dkInt32Array holes[DK_LAYOUT_GROUPS];
