@@ -115,7 +115,7 @@ typedef struct dkContact {
 	bool touching;
 	uint8_t colour;		 // its colour in the constraint graph while it has points, else DK_GRAPH_NONE
 	uint8_t colourSides; // which items took the colour's bit (dkGraph_Add)
-	int32_t place;		 // with a colour, in the list: its place in the colour (contact_layout.h)
+	int32_t place;		 // with a colour, in the list: its place in the colour (constraint_layout.h)
 } dkContact;
 DK_ARRAY_FUNCTIONS(dkContact, dkContactArray)
 DK_ARRAY_FUNCTIONS(dkContactEvent, dkContactEventArray)
@@ -200,6 +200,12 @@ void dkPairGrid_Destroy(const dkWorld* world, dkPairGrid* grid);
 // the rest of a step of `substeps` substeps takes (dkSolver_ReserveScratch).
 bool dkContacts_Update(dkWorld* world, float dt, int32_t substeps);
 void dkContacts_Destroy(dkWorld* world);
+// The places of this step's contacts in their colours (contact_layout.c): those kept, or laid out again
+// (on the step's workers, in its scratch: DK_LAYOUT_CHUNKS counts per group at most) when forgotten or too
+// full of holes; then each group's start. With DK_SELF_CHECKS (debug builds, the kernel checks), the places
+// kept are checked to be one per contact with a colour, and the holes the rest.
+#define DK_LAYOUT_CHUNKS 1024
+void dkContacts_Places(dkWorld* world);
 // A contact's manifold at the current poses (the Cos and Sin columns current), computed again or reused.
 void dkContact_UpdateManifold(const dkWorld* world, dkContact* c, float dt);
 

@@ -12,7 +12,6 @@
 #include "joint.h"
 #include "solver_set.h"
 
-#include <string.h>
 
 bool dkGraph_Reserve(dkWorld* world, int32_t capacity)
 {
@@ -87,7 +86,8 @@ static void addContacts(dkWorld* world, dkContactArray* contacts, const uint8_t*
 
 void dkGraph_Recolour(dkWorld* world, const uint8_t* marked)
 {
-	dkLayout_Forget(world); // contacts of the list change colour: their places are laid out again
+	dkLayout_Forget(&world->contactLayout); // contacts and joints change colour: their places are laid out again
+	dkLayout_Forget(&world->jointLayout);
 	for (int32_t s = 0; s < world->jointIds.next; ++s) {
 		const dkJoint* j = &world->joints.data[s];
 		if (j->alive && touchesMarked(marked, j->bodyA, j->bodyB))
@@ -118,15 +118,4 @@ int32_t dkGraph_Places(const int32_t* starts, int32_t pad, int32_t* place)
 	}
 	place[DK_GRAPH_COLOURS + 1] = total;
 	return total;
-}
-
-void dkGraph_Order(const uint8_t* colour, int32_t count, int32_t* order, int32_t* colourStart)
-{
-	int32_t counts[DK_GRAPH_COLOURS + 1] = {0};
-	for (int32_t k = 0; k < count; ++k) counts[colour[k] < DK_GRAPH_COLOURS ? colour[k] : DK_GRAPH_OVERFLOW]++;
-	colourStart[0] = 0;
-	for (int32_t c = 0; c <= DK_GRAPH_COLOURS; ++c) colourStart[c + 1] = colourStart[c] + counts[c];
-	int32_t fill[DK_GRAPH_COLOURS + 1];
-	memcpy(fill, colourStart, sizeof fill);
-	for (int32_t k = 0; k < count; ++k) order[fill[colour[k] < DK_GRAPH_COLOURS ? colour[k] : DK_GRAPH_OVERFLOW]++] = k;
 }

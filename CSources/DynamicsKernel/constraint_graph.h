@@ -27,12 +27,9 @@ void dkGraph_Remove(dkWorld* world, uint8_t colour, uint8_t sides, int32_t a, in
 // take their colours again, joints in slot order and then contacts in list order, so that the colour bits
 // follow what can move. One pass over the constraints, however many items changed.
 void dkGraph_Recolour(dkWorld* world, const uint8_t* marked);
-// The `count` constraints whose colours are colour[k], grouped by colour: writes each in order to `order`
-// and each colour's start to colourStart[0…DK_GRAPH_COLOURS + 1] (the overflow group last). DK_GRAPH_NONE
-// counts as overflow.
-void dkGraph_Order(const uint8_t* colour, int32_t count, int32_t* order, int32_t* colourStart);
-// Where each group of dkGraph_Order's `starts` begins in a layout that pads every colour to a multiple of
-// `pad` (the overflow group, last, unpadded): writes place[0…DK_GRAPH_COLOURS + 1] and returns the total.
+// Where each group begins in a layout that pads every colour to a multiple of `pad` (the overflow group,
+// last, unpadded), from where they begin unpadded (`starts`, DK_GRAPH_COLOURS + 2 of them): writes
+// place[0…DK_GRAPH_COLOURS + 1] and returns the total.
 int32_t dkGraph_Places(const int32_t* starts, int32_t pad, int32_t* place);
 
 #endif

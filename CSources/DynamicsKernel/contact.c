@@ -122,11 +122,11 @@ static void applyColours(dkWorld* world, dkMergeRange* ranges, int32_t rangeCoun
 				dkContact* c = change->kept >= 0 ? &region[change->kept] : NULL;
 				if (pass == 0) {
 					dkGraph_Remove(world, change->colour, change->sides, change->bodyA, change->bodyB);
-					dkLayout_Leave(world, change->colour, change->place);
+					dkLayout_Leave(&world->contactLayout, change->colour, change->place);
 					if (c && !change->add) c->colour = DK_GRAPH_NONE;
 				} else if (change->add) {
 					c->colour = dkGraph_Add(world, c->bodyA, c->bodyB, &c->colourSides);
-					dkLayout_Join(world, c);
+					c->place = dkLayout_Join(&world->contactLayout, c->colour);
 				}
 			}
 		}
@@ -191,7 +191,7 @@ bool dkContacts_Update(dkWorld* world, float dt, int32_t substeps)
 	}
 	// The last point where the update may fail: what the rest of the step needs is reserved here, and from
 	// here on the world changes.
-	if (!ok || !dkContactEventArray_Reserve(world, &world->stepEvents, events) || !dkLayout_Reserve(world, changes) ||
+	if (!ok || !dkContactEventArray_Reserve(world, &world->stepEvents, events) || !dkLayout_Reserve(world, &world->contactLayout, changes) ||
 		(sorts && !dkContactArray_Reserve(world, &world->restingContacts, restKept)) ||
 		!dkSolver_ReserveScratch(world, kept + (sorts ? restKept : world->restingContacts.count) + world->setContacts, substeps)) {
 		// Out of memory: a merge keeps last step's list; in place, the manifolds are this step's but every
@@ -219,7 +219,7 @@ bool dkContacts_Update(dkWorld* world, float dt, int32_t substeps)
 		withPoints += r->withPoints;
 		restWithPoints += r->restWithPoints;
 	}
-	if (sorts) dkLayout_Forget(world); // contacts leave the list for their sets, or come back
+	if (sorts) dkLayout_Forget(&world->contactLayout); // contacts leave the list for their sets, or come back
 	applyColours(world, ranges, rangeCount, inPlace);
 	if (!inPlace) {
 		task.gather = true;
@@ -268,7 +268,7 @@ void dkContacts_Destroy(dkWorld* world)
 {
 	dkContactArray_Destroy(world, &world->contacts);
 	dkContactArray_Destroy(world, &world->spareContacts);
-	dkLayout_Destroy(world);
+	dkLayout_Destroy(world, &world->contactLayout);
 	dkContactArray_Destroy(world, &world->restingContacts);
 	dkMergeEntryArray_Destroy(world, &world->mergeEntries);
 	dkContactEventArray_Destroy(world, &world->events);

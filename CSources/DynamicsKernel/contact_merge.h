@@ -78,7 +78,7 @@ static inline bool bothAsleep(const dkWorld* world, const dkContact* c)
 // the update applies after every range (contact.c): `colour` (with `sides`, bodyA and bodyB) is given back
 // unless it is DK_GRAPH_NONE; `add`: the kept contact takes a colour. `kept` is the contact's place among the
 // range's kept contacts (from the region's start), or -1 for one not kept; `place` its place in the colour
-// given back (contact_layout.h).
+// given back (constraint_layout.h).
 typedef struct dkColourChange {
 	int32_t kept, bodyA, bodyB, place;
 	uint8_t colour, sides;

@@ -48,7 +48,7 @@ void dkContactSolver_StoreImpulses(dkWorld* world, const dkContactSoA* soa, int3
 typedef struct dkFillTask {
 	dkWorld* world;
 	dkContactSoA* soa;
-	const int32_t* colourStart;	 // where each group of places starts (dkContactLayout)
+	const int32_t* colourStart;	 // where each group of places starts (dkConstraintLayout)
 	const float* inverseInertia; // raised for items in joint chains
 	const uint8_t* chainItem;	 // per state index: nonzero for an item of a joint chain (null: no chains)
 	int32_t end, workers, perShare; // contacts, and chunks in each worker's share
@@ -248,21 +248,16 @@ static bool prepareConstraints(dkWorld* world, dkContactSoA* soa, int32_t* colou
 	int32_t* list = dkScratch(world, (size_t)cap0 * sizeof(int32_t));
 	int32_t* rowA = dkScratch(world, (size_t)cap0 * sizeof(int32_t));
 	int32_t* rowB = dkScratch(world, (size_t)cap0 * sizeof(int32_t));
-	int32_t* order = dkScratch(world, (size_t)cap0 * sizeof(int32_t));
 	int32_t* slot = dkScratch(world, (size_t)cap0 * sizeof(int32_t));
 	uint8_t* direct = dkScratch(world, (size_t)cap0);
-	uint8_t* colour = dkScratch(world, (size_t)cap0);
-	int32_t starts[DK_GRAPH_COLOURS + 2];
-	bool ok = list && rowA && rowB && order && slot && direct && colour;
+	bool ok = list && rowA && rowB && slot && direct;
 	if (!ok) return false; // the step gives its scratch back
 	dkSets_OrderJoints(world);
-	int32_t nj = dkJoints_Active(world, list, rowA, rowB, colour);
-	dkGraph_Order(colour, nj, order, starts);
-	int32_t totalJ = dkGraph_Places(starts, DK_CONSTRAINT_PAD, jointStart);
-	for (int32_t c = 0; c <= DK_GRAPH_COLOURS; ++c)
-		for (int32_t i = starts[c]; i < starts[c + 1]; ++i) slot[order[i]] = jointStart[c] + (i - starts[c]);
-	dkLayout_Update(world);
-	const dkContactLayout* layout = &world->layout;
+	int32_t totalJ = dkJoints_Places(world);
+	memcpy(jointStart, world->jointLayout.colourStart, sizeof world->jointLayout.colourStart);
+	int32_t nj = dkJoints_Active(world, list, rowA, rowB, slot);
+	dkContacts_Places(world);
+	const dkConstraintLayout* layout = &world->contactLayout;
 	memcpy(colourStart, layout->colourStart, sizeof layout->colourStart);
 	memcpy(soa->liveEnd, layout->liveEnd, sizeof layout->liveEnd);
 	int32_t total = colourStart[DK_GRAPH_COLOURS + 1], n = world->contacts.count;

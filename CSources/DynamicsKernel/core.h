@@ -3,7 +3,7 @@
 #ifndef DK_CORE_H
 #define DK_CORE_H
 
-#include "contact_layout.h"
+#include "constraint_layout.h"
 #include "dk_world.h"
 #include "id_pool.h"
 #include "memory.h"
@@ -162,7 +162,7 @@ struct dkWorld {
 	dkContactArray restingContacts;
 	int32_t restingWithPoints; // of them, contacts with points
 	dkMergeEntryArray mergeEntries; // scratch of the contact update (contact.c; its count unused)
-	dkContactLayout layout; // the places of the list's contacts in their colours, kept between steps (contact_layout.c)
+	dkConstraintLayout contactLayout; // the places of the list's contacts in their colours (contact_layout.c)
 	dkContactEventArray events;		// the last step's contact events (dkWorld_ContactEvents)
 	dkContactEventArray stepEvents; // the events of the step in progress, which become `events` when it succeeds
 
@@ -174,6 +174,7 @@ struct dkWorld {
 	dkInt32Array awakeJoints; // the awake set's joints (solver_set.c): every joint with an item that moves, and
 							  // some without until the next rest; room for every joint
 	bool awakeJointsUnsorted; // joints were added out of slot order since the last dkSets_OrderJoints
+	dkConstraintLayout jointLayout; // the places of the awake set's joints in their colours (joint_solver.c)
 
 	// Islands (island.c): per item slot, its island (-1 for none) and its neighbours in the island's list.
 	int32_t* islandOf;
@@ -295,10 +296,6 @@ void dkSubsteps_End(dkWorld* world, float dt, int32_t configured, int32_t used);
 // The step (step.c): one step of dt seconds in `substeps` substeps, every stage in its order. False when
 // memory ran out: the step then changed nothing and the caller reports dkResultOutOfMemory.
 bool dkStep_Run(dkWorld* world, float dt, int32_t substeps);
-
-// Contacts of the list changed colour, or left it or came back, other than by dkLayout_Leave and dkLayout_Join
-// (contact_layout.h): the next step lays their places out again.
-static inline void dkLayout_Forget(dkWorld* world) { world->layout.kept = false; }
 
 // The row of an item slot when it moves this step (awake, and not anchored), else -1 (-1 for no item).
 static inline int32_t dkMovingRow(const dkWorld* world, int32_t slot)

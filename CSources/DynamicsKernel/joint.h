@@ -27,9 +27,10 @@ typedef struct dkJoint {
 	float linearX, linearY, axial, axialLower, axialUpper, perp, angular, angleLower, angleUpper, friction;
 	bool braced; // its chain was braced in the last step (dkChains_FindBraced)
 	uint8_t colour, colourSides; // its colour in the constraint graph, and which items took its bit (dkGraph_Add)
-	// Its solver set (solver_set.c): dkSetAwake while in world->awakeJoints (at `place`), else a set whose list
-	// of joints runs through prevInSet and nextInSet.
-	int32_t set, place, prevInSet, nextInSet;
+	// Its solver set (solver_set.c): dkSetAwake while in world->awakeJoints (at `awakeIndex`), else a set whose
+	// list of joints runs through prevInSet and nextInSet.
+	int32_t set, awakeIndex, prevInSet, nextInSet;
+	int32_t place; // in the awake set: its place in its colour (world->jointLayout, constraint_layout.h)
 } dkJoint;
 DK_ARRAY_FUNCTIONS(dkJoint, dkJointArray)
 
@@ -112,12 +113,17 @@ bool dkJointPairs_Contains(const dkWorld* world, int32_t a, int32_t b);
 bool dkJointPairs_HasSlot(const dkWorld* world, int32_t slot); // the item in `slot` is in some pair
 void dkJointPairs_Destroy(dkWorld* world);
 
-// Joint preparation (joint_solver.c). Active: the joints of the awake set that link at least one moving row
-// (world->awakeJoints, in slot order: dkSets_OrderJoints), as slots in `list` with their moving rows (-1: does not move) and their colours; returns how many. Prepare: the wide layout of those n
-// joints, joint i at index slot[i] of `total` (padded); the rows in direct[i] (dkJointRow* bits, from
-// dkChains_Build) are left to the chain stage: switched off and without impulses in the wide layout.
-// False when out of memory.
-int32_t dkJoints_Active(const dkWorld* world, int32_t* list, int32_t* rowA, int32_t* rowB, uint8_t* colour);
+// Joint preparation (joint_solver.c). Places: the places of the awake set's joints in their colours
+// (world->jointLayout), kept, or laid out again in the awake set's order when forgotten or too full of holes;
+// then each group's start (jointLayout.colourStart); returns the padded total. With DK_SELF_CHECKS the places
+// kept are checked. Active: the joints of the awake set that link at least one moving row (world->awakeJoints,
+// in slot order: dkSets_OrderJoints), as slots in `list` with their moving rows (-1: does not move) and their
+// index in the wide layout (`slot`: their colour's start plus their place); returns how many. Prepare: the
+// wide layout of those n joints, joint i at index slot[i] of `total` (every other index inert); the rows in
+// direct[i] (dkJointRow* bits, from dkChains_Build) are left to the chain stage: switched off and without
+// impulses in the wide layout. False when out of memory.
+int32_t dkJoints_Places(dkWorld* world);
+int32_t dkJoints_Active(const dkWorld* world, int32_t* list, int32_t* rowA, int32_t* rowB, int32_t* slot);
 bool dkJoints_Prepare(dkWorld* world, dkJointSoA* soa, const int32_t* list, const int32_t* rowA, const int32_t* rowB,
 					  const int32_t* slot, const uint8_t* direct, int32_t total, int32_t n, float h);
 

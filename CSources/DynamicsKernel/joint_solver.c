@@ -11,23 +11,52 @@
 #include "oscillator.h"
 #include "trig.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
-int32_t dkJoints_Active(const dkWorld* world, int32_t* list, int32_t* rowA, int32_t* rowB, uint8_t* colour)
+int32_t dkJoints_Places(dkWorld* world)
 {
+	dkConstraintLayout* layout = &world->jointLayout;
+	if (dkLayout_Stale(layout)) { // in the awake set's order: slot order (dkSets_OrderJoints)
+		int32_t used[DK_LAYOUT_GROUPS] = {0};
+		for (int32_t k = 0; k < world->awakeJoints.count; ++k) {
+			dkJoint* j = &world->joints.data[world->awakeJoints.data[k]];
+			j->place = used[j->colour]++;
+		}
+		dkLayout_Reset(layout, used);
+		// Room for every place to become a hole: joints are few, and without it a joint given back between
+		// steps only makes the next step lay them out again (dkLayout_Leave).
+		(void)dkLayout_Reserve(world, layout, world->awakeJoints.count);
+	} else {
+#ifdef DK_SELF_CHECKS
+		dkLayoutCheck check;
+		dkLayoutCheck_Begin(&check, layout);
+		for (int32_t k = 0; k < world->awakeJoints.count; ++k) {
+			const dkJoint* j = &world->joints.data[world->awakeJoints.data[k]];
+			dkLayoutCheck_Mark(&check, layout, j->colour, j->place);
+		}
+		assert(dkLayoutCheck_End(&check, layout) && "the places kept are not the joints' (dkLayout_Forget missed)");
+#endif
+	}
+	return dkLayout_Starts(layout);
+}
+
+int32_t dkJoints_Active(const dkWorld* world, int32_t* list, int32_t* rowA, int32_t* rowB, int32_t* slot)
+{
+	const int32_t* start = world->jointLayout.colourStart;
 	int32_t n = 0;
 	for (int32_t k = 0; k < world->awakeJoints.count; ++k) {
 		int32_t s = world->awakeJoints.data[k];
 		const dkJoint* j = &world->joints.data[s];
 		int32_t ra = dkMovingRow(world, j->bodyA), rb = dkMovingRow(world, j->bodyB);
-		if (ra < 0 && rb < 0) continue;
+		if (ra < 0 && rb < 0) continue; // its place stays an inert joint
 		list[n] = s;
 		rowA[n] = ra;
 		rowB[n] = rb;
-		colour[n] = j->colour;
+		slot[n] = start[j->colour] + j->place;
 		n++;
 	}
 	return n;

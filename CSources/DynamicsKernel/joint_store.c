@@ -195,8 +195,8 @@ dkResult dkWorld_CreateJoints(dkWorld* world, const dkJointDef* defs, int32_t co
 		wakeSlot(world, j->bodyA);
 		wakeSlot(world, j->bodyB);
 		link(world, j);
-		dkSets_AddJoint(world, slot);
 		j->colour = dkGraph_Add(world, j->bodyA, j->bodyB, &j->colourSides);
+		dkSets_AddJoint(world, slot); // (takes a place in its colour)
 		if (!d->collideConnected && j->bodyA >= 0) dkJointPairs_Add(world, j->bodyA, j->bodyB);
 		world->liveJoints++;
 		if (outIds) outIds[i] = (dkJointId){(uint32_t)slot + 1, j->generation};

@@ -331,16 +331,16 @@ size_t dkSolver_ScratchBound(const dkWorld* world, int32_t contacts, int32_t sub
 {
 	size_t rows = (size_t)world->count + 1, c = (size_t)contacts, j = (size_t)world->liveJoints, n = c + j + 1;
 	size_t slots = (size_t)world->itemIds.next + 1, i4 = sizeof(int32_t), f4 = sizeof(float), d8 = sizeof(double);
-	// The contact layout's holes are at most a quarter of its places held (dkLayout_Update); a colour's padding
+	// The contact and joint layouts' holes are at most a quarter of their places held (dkLayout_Stale); a colour's padding
 	// adds fewer than DK_CONSTRAINT_PAD constraints; the overflow group is not padded.
 	size_t paddedContacts = c + c / 4 + 1 + DK_GRAPH_COLOURS * DK_CONSTRAINT_PAD + DK_CONSTRAINT_PAD;
-	size_t paddedJoints = j + DK_GRAPH_COLOURS * DK_CONSTRAINT_PAD + DK_CONSTRAINT_PAD;
+	size_t paddedJoints = j + j / 4 + 1 + DK_GRAPH_COLOURS * DK_CONSTRAINT_PAD + DK_CONSTRAINT_PAD;
 	size_t stages = (size_t)maxStageCount(substeps, world->def.solverIterations);
 	size_t bytes = rows * sizeof(dkBodyState) + stages * sizeof(dkStage) +
 				   stages * ((size_t)world->def.workerCount + 1) * sizeof(atomic_int); // solveConstraints
-	// dkConstraints_Prepare: per joint, five int32 and two bytes; laying the contacts out, a count per chunk
+	// dkConstraints_Prepare: per joint, four int32 and a byte; laying the contacts out, a count per chunk
 	// of the list and group (contact_layout.c).
-	bytes += n * (5 * i4 + 2) + rows * f4 + 2 * rows * d8 + (size_t)DK_LAYOUT_CHUNKS * DK_LAYOUT_GROUPS * i4;
+	bytes += n * (4 * i4 + 1) + rows * f4 + 2 * rows * d8 + (size_t)DK_LAYOUT_CHUNKS * DK_LAYOUT_GROUPS * i4;
 	bytes += paddedContacts * (3 * i4 + (size_t)dkSoaColumns * f4);						   // the contact layout
 	bytes += paddedJoints * (4 * i4 + (size_t)dkJsColumns * f4) + paddedJoints * 4;	   // dkJoints_Prepare
 	bytes += rows * (1 + 2 * i4) + (j + 1) * (4 * i4 + 2) +								   // dkChains_Build

@@ -52,6 +52,7 @@ void dkSets_Destroy(dkWorld* world)
 	dkFree(world, world->restChanges);
 	dkFree(world, world->restChanged);
 	dkInt32Array_Destroy(world, &world->awakeJoints);
+	dkLayout_Destroy(world, &world->jointLayout);
 }
 
 // A new resting set of island `island` (or of the item in `item`, in none). The pool has room (dkSets_Reserve);
@@ -149,9 +150,10 @@ static void restJoints(dkWorld* world)
 			s = a == dkSetStatic ? b : b == dkSetStatic || a == b ? a : -1;
 		}
 		if (s >= 0 && s != dkSetAwake) {
+			dkLayout_Leave(&world->jointLayout, j->colour, j->place);
 			setJoint(world, s, slot);
 		} else {
-			world->joints.data[slot].place = kept;
+			world->joints.data[slot].awakeIndex = kept;
 			world->awakeJoints.data[kept++] = slot;
 		}
 	}
@@ -162,8 +164,10 @@ static void restJoints(dkWorld* world)
 static void appendAwake(dkWorld* world, int32_t slot)
 {
 	int32_t n = world->awakeJoints.count++;
-	world->joints.data[slot].set = dkSetAwake;
-	world->joints.data[slot].place = n;
+	dkJoint* j = &world->joints.data[slot];
+	j->set = dkSetAwake;
+	j->awakeIndex = n;
+	j->place = dkLayout_Join(&world->jointLayout, j->colour);
 	world->awakeJoints.data[n] = slot;
 	world->awakeJointsUnsorted = world->awakeJointsUnsorted || (n > 0 && world->awakeJoints.data[n - 1] > slot);
 }
@@ -189,11 +193,12 @@ void dkSets_AddJoint(dkWorld* world, int32_t slot) { appendAwake(world, slot); }
 void dkSets_RemoveJoint(dkWorld* world, int32_t slot)
 {
 	dkJoint* j = &world->joints.data[slot];
-	if (j->set == dkSetAwake) { // the last joint takes its place; the next step orders them again
+	if (j->set == dkSetAwake) { // the last joint takes its index; the next step orders them again
+		dkLayout_Leave(&world->jointLayout, j->colour, j->place);
 		int32_t last = world->awakeJoints.data[--world->awakeJoints.count];
 		if (last != slot) {
-			world->awakeJoints.data[j->place] = last;
-			world->joints.data[last].place = j->place;
+			world->awakeJoints.data[j->awakeIndex] = last;
+			world->joints.data[last].awakeIndex = j->awakeIndex;
 			world->awakeJointsUnsorted = true;
 		}
 		return;
@@ -233,7 +238,7 @@ void dkSets_OrderJoints(dkWorld* world)
 			a[child] = t;
 		}
 	}
-	for (int32_t k = 0; k < n; ++k) world->joints.data[a[k]].place = k;
+	for (int32_t k = 0; k < n; ++k) world->joints.data[a[k]].awakeIndex = k;
 	world->awakeJointsUnsorted = false;
 }
 
@@ -470,7 +475,7 @@ static int32_t returningCount(const dkWorld* world, int32_t* contacts)
 static void takeSpare(dkWorld* world, dkContactArray* list, int32_t m)
 {
 	dkContactArray old = *list;
-	dkLayout_Forget(world); // (the list, or the resting contacts beside it)
+	dkLayout_Forget(&world->contactLayout); // (the list, or the resting contacts beside it)
 	*list = world->spareContacts;
 	list->count = m;
 	world->spareContacts = old;

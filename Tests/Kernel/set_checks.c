@@ -98,7 +98,7 @@ int32_t setFaults(const dkWorld* w, char* detail, size_t size)
 	for (int32_t k = 0; k < w->awakeJoints.count; ++k) {
 		int32_t slot = w->awakeJoints.data[k];
 		if (!w->joints.data[slot].alive || w->joints.data[slot].set != dkSetAwake) FAULT("the awake set lists a joint not in it");
-		if (w->joints.data[slot].place != k) FAULT("an awake joint does not know its place");
+		if (w->joints.data[slot].awakeIndex != k) FAULT("an awake joint does not know its index in the awake set");
 		if (!w->awakeJointsUnsorted && k > 0 && w->awakeJoints.data[k - 1] >= slot) FAULT("the awake joints are out of order");
 		seen[slot]++;
 	}
