@@ -31,7 +31,7 @@ let package = Package(
             path: "CSources/DynamicsKernel",
             cSettings: [
                 .define("_POSIX_C_SOURCE", to: "200809L"), .define("DK_BUILD_COMMIT", to: "\"\(commit)\""),
-                // The kernel's self-checks that cost a pass of their own (contact_layout.c): debug builds only.
+                // The kernel's self-checks that cost a pass of their own (the places kept in the constraint layouts): debug builds only.
                 .define("DK_SELF_CHECKS", .when(configuration: .debug)),
             ],
             linkerSettings: [.linkedLibrary("blas"), .linkedLibrary("m")]
