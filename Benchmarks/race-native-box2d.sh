@@ -9,7 +9,7 @@
 # step times the steps), our state hash, the CPU model and the commit.
 #   BOX2D=/tmp/box2d/build/bin/benchmark Benchmarks/race-native-box2d.sh > Benchmarks/results/<machine>/native-box2d-equal-isa.jsonl
 set -euo pipefail
-: "${BOX2D:?set BOX2D to Box2D v3's benchmark program}"
+: "${BOX2D:?set BOX2D to the path of Box2D v3 benchmark program}"
 BOX2D="$(realpath "$BOX2D")"
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 swift build -c release --product dynamics >&2

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // Stage: preparing the coupled step's constraints, between collision and the solve (step.c). Once per
-// step, the active joints are grouped by the colours they keep in the constraint graph (constraint_graph.c)
-// and laid out for the wide kernels (joint_solver.c, and the joint chains: joint_chain.c); the contacts with
-// a moving item take the places the contact layout keeps for them (contact_layout.c) in the wide contact
-// layout (contact_soa.h). Each contact's row is filled with its anchors, effective masses, mixed materials
-// and relative normal velocity. After the step the accumulated impulses go back to the contacts for the next
-// step's warm start. The per-substep contact kernels are in stage_contact_wide.h (and contact_scalar.c).
+// step, the active joints are laid out for the wide kernels at the places they keep in their colours in the
+// constraint graph (constraint_graph.c, constraint_layout.c; joint_solver.c, and the joint chains:
+// joint_chain.c); the contacts with a moving item take the places the contact layout keeps for them
+// (contact_layout.c) in the wide contact layout (contact_soa.h). Each contact's row is filled with its
+// anchors, effective masses, mixed materials and relative normal velocity. After the step the accumulated
+// impulses go back to the contacts for the next step's warm start. The per-substep contact kernels are in stage_contact_wide.h (and contact_scalar.c).
 #include "collision.h"
 #include "team.h"
 #include "constraint_graph.h"
@@ -235,8 +235,8 @@ static bool markBraced(dkWorld* world, dkContactSoA* soa, dkJointChains* chains,
 }
 
 // Lays out the constraints of every joint and contact with a moving item, wide, grouped by their colours in
-// the constraint graph (constraint_graph.c): the joints of each colour in the joint layout (joint_solver.c),
-// in the awake set's order, and its contacts in the contact layout, kept between steps (contact_layout.c).
+// the constraint graph (constraint_graph.c): the joints and the contacts each at the place they keep in their
+// colour between steps (joint_solver.c, contact_layout.c).
 // Each colour is padded to a multiple of DK_CONSTRAINT_PAD with inert constraints; the overflow group comes
 // last, unpadded (solved one at a time). colourStart and jointStart receive DK_GRAPH_COLOURS + 2 offsets
 // each. The contact rows are filled in parallel (fillContact). Its arrays are the step arena's scratch,

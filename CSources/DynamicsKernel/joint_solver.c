@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Stage: the joint solver's once-per-step work. Before the substeps, every joint that links a moving item
-// is laid out wide (joint.h) in the colour order contact_solver.c chose for joints and contacts together:
+// is laid out wide (joint.h) at the place it keeps in its colour (world->jointLayout, constraint_layout.h):
 // anchors rotated to the step's start, the centre offset, the relative angle, effective masses, the
 // softness of its equality rows, its row switches, and its accumulated impulses (warm start). After the
 // substeps the impulses go back to the joints. The per-substep kernels are in stage_joint_wide.h; the
