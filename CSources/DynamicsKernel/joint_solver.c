@@ -235,6 +235,8 @@ bool dkJoints_Prepare(dkWorld* world, dkJointSoA* soa, const int32_t* list, cons
 {
 	int32_t cap = total > 0 ? total : 1, groups = (cap + DK_CONSTRAINT_PAD - 1) / DK_CONSTRAINT_PAD;
 	memset(soa, 0, sizeof *soa);
+	soa->zeroState = world->awake;
+	if (total == 0) return true; // no joint places: an empty layout, which no stage reads
 	soa->count = total;
 	soa->stateA = dkScratch(world, (size_t)cap * sizeof(int32_t));
 	soa->stateB = dkScratch(world, (size_t)cap * sizeof(int32_t));
