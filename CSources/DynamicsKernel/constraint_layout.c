@@ -46,6 +46,7 @@ int32_t dkLayout_Join(dkConstraintLayout* layout, uint8_t colour)
 	if (!layout->kept || colour == DK_GRAPH_NONE) return -1;
 	dkInt32Array* holes = &layout->holes[colour];
 	layout->live++;
+	layout->joined++;
 	if (holes->count > 0) {
 		layout->holeCount--;
 		return holes->data[--holes->count];
@@ -53,8 +54,9 @@ int32_t dkLayout_Join(dkConstraintLayout* layout, uint8_t colour)
 	return layout->used[colour]++;
 }
 
-void dkLayout_Reset(dkConstraintLayout* layout, const int32_t* count)
+void dkLayout_Reset(dkConstraintLayout* layout, const int32_t* count, int reason)
 {
+	layout->reason = reason;
 	layout->live = 0;
 	for (int32_t g = 0; g < DK_LAYOUT_GROUPS; ++g) {
 		layout->used[g] = count[g];
@@ -62,11 +64,17 @@ void dkLayout_Reset(dkConstraintLayout* layout, const int32_t* count)
 		layout->live += count[g];
 	}
 	layout->holeCount = 0;
+	layout->joined = 0;
 	layout->laidOut++;
 	layout->kept = true;
 }
 
-bool dkLayout_Stale(const dkConstraintLayout* layout) { return !layout->kept || 4 * layout->holeCount > layout->live; }
+int dkLayout_Stale(const dkConstraintLayout* layout)
+{
+	if (!layout->kept) return dkLayoutForgotten;
+	if (4 * layout->holeCount > layout->live) return dkLayoutHoles;
+	return 64 * layout->joined > layout->live ? dkLayoutJoins : dkLayoutKept;
+}
 
 int32_t dkLayout_Starts(dkConstraintLayout* layout)
 {

@@ -19,12 +19,17 @@
 // `holes`, which the next constraints to take the colour fill first. The solver lays group g out from
 // colourStart[g] (each colour padded to a multiple of DK_CONSTRAINT_PAD, the overflow group last and
 // unpadded), a hole being an inert constraint. `kept` says every constraint holds its place; when it is
-// false, or holes pass a quarter of the places held (dkLayout_Full), the next step lays them out again in
-// the order of their list.
+// false, when holes pass a quarter of the places held, or when the places taken since the last lay-out pass
+// a 64th of those held, the next step lays them out again in the order of their list (dkLayout_Stale). The
+// last keeps the rows in list order but for a few: the fill runs over the list in a share per worker, and
+// rows taken out of that order put both workers' writes in the same blocks of the layout, which made the
+// step of the partly-resting benchmark's awake pile 5-18 % longer at 2 workers (Benchmarks/results).
 typedef struct dkConstraintLayout {
 	int32_t used[DK_LAYOUT_GROUPS];
 	dkInt32Array holes[DK_LAYOUT_GROUPS];
 	int32_t holeCount, live; // holes, and places held
+	int32_t joined; // places taken since the places were last laid out
+	int reason; // why they were last laid out (dkLayout_Stale's reasons)
 	int32_t colourStart[DK_LAYOUT_GROUPS + 1];
 	int32_t liveEnd[DK_LAYOUT_GROUPS]; // colourStart + used: the padding of a colour starts here
 	int32_t laidOut; // how many times the places were laid out again (the kernel checks read it)
@@ -42,10 +47,12 @@ void dkLayout_Leave(dkConstraintLayout* layout, uint8_t colour, int32_t place);
 // A constraint that took `colour` takes a place in it: a hole, or the next place. Returns the place, or -1
 // while the places are forgotten (or for no colour).
 int32_t dkLayout_Join(dkConstraintLayout* layout, uint8_t colour);
-// The places are laid out again: group g holds count[g] places, without holes.
-void dkLayout_Reset(dkConstraintLayout* layout, const int32_t* count);
-// Whether the places must be laid out again: forgotten, or holes pass a quarter of the places held.
-bool dkLayout_Stale(const dkConstraintLayout* layout);
+// Whether the places must be laid out again, and why: kept (0), forgotten, holes passing a quarter of the
+// places held, or places taken since the last lay-out passing a 64th of them.
+enum { dkLayoutKept, dkLayoutForgotten, dkLayoutHoles, dkLayoutJoins };
+int dkLayout_Stale(const dkConstraintLayout* layout);
+// The places are laid out again (for dkLayout_Stale's `reason`): group g holds count[g] places, without holes.
+void dkLayout_Reset(dkConstraintLayout* layout, const int32_t* count, int reason);
 // Each group's start in the solver's layout (colourStart, liveEnd), from the places held; returns the total.
 int32_t dkLayout_Starts(dkConstraintLayout* layout);
 #ifdef DK_SELF_CHECKS

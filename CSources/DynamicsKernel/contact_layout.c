@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Stage: the places of the contacts of the list in their colours (constraint_layout.h). A contact takes its
 // place in the contact update's serial part, in list order (contact.c), so places do not depend on the worker
-// count. When contacts leave the list for their solver sets or come back (items rest or wake), or holes pass
-// a quarter of the places held, the places are laid out again in list order, in chunks of the list on any
+// count. When contacts leave the list for their solver sets or come back (items rest or wake), holes pass a
+// quarter of the places held, or contacts that took places since pass a 64th of them, the places are laid
+// out again in list order, in chunks of the list on any
 // worker: work for the contacts of what moves, which is all the list holds.
 #include "collision.h"
 #include "constraint.h"
@@ -43,7 +44,7 @@ static void layTask(void* context, int32_t worker)
 	}
 }
 
-static void layOut(dkWorld* world)
+static void layOut(dkWorld* world, int reason)
 {
 	int32_t nc = world->contacts.count, chunk = DK_LAY_CHUNK;
 	while ((int64_t)chunk * DK_LAYOUT_CHUNKS < nc) chunk *= 2;
@@ -70,7 +71,7 @@ static void layOut(dkWorld* world)
 		}
 		used[g] = place;
 	}
-	dkLayout_Reset(&world->contactLayout, used);
+	dkLayout_Reset(&world->contactLayout, used, reason);
 	t.assign = true;
 	atomic_store(&t.next, 0);
 	dkRunTasks(world, layTask, &t, workers);
@@ -80,8 +81,9 @@ static void layOut(dkWorld* world)
 void dkContacts_Places(dkWorld* world)
 {
 	dkConstraintLayout* layout = &world->contactLayout;
-	if (dkLayout_Stale(layout)) {
-		layOut(world);
+	int reason = dkLayout_Stale(layout);
+	if (reason != dkLayoutKept) {
+		layOut(world, reason);
 	} else {
 #ifdef DK_SELF_CHECKS
 		dkLayoutCheck check;

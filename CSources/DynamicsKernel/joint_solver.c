@@ -20,13 +20,14 @@
 int32_t dkJoints_Places(dkWorld* world)
 {
 	dkConstraintLayout* layout = &world->jointLayout;
-	if (dkLayout_Stale(layout)) { // in the awake set's order: slot order (dkSets_OrderJoints)
+	int reason = dkLayout_Stale(layout);
+	if (reason != dkLayoutKept) { // in the awake set's order: slot order (dkSets_OrderJoints)
 		int32_t used[DK_LAYOUT_GROUPS] = {0};
 		for (int32_t k = 0; k < world->awakeJoints.count; ++k) {
 			dkJoint* j = &world->joints.data[world->awakeJoints.data[k]];
 			j->place = used[j->colour]++;
 		}
-		dkLayout_Reset(layout, used);
+		dkLayout_Reset(layout, used, reason);
 		// Room for every place to become a hole: joints are few, and without it a joint given back between
 		// steps only makes the next step lay them out again (dkLayout_Leave).
 		(void)dkLayout_Reserve(world, layout, world->awakeJoints.count);
