@@ -5,7 +5,8 @@
 // joint_chain.c); the contacts with a moving item take the places the contact layout keeps for them
 // (contact_layout.c) in the wide contact layout (contact_soa.h). Each contact's row is filled with its
 // anchors, effective masses, mixed materials and relative normal velocity. After the step the accumulated
-// impulses go back to the contacts for the next step's warm start. The per-substep contact kernels are in stage_contact_wide.h (and contact_scalar.c).
+// impulses go back to the contacts for the next step's warm start. The per-substep contact kernels are in
+// stage_contact_wide.h (and contact_scalar.c).
 #include "collision.h"
 #include "team.h"
 #include "constraint_graph.h"
