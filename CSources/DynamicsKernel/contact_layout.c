@@ -3,8 +3,8 @@
 // place in the contact update's serial part, in list order (contact.c), so places do not depend on the worker
 // count. When contacts leave the list for their solver sets or come back (items rest or wake), holes pass a
 // quarter of the places held, or contacts that took places since pass a 64th of them, the places are laid
-// out again in list order, in chunks of the list on any
-// worker: work for the contacts of what moves, which is all the list holds.
+// out again in list order, in chunks of the list on any worker: work for the contacts of what moves, which
+// is all the list holds.
 #include "collision.h"
 #include "constraint.h"
 #include "constraint_layout.h"
@@ -12,8 +12,6 @@
 
 #include <assert.h>
 #include <stdatomic.h>
-#include <stdlib.h>
-#include <string.h>
 
 // Laying the places out again: chunks of the list on any worker count the contacts of each colour, then
 // each chunk gives its contacts their places from its own start in each colour.

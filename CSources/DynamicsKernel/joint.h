@@ -114,7 +114,7 @@ bool dkJointPairs_HasSlot(const dkWorld* world, int32_t slot); // the item in `s
 void dkJointPairs_Destroy(dkWorld* world);
 
 // Joint preparation (joint_solver.c). Places: the places of the awake set's joints in their colours
-// (world->jointLayout), kept, or laid out again in the awake set's order when forgotten or too full of holes;
+// (world->jointLayout), kept, or laid out again in the awake set's order when dkLayout_Stale says so;
 // then each group's start (jointLayout.colourStart); returns the padded total. With DK_SELF_CHECKS the places
 // kept are checked. Active: the joints of the awake set that link at least one moving row (world->awakeJoints,
 // in slot order: dkSets_OrderJoints), as slots in `list` with their moving rows (-1: does not move) and their

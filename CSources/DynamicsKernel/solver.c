@@ -12,9 +12,9 @@
 // correct across substeps without a new narrowphase. Positive separation makes a speculative contact:
 // the items may close the gap within a substep but not pass through each other.
 // Constraints are graph-coloured (constraint_graph.c) and solved colour by colour, in the order of their
-// places within a colour (contact_layout.c); no two constraints of a colour share a moving item, so their order within the colour does not
-// matter and a wide solver can take them in lanes. The sweep over the colours is symmetric: each solve or
-// relax pass runs the colours in the opposite order to the pass before it, and odd substeps reverse all. A sweep in one
+// places within a colour (constraint_layout.c); no two constraints of a colour share a moving item, so their
+// order within the colour does not matter and a wide solver can take them in lanes. The sweep over the
+// colours is symmetric: each solve or relax pass runs the colours in the opposite order to the pass before it, and odd substeps reverse all. A sweep in one
 // fixed order leaves a one-sided error that a tall structure turns into sway (the 5 050-box pyramid's top
 // swayed ±5 pt for seconds and its kinetic energy stayed near 10⁵ after 2 s; with the symmetric sweep it
 // settles like Box2D's, near 10³ after 2 s). It costs nothing: only the order of the stages changes.
@@ -331,8 +331,8 @@ size_t dkSolver_ScratchBound(const dkWorld* world, int32_t contacts, int32_t sub
 {
 	size_t rows = (size_t)world->count + 1, c = (size_t)contacts, j = (size_t)world->liveJoints, n = c + j + 1;
 	size_t slots = (size_t)world->itemIds.next + 1, i4 = sizeof(int32_t), f4 = sizeof(float), d8 = sizeof(double);
-	// The contact and joint layouts' holes are at most a quarter of their places held (dkLayout_Stale); a colour's padding
-	// adds fewer than DK_CONSTRAINT_PAD constraints; the overflow group is not padded.
+	// The contact and joint layouts' holes are at most a quarter of their places held (dkLayout_Stale); a
+	// colour's padding adds fewer than DK_CONSTRAINT_PAD constraints; the overflow group is not padded.
 	size_t paddedContacts = c + c / 4 + 1 + DK_GRAPH_COLOURS * DK_CONSTRAINT_PAD + DK_CONSTRAINT_PAD;
 	size_t paddedJoints = j + j / 4 + 1 + DK_GRAPH_COLOURS * DK_CONSTRAINT_PAD + DK_CONSTRAINT_PAD;
 	size_t stages = (size_t)maxStageCount(substeps, world->def.solverIterations);
