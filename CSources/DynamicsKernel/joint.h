@@ -23,8 +23,8 @@ typedef struct dkJoint {
 	float referenceTranslation; // prismatic: offset of B's anchor along the axis at creation, pt
 	float axisX, axisY;			// prismatic: unit axis in A's frame
 	// Accumulated impulses (warm start): point, axial (equality, lower, upper), perpendicular, angular
-	// (equality, lower, upper), friction.
-	float linearX, linearY, axial, axialLower, axialUpper, perp, angular, angleLower, angleUpper, friction;
+	// (equality, lower, upper), friction, motor.
+	float linearX, linearY, axial, axialLower, axialUpper, perp, angular, angleLower, angleUpper, friction, motor;
 	bool braced; // its chain was braced in the last step (dkChains_FindBraced)
 	uint8_t colour, colourSides; // its colour in the constraint graph, and which items took its bit (dkGraph_Add)
 	// Its solver set (solver_set.c): dkSetAwake while in world->awakeJoints (at `awakeIndex`), else a set whose
@@ -43,14 +43,15 @@ enum {
 	dkJsAngle,							// relative angle at the step's start, minus the reference
 	dkJsAxisX, dkJsAxisY,				// prismatic: the world axis at the step's start
 	dkJsLength, dkJsAxialLower, dkJsAxialUpper, dkJsAngleLower, dkJsAngleUpper, dkJsFrictionMax,
+	dkJsMotorSpeed, dkJsMotorMax, // the motor's target ω_B − ω_A (rad/s) and its largest impulse per substep
 	dkJsSoftBias, dkJsSoftMass, dkJsSoftImpulse, // softness of the equality rows (springs: oscillator.h)
 	dkJsSpring,									 // 1: the equality rows are springs (solved once per substep)
 	// row switches, 1 or 0
-	dkJsPoint, dkJsAngleEq, dkJsPrism, dkJsAxialEq, dkJsAxialLimit, dkJsAngleLimit, dkJsFriction, dkJsDistance,
+	dkJsPoint, dkJsAngleEq, dkJsPrism, dkJsAxialEq, dkJsAxialLimit, dkJsAngleLimit, dkJsFriction, dkJsMotor, dkJsDistance,
 	dkJsAxialMass, dkJsAngleMass,
 	// accumulated impulses
 	dkJsLinearX, dkJsLinearY, dkJsAxial, dkJsAxialLowerImpulse, dkJsAxialUpperImpulse, dkJsPerp,
-	dkJsAngular, dkJsAngleLowerImpulse, dkJsAngleUpperImpulse, dkJsFrictionImpulse,
+	dkJsAngular, dkJsAngleLowerImpulse, dkJsAngleUpperImpulse, dkJsFrictionImpulse, dkJsMotorImpulse,
 	dkJsColumns
 };
 
@@ -59,6 +60,7 @@ enum {
 enum {
 	dkJointRowPoint = 1u << 0, dkJointRowAngleEq = 1u << 1, dkJointRowPrism = 1u << 2, dkJointRowAxialEq = 1u << 3,
 	dkJointRowAxialLimit = 1u << 4, dkJointRowAngleLimit = 1u << 5, dkJointRowFriction = 1u << 6,
+	dkJointRowMotor = 1u << 7,
 };
 
 typedef struct dkJointSoA {

@@ -71,7 +71,7 @@ static uint32_t rowsOf(const dkJoint* j)
 		return (j->def.rigid ? dkJointRowAxialEq : 0) | (j->def.enableLimit ? dkJointRowAxialLimit : 0);
 	case dkJointRevolute:
 		return dkJointRowPoint | (j->def.enableLimit ? dkJointRowAngleLimit : 0) |
-			   (j->def.maxFrictionTorque > 0 ? dkJointRowFriction : 0);
+			   (j->def.maxFrictionTorque > 0 ? dkJointRowFriction : 0) | (j->def.enableMotor ? dkJointRowMotor : 0);
 	case dkJointWeld: return dkJointRowPoint | dkJointRowAngleEq;
 	case dkJointPrismatic: return dkJointRowPrism | (j->def.enableLimit ? dkJointRowAxialLimit : 0);
 	}
@@ -171,6 +171,8 @@ static void fillJoint(const dkJointFill* t, int32_t i, dkSoftness rigid)
 	F(dkJsAngleLower) = d->lower;
 	F(dkJsAngleUpper) = d->upper;
 	F(dkJsFrictionMax) = d->maxFrictionTorque * h;
+	F(dkJsMotorSpeed) = d->motorSpeed;
+	F(dkJsMotorMax) = d->maxMotorTorque * h; // infinite for an unlimited motor
 	if (d->hertz > 0.0f) {
 		dkSpringStep spring = dkSpringStepOf(d->hertz, d->dampingRatio, h);
 		F(dkJsSoftBias) = spring.bias;
@@ -189,6 +191,7 @@ static void fillJoint(const dkJointFill* t, int32_t i, dkSoftness rigid)
 	F(dkJsAxialLimit) = (rows & dkJointRowAxialLimit) != 0;
 	F(dkJsAngleLimit) = (rows & dkJointRowAngleLimit) != 0;
 	F(dkJsFriction) = (rows & dkJointRowFriction) != 0;
+	F(dkJsMotor) = (rows & dkJointRowMotor) != 0;
 	t->laneRows[k] = rows;
 	// Warm start from the last step (per substep: scaled to this step's substep length); rows that are off
 	// start from zero.
@@ -203,6 +206,7 @@ static void fillJoint(const dkJointFill* t, int32_t i, dkSoftness rigid)
 	F(dkJsAngleLowerImpulse) = (rows & dkJointRowAngleLimit) ? j->angleLower * r : 0.0f;
 	F(dkJsAngleUpperImpulse) = (rows & dkJointRowAngleLimit) ? j->angleUpper * r : 0.0f;
 	F(dkJsFrictionImpulse) = (rows & dkJointRowFriction) ? j->friction * r : 0.0f;
+	F(dkJsMotorImpulse) = (rows & dkJointRowMotor) ? j->motor * r : 0.0f;
 #undef F
 }
 
@@ -288,5 +292,6 @@ void dkJoints_StoreImpulses(dkWorld* world, const dkJointSoA* soa)
 		j->angleLower = f[dkJsAngleLowerImpulse * DK_CONSTRAINT_PAD];
 		j->angleUpper = f[dkJsAngleUpperImpulse * DK_CONSTRAINT_PAD];
 		j->friction = f[dkJsFrictionImpulse * DK_CONSTRAINT_PAD];
+		j->motor = f[dkJsMotorImpulse * DK_CONSTRAINT_PAD];
 	}
 }

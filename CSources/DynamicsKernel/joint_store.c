@@ -60,6 +60,9 @@ static dkResult checkParameters(const dkJointDef* d, int32_t i, dkError* error)
 	if (!(fabsf(d->upper) <= DK_JOINT_NO_LIMIT)) return invalid(error, "upper", i, d->upper);
 	if (!finiteIn(d->maxFrictionTorque, 1e30f) || d->maxFrictionTorque < 0)
 		return invalid(error, "frictionTorque", i, d->maxFrictionTorque);
+	if (!finiteIn(d->motorSpeed, 1e7f)) return invalid(error, "motorSpeed", i, d->motorSpeed);
+	if (!(d->maxMotorTorque >= 0) || (isfinite(d->maxMotorTorque) && d->maxMotorTorque > 1e30f))
+		return invalid(error, "maximumMotorTorque", i, d->maxMotorTorque);
 	return dkResultOK;
 }
 
@@ -332,6 +335,10 @@ dkResult dkWorld_SetJointParameters(dkWorld* world, dkJointId id, const dkJointD
 	d->lower = def->lower;
 	d->upper = def->upper;
 	d->maxFrictionTorque = def->maxFrictionTorque;
+	if (!def->enableMotor) j->motor = 0.0f; // a motor switched on later starts from rest
+	d->enableMotor = def->enableMotor;
+	d->motorSpeed = def->motorSpeed;
+	d->maxMotorTorque = def->maxMotorTorque;
 	wakeSlot(world, j->bodyA);
 	wakeSlot(world, j->bodyB);
 	return dkResultOK;

@@ -119,6 +119,11 @@ static void DK_FN(dkJointWarmStart)(dkJointSoA* c, int32_t begin, int32_t end, d
 			lA = lA + turn;
 			lB = lB + turn;
 		}
+		if (rows & dkJointRowMotor) {
+			dkVf motor = DK_JLOAD(dkJsMotorImpulse);
+			lA = lA + motor;
+			lB = lB + motor;
+		}
 		DK_FN(jointApply)(&a, &b, all, mA, iA, mB, iB, px, py, lA, lB);
 		DK_FN(scatterBodies)(states, c->stateA + k, &a, c->zeroState);
 		DK_FN(scatterBodies)(states, c->stateB + k, &b, c->zeroState);
@@ -179,6 +184,14 @@ static void DK_FN(dkJointSolve)(dkJointSoA* c, int32_t begin, int32_t end, dkBod
 			dkVf total = DK_FN(vmin)(DK_FN(vmax)(old - angleMass * (b.w - a.w), -limit), limit);
 			dkVf impulse = total - old;
 			DK_JSTORE(dkJsFrictionImpulse, dkV_select(on, total, old));
+			DK_FN(jointApply)(&a, &b, on, mA, iA, mB, iB, zero, zero, impulse, impulse);
+		}
+		if (rows & dkJointRowMotor) { // as the friction, toward the motor's speed, in every pass (Box2D's motor)
+			dkVm on = DK_JLOAD(dkJsMotor) != 0.0f;
+			dkVf limit = DK_JLOAD(dkJsMotorMax), old = DK_JLOAD(dkJsMotorImpulse);
+			dkVf total = DK_FN(vmin)(DK_FN(vmax)(old - angleMass * ((b.w - a.w) - DK_JLOAD(dkJsMotorSpeed)), -limit), limit);
+			dkVf impulse = total - old;
+			DK_JSTORE(dkJsMotorImpulse, dkV_select(on, total, old));
 			DK_FN(jointApply)(&a, &b, on, mA, iA, mB, iB, zero, zero, impulse, impulse);
 		}
 		if (rows & dkJointRowAngleLimit) {

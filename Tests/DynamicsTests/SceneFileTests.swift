@@ -96,6 +96,21 @@ import Testing
         #expect(worst < 2, "the rod stretched or shrank by \(worst) pt")
     }
 
+    @Test("a pin's motor in a scene file turns its item at motorSpeed, and reads back")
+    func pinMotor() throws {
+        let scene = """
+            {"format": "dynamics-scene/1", "configuration": {"workers": 1},
+             "items": [{"id": "wheel", "shape": {"type": "circle", "radius": 50}, "center": [0, 0]}],
+             "behaviors": [{"type": "attachment", "item": "wheel", "anchor": [0, 0], "kind": "pin", "motorSpeed": 2,
+                            "maximumMotorTorque": 1e6}]}
+            """
+        let run = try Self.run(scene, seconds: 0.5)
+        #expect(abs(run.world.angularVelocity(of: run.itemIDs[0]) - 2) < 1e-4, "ω \(run.world.angularVelocity(of: run.itemIDs[0]))")
+        let document = try SceneDocument.parse(Data(scene.utf8))
+        #expect(SceneDocument.read(Data(document.json.utf8), yaml: false).0 == document, "the motor reads back")
+        #expect(document.json.contains("\"maximumMotorTorque\""))
+    }
+
     @Test("attached items pass through each other unless the attachment says collide: true")
     func attachedItemsCollide() throws {
         // Two circles 40 pt apart joined by a rope of 100 pt, thrown at each other: without collisions
@@ -259,6 +274,12 @@ import Testing
          "/behaviors/0/to", "attached to itself"),
         (#"{"format": "dynamics-scene/1", "items": [{"id": "a", "shape": {"type": "circle", "radius": 5}, "center": [0, 0]}], "behaviors": [{"type": "attachment", "item": "a", "anchor": [0, 0], "kind": "slider"}]}"#,
          "/behaviors/0", "missing key 'axis'"),
+        (#"{"format": "dynamics-scene/1", "items": [{"id": "a", "shape": {"type": "circle", "radius": 5}, "center": [0, 0]}], "behaviors": [{"type": "attachment", "item": "a", "anchor": [0, 0], "motorSpeed": 1}]}"#,
+         "/behaviors/0/motorSpeed", "does not apply to a rod attachment"),
+        (#"{"format": "dynamics-scene/1", "items": [{"id": "a", "shape": {"type": "circle", "radius": 5}, "center": [0, 0]}], "behaviors": [{"type": "attachment", "item": "a", "anchor": [0, 0], "kind": "pin", "maximumMotorTorque": 1}]}"#,
+         "/behaviors/0/maximumMotorTorque", "needs 'motorSpeed'"),
+        (#"{"format": "dynamics-scene/1", "items": [{"id": "a", "shape": {"type": "circle", "radius": 5}, "center": [0, 0]}], "behaviors": [{"type": "attachment", "item": "a", "anchor": [0, 0], "kind": "pin", "motorSpeed": 1, "maximumMotorTorque": -1}]}"#,
+         "/behaviors/0/maximumMotorTorque", "must be ≥ 0, got -1"),
         (#"{"format": "dynamics-scene/1", "items": [{"id": "a", "shape": {"type": "circle", "radius": 5}, "center": [0, 0]}], "behaviors": [{"type": "collision", "boundsAsBoundary": true}]}"#,
          "/behaviors/0/boundsAsBoundary", "needs the scene's 'bounds'"),
         (#"{"format": "dynamics-scene/1", "items": [{"id": "a", "shape": {"type": "circle", "radius": 5}, "center": [0, 0]}], "timeline": [{"time": 1, "remove": "nothing"}]}"#,

@@ -278,7 +278,10 @@ struct BatchProgram {
         case 0: kind = .rod(length: input.byte() & 1 == 0 ? nil : input.number(), frequency: input.number(), damping: input.number())
         case 1: kind = .rope(length: input.number())
         case 2: kind = .weld(frequency: input.number(), damping: input.number())
-        case 3: kind = .pin(range: FloatRange(minimum: input.number(), maximum: input.number()), frictionTorque: input.number())
+        case 3:
+            let motor = input.byte() % 2 == 0 ? nil : AttachmentMotor(speed: input.number(), maximumTorque: input.number())
+            kind = .pin(range: FloatRange(minimum: input.number(), maximum: input.number()), frictionTorque: input.number(),
+                        motor: motor)
         default: kind = .slider(axis: input.vector(), range: FloatRange(minimum: input.number(), maximum: input.number()))
         }
         let items = ids()

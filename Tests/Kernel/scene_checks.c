@@ -58,6 +58,21 @@ static void joints(dkWorld* w)
 	defs[2].enableLimit = true, defs[2].lower = -50, defs[2].upper = 80;
 	dkJointId ids[3];
 	must(dkWorld_CreateJoints(w, defs, 3, ids, &e), &e, "dkWorld_CreateJoints");
+	// Two wheels on motorised pins to the world: one with a torque limit, friction and a range, one unlimited
+	// and reversing, each pin with a bar pinned to its wheel (a motor's load).
+	for (int m = 0; m < 2; ++m) {
+		float x = 1900.0f + 300.0f * (float)m;
+		dkItemId wheel = ball(w, x, 0, 50, 0), bar = box(w, x + 100.0f, 0, 0, 100, 10);
+		dkJointDef motor = dkDefaultJointDef(), load = dkDefaultJointDef();
+		motor.kind = dkJointRevolute, motor.itemB = wheel, motor.anchorAx = x;
+		motor.enableMotor = true, motor.motorSpeed = m == 0 ? 3.0f : -5.0f;
+		motor.maxMotorTorque = m == 0 ? 4.0e6f : INFINITY;
+		motor.maxFrictionTorque = m == 0 ? 1.0e6f : 0.0f;
+		motor.enableLimit = m == 0, motor.lower = -1.0f, motor.upper = 2.0f;
+		load.kind = dkJointRevolute, load.itemA = wheel, load.itemB = bar, load.anchorAx = 50, load.anchorBx = -50;
+		dkJointId pins[2];
+		must(dkWorld_CreateJoints(w, (dkJointDef[]){motor, load}, 2, pins, &e), &e, "dkWorld_CreateJoints");
+	}
 }
 
 // 400 items without shapes in every field kind at once (fields, regions, charges, noise).

@@ -49,6 +49,11 @@ typedef struct dkJointDef {
 	bool enableLimit;
 	float lower, upper;		  ///< revolute: rad from the creation angle; prismatic: pt from the creation offset
 	float maxFrictionTorque;  ///< revolute: mass·pt²/s² (the solver's torque unit; 100 × N·pt)
+	/// Revolute: a motor drives ω_B − ω_A toward motorSpeed (rad/s) with at most maxMotorTorque
+	/// (mass·pt²/s², as maxFrictionTorque; INFINITY: unlimited). It acts beside the friction and the limits.
+	bool enableMotor;
+	float motorSpeed;
+	float maxMotorTorque;
 	bool collideConnected;	  ///< the two items collide with each other (default false: they pass through)
 } dkJointDef;
 

@@ -214,6 +214,29 @@ open class AttachmentBehavior: DynamicBehavior {
         }
     }
 
+    /// Beyond UIKit. Pins: the relative angular velocity a motor drives the pin toward, rad/s (the attached
+    /// item's angular velocity minus the other item's; positive is counterclockwise in a y-up world). nil, the
+    /// default, has no motor. The motor applies at most ``maximumMotorTorque`` (``AttachmentMotor``). Traps when
+    /// not finite; has no effect on other kinds.
+    public var motorSpeed: CGFloat? {
+        didSet {
+            require(motorSpeed.map(\.isFinite) ?? true, "AttachmentBehavior.motorSpeed must be finite, got \(motorSpeed!)")
+            changed()
+        }
+    }
+
+    /// Beyond UIKit. Pins: the largest torque the motor applies, N·pt (as ``frictionTorque``); `.infinity`,
+    /// the default, does not limit it. Traps when negative or NaN.
+    public var maximumMotorTorque: CGFloat = .infinity {
+        didSet {
+            require(maximumMotorTorque >= 0, "AttachmentBehavior.maximumMotorTorque must be ≥ 0, got \(maximumMotorTorque)")
+            changed()
+        }
+    }
+
+    /// The motor of ``motorSpeed`` and ``maximumMotorTorque``, or nil.
+    var motor: AttachmentMotor? { motorSpeed.map { AttachmentMotor(speed: $0, maximumTorque: maximumMotorTorque) } }
+
     /// Pins: the allowed rotation from the start, rad; sliders: the allowed travel from the start, pt.
     /// ``FloatRange/infinite`` (the default) does not limit. Traps when minimum > maximum or NaN.
     ///
@@ -270,7 +293,7 @@ open class AttachmentBehavior: DynamicBehavior {
         case .rod: .rod(length: length, frequency: frequency, damping: damping)
         case .rope: .rope(length: length)
         case .weld: .weld(frequency: frequency, damping: damping)
-        case .pin: .pin(range: attachmentRange, frictionTorque: frictionTorque)
+        case .pin: .pin(range: attachmentRange, frictionTorque: frictionTorque, motor: motor)
         case let .slider(axis): .slider(axis: axis, range: attachmentRange)
         }
     }

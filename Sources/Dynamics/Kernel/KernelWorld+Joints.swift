@@ -55,10 +55,15 @@ extension AttachmentKind {
         case let .weld(frequency, damping):
             d.kind = dkJointWeld
             (d.hertz, d.dampingRatio) = (Float(frequency), Float(damping))
-        case let .pin(range, frictionTorque):
+        case let .pin(range, frictionTorque, motor):
             d.kind = dkJointRevolute
             limits(range)
             d.maxFrictionTorque = Float(100 * frictionTorque) // N·pt → mass·pt²/s² (a = 100 F / m)
+            if let motor {
+                d.enableMotor = true
+                d.motorSpeed = Float(motor.speed)
+                d.maxMotorTorque = Float(100 * motor.maximumTorque) // .infinity stays infinite: unlimited
+            }
         case let .slider(_, range):
             d.kind = dkJointPrismatic
             limits(range)

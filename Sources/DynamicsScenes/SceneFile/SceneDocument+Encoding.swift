@@ -171,10 +171,14 @@ extension SceneBehavior {
                 o["kind"] = .string("weld")
                 if frequency != 0 { o["frequency"] = .number(frequency) }
                 if damping != 0 { o["damping"] = .number(damping) }
-            case .pin(let r, let friction):
+            case .pin(let r, let friction, let motor):
                 o["kind"] = .string("pin")
                 range(r)
                 if friction != 0 { o["frictionTorque"] = .number(friction) }
+                if let motor {
+                    o["motorSpeed"] = .number(motor.speed)
+                    if motor.maximumTorque.isFinite { o["maximumMotorTorque"] = .number(motor.maximumTorque) }
+                }
             case .slider(let axis, let r):
                 o["kind"] = .string("slider")
                 o["axis"] = .pair(axis.dx, axis.dy)

@@ -249,7 +249,7 @@ extension SceneDocument {
         case "gravity": targets + ["direction", "angle", "magnitude"]
         case "collision": targets + ["mode", "boundsAsBoundary", "insets", "boundaries"]
         case "attachment": ["item", "to", "anchor", "itemAnchor", "kind", "length", "frequency", "damping", "range",
-                            "frictionTorque", "axis", "collide"]
+                            "frictionTorque", "motorSpeed", "maximumMotorTorque", "axis", "collide"]
         case "snap": ["item", "point", "damping", "dampingRatio", "frequency"]
         case "push": targets + ["mode", "vector", "angle", "magnitude", "offset", "active"]
         case "field": targets + ["kind", "position", "region", "strength", "falloff", "minimumRadius", "direction", "smoothness",
@@ -418,12 +418,17 @@ extension SceneDocument {
             range = FloatRange(minimum: r.0, maximum: r.1)
         }
         let friction = o.number("frictionTorque", minimum: 0) ?? 0
+        let motorSpeed = o.number("motorSpeed", minimum: -1e7, maximum: 1e7)
+        let motorTorque = o.number("maximumMotorTorque", minimum: 0, maximum: 1e30)
+        if motorTorque != nil && motorSpeed == nil && !o.has("motorSpeed") {
+            o.reader.error(o.at("maximumMotorTorque"), "needs 'motorSpeed' (a pin motor's speed)")
+        }
         let axis = o.vector("axis")
         let allowed: [String: [String]] = [
             "rod": ["length", "frequency", "damping"], "rope": ["length"], "weld": ["frequency", "damping"],
-            "pin": ["range", "frictionTorque"], "slider": ["axis", "range"],
+            "pin": ["range", "frictionTorque", "motorSpeed", "maximumMotorTorque"], "slider": ["axis", "range"],
         ]
-        for key in ["length", "frequency", "damping", "range", "frictionTorque", "axis"]
+        for key in ["length", "frequency", "damping", "range", "frictionTorque", "motorSpeed", "maximumMotorTorque", "axis"]
         where o.has(key) && !(allowed[kindName] ?? []).contains(key) {
             o.reader.error(o.at(key), "does not apply to a \(kindName) attachment")
         }
@@ -431,7 +436,9 @@ extension SceneDocument {
         switch kindName {
         case "rope": kind = .rope(length: length.map { CGFloat($0) })
         case "weld": kind = .weld(frequency: frequency, damping: damping)
-        case "pin": kind = .pin(range: range, frictionTorque: friction)
+        case "pin":
+            let motor = motorSpeed.map { AttachmentMotor(speed: $0, maximumTorque: motorTorque ?? .infinity) }
+            kind = .pin(range: range, frictionTorque: friction, motor: motor)
         case "slider":
             guard let axis else {
                 o.reader.error(o.path, "missing key 'axis' (a slider's direction)")

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: Apache-2.0
+import Dynamics
+import DynamicsScenes
+import Foundation
+import Testing
+
+/// Pin motors (Beyond UIKit) against closed forms: a torque τ (N·pt) turns an inertia I at 100 τ / I rad/s²
+/// (Units and semantics, §Attachments), a motor applies at most its maximum torque toward its speed, and a
+/// load that needs more than that turns the pin at the difference's rate.
+@Suite struct AttachmentMotorTests {
+    func world(workers: Int = 1, simd: SIMDLevel = .automatic) throws -> DynamicWorld {
+        var c = DynamicsConfiguration()
+        c.workerCount = workers
+        c.simd = simd
+        c.restDetection = false
+        return try DynamicWorld(configuration: c)
+    }
+
+    /// A wheel of radius 50 pt pinned at its centre to an anchored hub by `kind`.
+    func wheel(_ kind: AttachmentKind, simd: SIMDLevel = .automatic) throws -> (DynamicWorld, ItemID, AttachmentID) {
+        let w = try world(simd: simd)
+        var anchored = ItemDescription()
+        anchored.isAnchored = true
+        let hub = try w.createItems(anchored, at: [.zero])[0]
+        let wheel = try w.createItems(ItemDescription(shape: .ellipse(width: 100, height: 100)), at: [.zero])[0]
+        let pin = try w.addAttachments(kind, items: [wheel], to: [hub], anchors: [.zero])[0]
+        return (w, wheel, pin)
+    }
+
+    @Test("a motor spins a wheel up at 100 τ / I until its speed, then holds it", arguments: [SIMDLevel.automatic, .scalar])
+    func spinUp(simd: SIMDLevel) throws {
+        let speed: CGFloat = 5
+        let (probe, probeWheel, _) = try wheel(.pin(), simd: simd)
+        let inertia = probe.inertia(of: probeWheel)
+        let torque = inertia * speed / 0.5 / 100 // reaches the speed in 0.5 s (30 steps)
+        let (w, item, _) = try wheel(.pin(motor: AttachmentMotor(speed: speed, maximumTorque: torque)), simd: simd)
+        try w.step(count: 15)
+        let alpha = 100 * torque / inertia
+        #expect(abs(w.angularVelocity(of: item) - alpha * 0.25) < 1e-3 * speed, "ω \(w.angularVelocity(of: item)) after 0.25 s")
+        try w.step(count: 45)
+        #expect(abs(w.angularVelocity(of: item) - speed) < 1e-4 * speed, "ω \(w.angularVelocity(of: item)), speed \(speed)")
+        // An unlimited motor reaches its speed within the first substep.
+        let (u, free, _) = try wheel(.pin(motor: AttachmentMotor(speed: -speed)), simd: simd)
+        try u.step(count: 1)
+        #expect(abs(u.angularVelocity(of: free) + speed) < 1e-4 * speed, "ω \(u.angularVelocity(of: free))")
+    }
+
+    @Test("a motor holds a load below its torque and gives way to one above it at the difference's rate")
+    func stall() throws {
+        // A bar of 200 pt pinned at its left end to the world, horizontal, under gravity g: its weight needs
+        // m g L / 2 (mass·pt²/s²) about the pin, τ = m g L / 200 in N·pt.
+        func bar(_ fraction: CGFloat) throws -> (angle: CGFloat, expected: CGFloat) {
+            let w = try world()
+            let item = try w.createItems(ItemDescription(shape: .rectangle(width: 200, height: 10)), at: [CGPoint(x: 100, y: 0)])[0]
+            let g: CGFloat = 1000
+            try w.setGravity(CGVector(dx: 0, dy: g), for: [item])
+            let mass = w.mass(of: item), inertiaAtPin = w.inertia(of: item) + mass * 100 * 100
+            let demand = mass * g * 100 / 100 // N·pt
+            try w.addAttachments(.pin(motor: AttachmentMotor(speed: 0, maximumTorque: fraction * demand)), items: [item],
+                                 to: [nil], anchors: [.zero])
+            // 0.1 s, 24 substeps of h: semi-implicit Euler turns the bar by α h² n (n + 1) / 2, α = 100 (demand − τ) / I,
+            // while cos θ ≈ 1.
+            try w.step(count: 6)
+            let alpha = 100 * max(0, demand - fraction * demand) / inertiaAtPin, h = 0.1 / 24
+            return (w.pose(of: item).angle, alpha * h * h * 24 * 25 / 2)
+        }
+        let held = try bar(1.5)
+        let given = try bar(0.5)
+        #expect(abs(held.angle) < 0.02 * given.angle, "a motor 1.5 times the load's torque let it turn \(held.angle) rad")
+        // The pin's point rows are stiff springs (rigid attachments outside chains), which the closed form leaves
+        // out; against the unmotored bar, which shares them, the half torque halves the fall within 5 %.
+        #expect(abs(given.angle - given.expected) < 0.05 * given.expected,
+                "a motor half the load's torque: turned \(given.angle) rad, expected \(given.expected)")
+        let free = try bar(0)
+        #expect(abs(given.angle - 0.5 * free.angle) < 0.05 * free.angle, "half the load's torque halves the fall")
+    }
+
+    @Test("a motor drives against the pin's friction and stays within the pin's range")
+    func withFrictionAndRange() throws {
+        // Friction τ_f below the motor's τ_m: the wheel speeds up at 100 (τ_m − τ_f) / I.
+        let (probe, probeWheel, _) = try wheel(.pin())
+        let inertia = probe.inertia(of: probeWheel)
+        let motorTorque = inertia / 100, frictionTorque = 0.25 * inertia / 100 // α 1 and 0.25 rad/s²
+        let (w, item, _) = try wheel(.pin(frictionTorque: frictionTorque,
+                                          motor: AttachmentMotor(speed: 10, maximumTorque: motorTorque)))
+        try w.step(count: 60)
+        #expect(abs(w.angularVelocity(of: item) - 0.75) < 0.01, "ω \(w.angularVelocity(of: item)), expected 0.75")
+        // Friction above the motor's torque holds the wheel still.
+        let (h, held, _) = try wheel(.pin(frictionTorque: 2 * motorTorque, motor: AttachmentMotor(speed: 10, maximumTorque: motorTorque)))
+        try h.step(count: 60)
+        #expect(abs(h.angularVelocity(of: held)) < 1e-6, "ω \(h.angularVelocity(of: held))")
+        // A motor turns the wheel up to the range's upper limit, and no further: the range holds a torque that
+        // accelerates the wheel at 20 rad/s² (an unlimited motor overpowers it: AttachmentMotor).
+        let (r, ranged, _) = try wheel(.pin(range: FloatRange(minimum: -1, maximum: 1),
+                                            motor: AttachmentMotor(speed: 3, maximumTorque: 20 * inertia / 100)))
+        try r.step(count: 120)
+        #expect(abs(r.pose(of: ranged).angle - 1) < 0.02, "stopped at \(r.pose(of: ranged).angle) rad, limit 1")
+    }
+
+    @Test("a motor's speed changes with updateAttachment, and bad motors throw naming the field")
+    func update() throws {
+        let (w, item, pin) = try wheel(.pin(motor: AttachmentMotor(speed: 2)))
+        try w.step(count: 10)
+        #expect(abs(w.angularVelocity(of: item) - 2) < 1e-4)
+        try w.updateAttachment(pin, to: .pin(motor: AttachmentMotor(speed: -4)), length: 0)
+        try w.step(count: 10)
+        #expect(abs(w.angularVelocity(of: item) + 4) < 1e-4)
+        try w.updateAttachment(pin, to: .pin(), length: 0)
+        try w.addVelocity(.zero, angular: 1, for: [item])
+        try w.step(count: 10)
+        #expect(abs(w.angularVelocity(of: item) - (-4 + 1)) < 1e-4, "without the motor the wheel keeps turning")
+        for (motor, field) in [(AttachmentMotor(speed: .nan), "motorSpeed"), (AttachmentMotor(speed: 1, maximumTorque: -1), "maximumMotorTorque"),
+                               (AttachmentMotor(speed: 1e9), "motorSpeed")] {
+            do {
+                try w.updateAttachment(pin, to: .pin(motor: motor), length: 0)
+                Issue.record("\(motor) was accepted")
+            } catch {
+                #expect("\(error)".contains(field), "\(error)")
+            }
+        }
+    }
+
+    @Test("AttachmentBehavior's motorSpeed and maximumMotorTorque drive a pinned item")
+    func behavior() {
+        var c = DynamicsConfiguration()
+        c.workerCount = 1
+        let animator = DynamicAnimator(referenceBounds: CGRect(x: -500, y: -500, width: 1000, height: 1000), configuration: c)
+        let post = DynamicBody(center: CGPoint(x: -100, y: 0), size: CGSize(width: 20, height: 20))
+        let wheel = DynamicBody(center: .zero, size: CGSize(width: 100, height: 100))
+        let anchored = DynamicItemBehavior(items: [post])
+        anchored.isAnchored = true
+        let spin = DynamicItemBehavior(items: [wheel])
+        let pin = AttachmentBehavior.pinAttachment(with: wheel, attachedTo: post, attachmentAnchor: .zero)
+        pin.motorSpeed = 3
+        #expect(pin.maximumMotorTorque == .infinity)
+        for behavior in [anchored, spin, pin] as [DynamicBehavior] { animator.addBehavior(behavior) }
+        animator.step(by: 0.5)
+        #expect(abs(spin.angularVelocity(for: wheel) - 3) < 1e-3, "ω \(spin.angularVelocity(for: wheel))")
+        #expect(hypot(wheel.center.x, wheel.center.y) < 0.5, "the wheel stays on its pin: \(wheel.center)")
+        pin.motorSpeed = nil
+        spin.addAngularVelocity(1, for: wheel)
+        animator.step(by: 0.5)
+        #expect(abs(spin.angularVelocity(for: wheel) - 4) < 1e-3, "without the motor the wheel keeps turning")
+        // An unlimited motor at speed 0 stops it at once; a weak one slows it at 100 τ / I.
+        pin.motorSpeed = 0
+        animator.step(by: 1.0 / 60)
+        #expect(abs(spin.angularVelocity(for: wheel)) < 1e-4, "ω \(spin.angularVelocity(for: wheel))")
+        spin.addAngularVelocity(2, for: wheel)
+        let inertia: CGFloat = 1 * (100 * 100 + 100 * 100) / 12 // mass 1 (100 × 100 pt at density 1), m (w² + h²) / 12
+        pin.maximumMotorTorque = inertia / 100 // 1 rad/s²
+        animator.step(by: 1)
+        #expect(abs(spin.angularVelocity(for: wheel) - 1) < 0.01, "ω \(spin.angularVelocity(for: wheel)), expected 1")
+    }
+}
