@@ -23,8 +23,8 @@ typedef struct dkJoint {
 	float referenceTranslation; // prismatic: offset of B's anchor along the axis at creation, pt
 	float axisX, axisY;			// prismatic: unit axis in A's frame
 	// Accumulated impulses (warm start): point, axial (equality, lower, upper), perpendicular, angular
-	// (equality, lower, upper), friction, motor.
-	float linearX, linearY, axial, axialLower, axialUpper, perp, angular, angleLower, angleUpper, friction, motor;
+	// (equality, lower, upper), friction, motor, angular spring.
+	float linearX, linearY, axial, axialLower, axialUpper, perp, angular, angleLower, angleUpper, friction, motor, spring;
 	bool braced; // its chain was braced in the last step (dkChains_FindBraced)
 	uint8_t colour, colourSides; // its colour in the constraint graph, and which items took its bit (dkGraph_Add)
 	// Its solver set (solver_set.c): dkSetAwake while in world->awakeJoints (at `awakeIndex`), else a set whose
@@ -44,14 +44,15 @@ enum {
 	dkJsAxisX, dkJsAxisY,				// prismatic: the world axis at the step's start
 	dkJsLength, dkJsAxialLower, dkJsAxialUpper, dkJsAngleLower, dkJsAngleUpper, dkJsFrictionMax,
 	dkJsMotorSpeed, dkJsMotorMax, // the motor's target ω_B − ω_A (rad/s) and its largest impulse per substep
+	dkJsRestAngle, dkJsSpringBias, dkJsSpringMass, dkJsSpringImpulseScale, // the angular spring (oscillator.h)
 	dkJsSoftBias, dkJsSoftMass, dkJsSoftImpulse, // softness of the equality rows (springs: oscillator.h)
 	dkJsSpring,									 // 1: the equality rows are springs (solved once per substep)
 	// row switches, 1 or 0
-	dkJsPoint, dkJsAngleEq, dkJsPrism, dkJsAxialEq, dkJsAxialLimit, dkJsAngleLimit, dkJsFriction, dkJsMotor, dkJsDistance,
+	dkJsPoint, dkJsAngleEq, dkJsPrism, dkJsAxialEq, dkJsAxialLimit, dkJsAngleLimit, dkJsFriction, dkJsMotor, dkJsAngleSpring, dkJsDistance,
 	dkJsAxialMass, dkJsAngleMass,
 	// accumulated impulses
 	dkJsLinearX, dkJsLinearY, dkJsAxial, dkJsAxialLowerImpulse, dkJsAxialUpperImpulse, dkJsPerp,
-	dkJsAngular, dkJsAngleLowerImpulse, dkJsAngleUpperImpulse, dkJsFrictionImpulse, dkJsMotorImpulse,
+	dkJsAngular, dkJsAngleLowerImpulse, dkJsAngleUpperImpulse, dkJsFrictionImpulse, dkJsMotorImpulse, dkJsSpringImpulse,
 	dkJsColumns
 };
 
@@ -60,7 +61,7 @@ enum {
 enum {
 	dkJointRowPoint = 1u << 0, dkJointRowAngleEq = 1u << 1, dkJointRowPrism = 1u << 2, dkJointRowAxialEq = 1u << 3,
 	dkJointRowAxialLimit = 1u << 4, dkJointRowAngleLimit = 1u << 5, dkJointRowFriction = 1u << 6,
-	dkJointRowMotor = 1u << 7,
+	dkJointRowMotor = 1u << 7, dkJointRowAngleSpring = 1u << 8,
 };
 
 typedef struct dkJointSoA {

@@ -13,7 +13,7 @@
 // paths (a joint to the world, an anchored or a resting item has one moving side and may end a path).
 // Joints at an item with three or more of them, joints on closed loops, and joints whose two items have a
 // contact with each other stay with the coloured passes, as do friction and spring rows (of chain joints
-// too), rods' limits, and pins with a motor. A grid of pins (joint_grid) therefore has no chains. A chain pin's angle limit and
+// too), rods' limits, and pins with a motor or an angular spring. A grid of pins (joint_grid) therefore has no chains. A chain pin's angle limit and
 // a chain slider's axial limit are solved here too: a limit that Gauss–Seidel takes one joint at a time
 // gives way under a chain's load (a 50-link chain with ±0.5 rad ranges, released horizontally with a load
 // 10 links heavy, ran 1.1 rad past its range; telescoping slider chains ran up to 4.6 pt past ±5 pt).
@@ -43,9 +43,9 @@
 static uint8_t directRows(const dkJoint* j)
 {
 	const dkJointDef* d = &j->def;
-	// A motor stays with the coloured passes, and so must the rows it drives against: a chain's exact limit
-	// solved before it, an unlimited motor drove a pin past its range.
-	if (d->hertz > 0.0f || d->enableMotor) return 0;
+	// A motor or an angular spring stays with the coloured passes, and so must the rows it drives against: a
+	// chain's exact limit solved before it, an unlimited motor drove a pin past its range.
+	if (d->hertz > 0.0f || d->enableMotor || d->angularHertz > 0.0f) return 0;
 	switch (d->kind) {
 	case dkJointRevolute: return dkJointRowPoint | (d->enableLimit ? dkJointRowAngleLimit : 0);
 	case dkJointWeld: return dkJointRowPoint | dkJointRowAngleEq;

@@ -71,7 +71,8 @@ static uint32_t rowsOf(const dkJoint* j)
 		return (j->def.rigid ? dkJointRowAxialEq : 0) | (j->def.enableLimit ? dkJointRowAxialLimit : 0);
 	case dkJointRevolute:
 		return dkJointRowPoint | (j->def.enableLimit ? dkJointRowAngleLimit : 0) |
-			   (j->def.maxFrictionTorque > 0 ? dkJointRowFriction : 0) | (j->def.enableMotor ? dkJointRowMotor : 0);
+			   (j->def.maxFrictionTorque > 0 ? dkJointRowFriction : 0) | (j->def.enableMotor ? dkJointRowMotor : 0) |
+			   (j->def.angularHertz > 0 ? dkJointRowAngleSpring : 0);
 	case dkJointWeld: return dkJointRowPoint | dkJointRowAngleEq;
 	case dkJointPrismatic: return dkJointRowPrism | (j->def.enableLimit ? dkJointRowAxialLimit : 0);
 	}
@@ -173,6 +174,15 @@ static void fillJoint(const dkJointFill* t, int32_t i, dkSoftness rigid)
 	F(dkJsFrictionMax) = d->maxFrictionTorque * h;
 	F(dkJsMotorSpeed) = d->motorSpeed;
 	F(dkJsMotorMax) = d->maxMotorTorque * h; // infinite for an unlimited motor
+	F(dkJsRestAngle) = d->restAngle;
+	if (d->angularHertz > 0.0f) {
+		dkSpringStep spring = dkSpringStepOf(d->angularHertz, d->angularDampingRatio, h);
+		F(dkJsSpringBias) = spring.bias;
+		F(dkJsSpringMass) = spring.massScale;
+		F(dkJsSpringImpulseScale) = spring.impulseScale;
+	} else {
+		F(dkJsSpringBias) = F(dkJsSpringMass) = F(dkJsSpringImpulseScale) = 0.0f;
+	}
 	if (d->hertz > 0.0f) {
 		dkSpringStep spring = dkSpringStepOf(d->hertz, d->dampingRatio, h);
 		F(dkJsSoftBias) = spring.bias;
@@ -192,6 +202,7 @@ static void fillJoint(const dkJointFill* t, int32_t i, dkSoftness rigid)
 	F(dkJsAngleLimit) = (rows & dkJointRowAngleLimit) != 0;
 	F(dkJsFriction) = (rows & dkJointRowFriction) != 0;
 	F(dkJsMotor) = (rows & dkJointRowMotor) != 0;
+	F(dkJsAngleSpring) = (rows & dkJointRowAngleSpring) != 0;
 	t->laneRows[k] = rows;
 	// Warm start from the last step (per substep: scaled to this step's substep length); rows that are off
 	// start from zero.
@@ -207,6 +218,7 @@ static void fillJoint(const dkJointFill* t, int32_t i, dkSoftness rigid)
 	F(dkJsAngleUpperImpulse) = (rows & dkJointRowAngleLimit) ? j->angleUpper * r : 0.0f;
 	F(dkJsFrictionImpulse) = (rows & dkJointRowFriction) ? j->friction * r : 0.0f;
 	F(dkJsMotorImpulse) = (rows & dkJointRowMotor) ? j->motor * r : 0.0f;
+	F(dkJsSpringImpulse) = (rows & dkJointRowAngleSpring) ? j->spring * r : 0.0f;
 #undef F
 }
 
@@ -293,5 +305,6 @@ void dkJoints_StoreImpulses(dkWorld* world, const dkJointSoA* soa)
 		j->angleUpper = f[dkJsAngleUpperImpulse * DK_CONSTRAINT_PAD];
 		j->friction = f[dkJsFrictionImpulse * DK_CONSTRAINT_PAD];
 		j->motor = f[dkJsMotorImpulse * DK_CONSTRAINT_PAD];
+		j->spring = f[dkJsSpringImpulse * DK_CONSTRAINT_PAD];
 	}
 }

@@ -124,6 +124,11 @@ static void DK_FN(dkJointWarmStart)(dkJointSoA* c, int32_t begin, int32_t end, d
 			lA = lA + motor;
 			lB = lB + motor;
 		}
+		if (rows & dkJointRowAngleSpring) {
+			dkVf spring = DK_JLOAD(dkJsSpringImpulse);
+			lA = lA + spring;
+			lB = lB + spring;
+		}
 		DK_FN(jointApply)(&a, &b, all, mA, iA, mB, iB, px, py, lA, lB);
 		DK_FN(scatterBodies)(states, c->stateA + k, &a, c->zeroState);
 		DK_FN(scatterBodies)(states, c->stateB + k, &b, c->zeroState);
@@ -184,6 +189,17 @@ static void DK_FN(dkJointSolve)(dkJointSoA* c, int32_t begin, int32_t end, dkBod
 			dkVf total = DK_FN(vmin)(DK_FN(vmax)(old - angleMass * (b.w - a.w), -limit), limit);
 			dkVf impulse = total - old;
 			DK_JSTORE(dkJsFrictionImpulse, dkV_select(on, total, old));
+			DK_FN(jointApply)(&a, &b, on, mA, iA, mB, iB, zero, zero, impulse, impulse);
+		}
+		// A pin's angular spring toward its rest angle, in the pass marked `springs` (as the equality springs),
+		// before the motor and the limits (Box2D's order).
+		if ((rows & dkJointRowAngleSpring) && springs) {
+			dkVm on = DK_JLOAD(dkJsAngleSpring) != 0.0f;
+			dkVf old = DK_JLOAD(dkJsSpringImpulse);
+			dkVf impulse = -angleMass * DK_JLOAD(dkJsSpringMass) *
+								((b.w - a.w) + DK_JLOAD(dkJsSpringBias) * (f.angle - DK_JLOAD(dkJsRestAngle))) -
+							DK_JLOAD(dkJsSpringImpulseScale) * old;
+			DK_JSTORE(dkJsSpringImpulse, dkV_select(on, old + impulse, old));
 			DK_FN(jointApply)(&a, &b, on, mA, iA, mB, iB, zero, zero, impulse, impulse);
 		}
 		if (rows & dkJointRowMotor) { // as the friction, toward the motor's speed, in every pass (Box2D's motor)

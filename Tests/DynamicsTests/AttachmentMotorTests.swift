@@ -4,9 +4,10 @@ import DynamicsScenes
 import Foundation
 import Testing
 
-/// Pin motors (Beyond UIKit) against closed forms: a torque τ (N·pt) turns an inertia I at 100 τ / I rad/s²
-/// (Units and semantics, §Attachments), a motor applies at most its maximum torque toward its speed, and a
-/// load that needs more than that turns the pin at the difference's rate.
+/// Pin motors and angular springs (Beyond UIKit) against closed forms: a torque τ (N·pt) turns an inertia I at
+/// 100 τ / I rad/s² (Units and semantics, §Attachments), a motor applies at most its maximum torque toward its
+/// speed, a load that needs more than that turns the pin at the difference's rate, and a sprung pin is a damped
+/// oscillator of its frequency and damping ratio.
 @Suite struct AttachmentMotorTests {
     func world(workers: Int = 1, simd: SIMDLevel = .automatic) throws -> DynamicWorld {
         var c = DynamicsConfiguration()
@@ -150,5 +151,71 @@ import Testing
         pin.maximumMotorTorque = inertia / 100 // 1 rad/s²
         animator.step(by: 1)
         #expect(abs(spin.angularVelocity(for: wheel) - 1) < 0.01, "ω \(spin.angularVelocity(for: wheel)), expected 1")
+    }
+
+    @Test("a sprung pin oscillates at its frequency and decays at its damping ratio", arguments: [SIMDLevel.automatic, .scalar])
+    func angularSpring(simd: SIMDLevel) throws {
+        let frequency: CGFloat = 2, zeta: CGFloat = 0.1
+        let (w, item, _) = try wheel(.pin(spring: AngularSpring(frequency: frequency, damping: zeta)), simd: simd)
+        try w.addVelocity(.zero, angular: 1, for: [item])
+        var angles: [Double] = []
+        for _ in 0..<240 {
+            try w.step(count: 1)
+            angles.append(Double(w.pose(of: item).angle))
+        }
+        // θ(t) = (v₀ / ω_d) e^(−ζωt) sin(ω_d t): upward zero crossings one damped period 2π / ω_d apart, and
+        // the peaks of successive periods in the ratio e^(−ζω · 2π / ω_d).
+        let omega = 2 * Double.pi * Double(frequency), damped = omega * (1 - Double(zeta * zeta)).squareRoot()
+        var ups: [Double] = []
+        for i in 1..<angles.count where angles[i - 1] < 0 && angles[i] >= 0 {
+            ups.append((Double(i - 1) + angles[i - 1] / (angles[i - 1] - angles[i])) / 60 + 1.0 / 60)
+        }
+        #expect(ups.count >= 3, "\(ups.count) upward crossings in 4 s")
+        if ups.count >= 3 {
+            let period = (ups[2] - ups[0]) / 2
+            #expect(abs(period - 2 * .pi / damped) < 0.01 * 2 * .pi / damped, "period \(period) s, expected \(2 * .pi / damped)")
+        }
+        let first = angles[0..<30].max()!, second = angles[30..<60].max()!
+        let ratio = exp(-Double(zeta) * omega * 2 * .pi / damped)
+        #expect(abs(second / first - ratio) < 0.03 * ratio, "decay \(second / first) per period, expected \(ratio)")
+    }
+
+    @Test("a sprung pin settles at its rest angle, within its range, and its spring changes with updateAttachment")
+    func restAngle() throws {
+        let (w, item, pin) = try wheel(.pin(spring: AngularSpring(frequency: 2, damping: 1, restAngle: 0.5)))
+        try w.step(count: 180)
+        #expect(abs(w.pose(of: item).angle - 0.5) < 1e-3, "settled at \(w.pose(of: item).angle) rad, rest angle 0.5")
+        try w.updateAttachment(pin, to: .pin(range: FloatRange(minimum: -0.2, maximum: 0.2),
+                                             spring: AngularSpring(frequency: 2, damping: 1, restAngle: -1)), length: 0)
+        try w.step(count: 180)
+        #expect(abs(w.pose(of: item).angle + 0.2) < 0.01, "held at \(w.pose(of: item).angle) rad by the range's −0.2")
+        for (spring, field) in [(AngularSpring(frequency: -1), "angularFrequency"), (AngularSpring(frequency: 1, damping: .nan), "angularDamping"),
+                                (AngularSpring(frequency: 1, restAngle: .infinity), "restAngle")] {
+            do {
+                try w.updateAttachment(pin, to: .pin(spring: spring), length: 0)
+                Issue.record("\(spring) was accepted")
+            } catch {
+                #expect("\(error)".contains(field), "\(error)")
+            }
+        }
+    }
+
+    @Test("AttachmentBehavior's angularFrequency, angularDamping and restAngle turn a pinned item to rest")
+    func behaviorSpring() {
+        var c = DynamicsConfiguration()
+        c.workerCount = 1
+        let animator = DynamicAnimator(referenceBounds: CGRect(x: -500, y: -500, width: 1000, height: 1000), configuration: c)
+        let post = DynamicBody(center: CGPoint(x: -100, y: 0), size: CGSize(width: 20, height: 20))
+        let wheel = DynamicBody(center: .zero, size: CGSize(width: 100, height: 100))
+        let anchored = DynamicItemBehavior(items: [post])
+        anchored.isAnchored = true
+        let pin = AttachmentBehavior.pinAttachment(with: wheel, attachedTo: post, attachmentAnchor: .zero)
+        pin.angularFrequency = 3
+        pin.angularDamping = 1
+        pin.restAngle = -0.7
+        for behavior in [anchored, pin] as [DynamicBehavior] { animator.addBehavior(behavior) }
+        animator.step(by: 3)
+        let angle = atan2(wheel.transform.b, wheel.transform.a)
+        #expect(abs(angle + 0.7) < 1e-3, "at \(angle) rad, rest angle −0.7")
     }
 }

@@ -109,6 +109,17 @@ import Testing
         let document = try SceneDocument.parse(Data(scene.utf8))
         #expect(SceneDocument.read(Data(document.json.utf8), yaml: false).0 == document, "the motor reads back")
         #expect(document.json.contains("\"maximumMotorTorque\""))
+        // A sprung pin settles at its rest angle, and its spring reads back.
+        let sprung = """
+            {"format": "dynamics-scene/1", "configuration": {"workers": 1},
+             "items": [{"id": "wheel", "shape": {"type": "circle", "radius": 50}, "center": [0, 0]}],
+             "behaviors": [{"type": "attachment", "item": "wheel", "anchor": [0, 0], "kind": "pin", "angularFrequency": 2,
+                            "angularDamping": 1, "restAngle": 0.4}]}
+            """
+        let settled = try Self.run(sprung, seconds: 3)
+        #expect(abs(settled.world.pose(of: settled.itemIDs[0]).angle - 0.4) < 1e-3)
+        let springDocument = try SceneDocument.parse(Data(sprung.utf8))
+        #expect(SceneDocument.read(Data(springDocument.json.utf8), yaml: false).0 == springDocument, "the spring reads back")
     }
 
     @Test("attached items pass through each other unless the attachment says collide: true")
@@ -280,6 +291,10 @@ import Testing
          "/behaviors/0/maximumMotorTorque", "needs 'motorSpeed'"),
         (#"{"format": "dynamics-scene/1", "items": [{"id": "a", "shape": {"type": "circle", "radius": 5}, "center": [0, 0]}], "behaviors": [{"type": "attachment", "item": "a", "anchor": [0, 0], "kind": "pin", "motorSpeed": 1, "maximumMotorTorque": -1}]}"#,
          "/behaviors/0/maximumMotorTorque", "must be ≥ 0, got -1"),
+        (#"{"format": "dynamics-scene/1", "items": [{"id": "a", "shape": {"type": "circle", "radius": 5}, "center": [0, 0]}], "behaviors": [{"type": "attachment", "item": "a", "anchor": [0, 0], "kind": "pin", "restAngle": 1}]}"#,
+         "/behaviors/0/restAngle", "needs 'angularFrequency'"),
+        (#"{"format": "dynamics-scene/1", "items": [{"id": "a", "shape": {"type": "circle", "radius": 5}, "center": [0, 0]}], "behaviors": [{"type": "attachment", "item": "a", "anchor": [0, 0], "kind": "weld", "angularFrequency": 1}]}"#,
+         "/behaviors/0/angularFrequency", "does not apply to a weld attachment"),
         (#"{"format": "dynamics-scene/1", "items": [{"id": "a", "shape": {"type": "circle", "radius": 5}, "center": [0, 0]}], "behaviors": [{"type": "collision", "boundsAsBoundary": true}]}"#,
          "/behaviors/0/boundsAsBoundary", "needs the scene's 'bounds'"),
         (#"{"format": "dynamics-scene/1", "items": [{"id": "a", "shape": {"type": "circle", "radius": 5}, "center": [0, 0]}], "timeline": [{"time": 1, "remove": "nothing"}]}"#,

@@ -280,8 +280,10 @@ struct BatchProgram {
         case 2: kind = .weld(frequency: input.number(), damping: input.number())
         case 3:
             let motor = input.byte() % 2 == 0 ? nil : AttachmentMotor(speed: input.number(), maximumTorque: input.number())
+            let spring = input.byte() % 2 == 0 ? nil : AngularSpring(frequency: input.number(), damping: input.number(),
+                                                                    restAngle: input.number())
             kind = .pin(range: FloatRange(minimum: input.number(), maximum: input.number()), frictionTorque: input.number(),
-                        motor: motor)
+                        motor: motor, spring: spring)
         default: kind = .slider(axis: input.vector(), range: FloatRange(minimum: input.number(), maximum: input.number()))
         }
         let items = ids()

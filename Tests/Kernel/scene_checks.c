@@ -59,7 +59,7 @@ static void joints(dkWorld* w)
 	dkJointId ids[3];
 	must(dkWorld_CreateJoints(w, defs, 3, ids, &e), &e, "dkWorld_CreateJoints");
 	// Two wheels on motorised pins to the world: one with a torque limit, friction and a range, one unlimited
-	// and reversing, each pin with a bar pinned to its wheel (a motor's load).
+	// and reversing, each pin with a bar pinned to its wheel (a motor's load; the second's on an angular spring).
 	for (int m = 0; m < 2; ++m) {
 		float x = 1900.0f + 300.0f * (float)m;
 		dkItemId wheel = ball(w, x, 0, 50, 0), bar = box(w, x + 100.0f, 0, 0, 100, 10);
@@ -70,6 +70,7 @@ static void joints(dkWorld* w)
 		motor.maxFrictionTorque = m == 0 ? 1.0e6f : 0.0f;
 		motor.enableLimit = m == 0, motor.lower = -1.0f, motor.upper = 2.0f;
 		load.kind = dkJointRevolute, load.itemA = wheel, load.itemB = bar, load.anchorAx = 50, load.anchorBx = -50;
+		load.angularHertz = m == 1 ? 2.0f : 0.0f, load.angularDampingRatio = 0.3f, load.restAngle = 0.5f; // a sprung load
 		dkJointId pins[2];
 		must(dkWorld_CreateJoints(w, (dkJointDef[]){motor, load}, 2, pins, &e), &e, "dkWorld_CreateJoints");
 	}

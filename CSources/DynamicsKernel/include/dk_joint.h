@@ -54,6 +54,9 @@ typedef struct dkJointDef {
 	bool enableMotor;
 	float motorSpeed;
 	float maxMotorTorque;
+	/// Revolute: with angularHertz > 0, a spring of that frequency (Hz) and damping ratio turns the relative
+	/// angle toward restAngle (rad from the creation angle), beside the motor, friction and limits.
+	float angularHertz, angularDampingRatio, restAngle;
 	bool collideConnected;	  ///< the two items collide with each other (default false: they pass through)
 } dkJointDef;
 

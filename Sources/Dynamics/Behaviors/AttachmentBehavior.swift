@@ -234,6 +234,40 @@ open class AttachmentBehavior: DynamicBehavior {
         }
     }
 
+    /// Beyond UIKit. Pins: the frequency of an angular spring that turns the attached item toward
+    /// ``restAngle``, Hz (``AngularSpring``); 0, the default, has none. Traps when negative or not finite.
+    public var angularFrequency: CGFloat = 0 {
+        didSet {
+            require(angularFrequency.isFinite && angularFrequency >= 0,
+                    "AttachmentBehavior.angularFrequency must be ≥ 0, got \(angularFrequency)")
+            changed()
+        }
+    }
+
+    /// Beyond UIKit. Pins: the angular spring's damping ratio (1 = critical; default 0). Traps when negative
+    /// or not finite.
+    public var angularDamping: CGFloat = 0 {
+        didSet {
+            require(angularDamping.isFinite && angularDamping >= 0,
+                    "AttachmentBehavior.angularDamping must be ≥ 0, got \(angularDamping)")
+            changed()
+        }
+    }
+
+    /// Beyond UIKit. Pins: the relative angle the angular spring turns toward, rad from the relative angle
+    /// when the pin was made (default 0). Traps when not finite.
+    public var restAngle: CGFloat = 0 {
+        didSet {
+            require(restAngle.isFinite, "AttachmentBehavior.restAngle must be finite, got \(restAngle)")
+            changed()
+        }
+    }
+
+    /// The spring of ``angularFrequency``, ``angularDamping`` and ``restAngle``, or nil.
+    var angularSpring: AngularSpring? {
+        angularFrequency > 0 ? AngularSpring(frequency: angularFrequency, damping: angularDamping, restAngle: restAngle) : nil
+    }
+
     /// The motor of ``motorSpeed`` and ``maximumMotorTorque``, or nil.
     var motor: AttachmentMotor? { motorSpeed.map { AttachmentMotor(speed: $0, maximumTorque: maximumMotorTorque) } }
 
@@ -293,7 +327,7 @@ open class AttachmentBehavior: DynamicBehavior {
         case .rod: .rod(length: length, frequency: frequency, damping: damping)
         case .rope: .rope(length: length)
         case .weld: .weld(frequency: frequency, damping: damping)
-        case .pin: .pin(range: attachmentRange, frictionTorque: frictionTorque, motor: motor)
+        case .pin: .pin(range: attachmentRange, frictionTorque: frictionTorque, motor: motor, spring: angularSpring)
         case let .slider(axis): .slider(axis: axis, range: attachmentRange)
         }
     }

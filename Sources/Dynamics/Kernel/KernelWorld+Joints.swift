@@ -55,7 +55,7 @@ extension AttachmentKind {
         case let .weld(frequency, damping):
             d.kind = dkJointWeld
             (d.hertz, d.dampingRatio) = (Float(frequency), Float(damping))
-        case let .pin(range, frictionTorque, motor):
+        case let .pin(range, frictionTorque, motor, spring):
             d.kind = dkJointRevolute
             limits(range)
             d.maxFrictionTorque = Float(100 * frictionTorque) // N·pt → mass·pt²/s² (a = 100 F / m)
@@ -63,6 +63,10 @@ extension AttachmentKind {
                 d.enableMotor = true
                 d.motorSpeed = Float(motor.speed)
                 d.maxMotorTorque = Float(100 * motor.maximumTorque) // .infinity stays infinite: unlimited
+            }
+            if let spring {
+                (d.angularHertz, d.angularDampingRatio) = (Float(spring.frequency), Float(spring.damping))
+                d.restAngle = Float(spring.restAngle)
             }
         case let .slider(_, range):
             d.kind = dkJointPrismatic

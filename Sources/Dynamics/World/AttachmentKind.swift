@@ -20,8 +20,10 @@ public enum AttachmentKind: Hashable, Sendable {
     case weld(frequency: CGFloat = 0, damping: CGFloat = 0)
     /// A pin: the anchors coincide and the items turn freely about them, within `range` (rad from the
     /// relative angle at creation; ``FloatRange/infinite``: no limit), resisted by `frictionTorque`
-    /// (N·pt: angular acceleration 100 · τ / I), and driven by `motor` (Beyond UIKit; nil: none).
-    case pin(range: FloatRange = .infinite, frictionTorque: CGFloat = 0, motor: AttachmentMotor? = nil)
+    /// (N·pt: angular acceleration 100 · τ / I), driven by `motor` and turned toward a rest angle by
+    /// `spring` (both Beyond UIKit; nil: none).
+    case pin(range: FloatRange = .infinite, frictionTorque: CGFloat = 0, motor: AttachmentMotor? = nil,
+             spring: AngularSpring? = nil)
     /// A slider: the item moves relative to the other side only along `axis` (reference coordinates at
     /// creation, turning with the other item; its length is ignored), without relative rotation, within
     /// `range` (pt from the offset at creation; ``FloatRange/infinite``: no limit).

@@ -171,13 +171,18 @@ extension SceneBehavior {
                 o["kind"] = .string("weld")
                 if frequency != 0 { o["frequency"] = .number(frequency) }
                 if damping != 0 { o["damping"] = .number(damping) }
-            case .pin(let r, let friction, let motor):
+            case .pin(let r, let friction, let motor, let spring):
                 o["kind"] = .string("pin")
                 range(r)
                 if friction != 0 { o["frictionTorque"] = .number(friction) }
                 if let motor {
                     o["motorSpeed"] = .number(motor.speed)
                     if motor.maximumTorque.isFinite { o["maximumMotorTorque"] = .number(motor.maximumTorque) }
+                }
+                if let spring {
+                    o["angularFrequency"] = .number(spring.frequency)
+                    if spring.damping != 0 { o["angularDamping"] = .number(spring.damping) }
+                    if spring.restAngle != 0 { o["restAngle"] = .number(spring.restAngle) }
                 }
             case .slider(let axis, let r):
                 o["kind"] = .string("slider")

@@ -249,7 +249,8 @@ extension SceneDocument {
         case "gravity": targets + ["direction", "angle", "magnitude"]
         case "collision": targets + ["mode", "boundsAsBoundary", "insets", "boundaries"]
         case "attachment": ["item", "to", "anchor", "itemAnchor", "kind", "length", "frequency", "damping", "range",
-                            "frictionTorque", "motorSpeed", "maximumMotorTorque", "axis", "collide"]
+                            "frictionTorque", "motorSpeed", "maximumMotorTorque", "angularFrequency", "angularDamping",
+                            "restAngle", "axis", "collide"]
         case "snap": ["item", "point", "damping", "dampingRatio", "frequency"]
         case "push": targets + ["mode", "vector", "angle", "magnitude", "offset", "active"]
         case "field": targets + ["kind", "position", "region", "strength", "falloff", "minimumRadius", "direction", "smoothness",
@@ -423,12 +424,21 @@ extension SceneDocument {
         if motorTorque != nil && motorSpeed == nil && !o.has("motorSpeed") {
             o.reader.error(o.at("maximumMotorTorque"), "needs 'motorSpeed' (a pin motor's speed)")
         }
+        let angularFrequency = o.number("angularFrequency", minimum: 0, maximum: 1e6)
+        let angularDamping = o.number("angularDamping", minimum: 0, maximum: 1e6)
+        let restAngle = o.number("restAngle", minimum: -1e7, maximum: 1e7)
+        for key in ["angularDamping", "restAngle"] where o.has(key) && !o.has("angularFrequency") {
+            o.reader.error(o.at(key), "needs 'angularFrequency' (a pin spring's frequency)")
+        }
         let axis = o.vector("axis")
         let allowed: [String: [String]] = [
             "rod": ["length", "frequency", "damping"], "rope": ["length"], "weld": ["frequency", "damping"],
-            "pin": ["range", "frictionTorque", "motorSpeed", "maximumMotorTorque"], "slider": ["axis", "range"],
+            "pin": ["range", "frictionTorque", "motorSpeed", "maximumMotorTorque", "angularFrequency", "angularDamping",
+                    "restAngle"],
+            "slider": ["axis", "range"],
         ]
-        for key in ["length", "frequency", "damping", "range", "frictionTorque", "motorSpeed", "maximumMotorTorque", "axis"]
+        for key in ["length", "frequency", "damping", "range", "frictionTorque", "motorSpeed", "maximumMotorTorque",
+                    "angularFrequency", "angularDamping", "restAngle", "axis"]
         where o.has(key) && !(allowed[kindName] ?? []).contains(key) {
             o.reader.error(o.at(key), "does not apply to a \(kindName) attachment")
         }
@@ -438,7 +448,10 @@ extension SceneDocument {
         case "weld": kind = .weld(frequency: frequency, damping: damping)
         case "pin":
             let motor = motorSpeed.map { AttachmentMotor(speed: $0, maximumTorque: motorTorque ?? .infinity) }
-            kind = .pin(range: range, frictionTorque: friction, motor: motor)
+            let spring = angularFrequency.flatMap { f in
+                f > 0 ? AngularSpring(frequency: f, damping: angularDamping ?? 0, restAngle: restAngle ?? 0) : nil
+            }
+            kind = .pin(range: range, frictionTorque: friction, motor: motor, spring: spring)
         case "slider":
             guard let axis else {
                 o.reader.error(o.path, "missing key 'axis' (a slider's direction)")
