@@ -43,16 +43,17 @@ enum {
 	dkJsAngle,							// relative angle at the step's start, minus the reference
 	dkJsAxisX, dkJsAxisY,				// prismatic: the world axis at the step's start
 	dkJsLength, dkJsAxialLower, dkJsAxialUpper, dkJsAngleLower, dkJsAngleUpper, dkJsFrictionMax,
-	dkJsMotorSpeed, dkJsMotorMax, // the motor's target ω_B − ω_A (rad/s) and its largest impulse per substep
+	dkJsMotorSpeed, dkJsMotorMax, // a pin's motor's target ω_B − ω_A (rad/s), or a slider's speed along its axis
+								  // (pt/s), and its largest impulse per substep
 	dkJsRestAngle, dkJsSpringBias, dkJsSpringMass, dkJsSpringImpulseScale, // the angular spring (oscillator.h)
 	dkJsSoftBias, dkJsSoftMass, dkJsSoftImpulse, // softness of the equality rows (springs: oscillator.h)
 	dkJsSpring,									 // 1: the equality rows are springs (solved once per substep)
 	// row switches, 1 or 0
-	dkJsPoint, dkJsAngleEq, dkJsPrism, dkJsAxialEq, dkJsAxialLimit, dkJsAngleLimit, dkJsFriction, dkJsMotor, dkJsAngleSpring, dkJsDistance,
+	dkJsPoint, dkJsAngleEq, dkJsPrism, dkJsAxialEq, dkJsAxialLimit, dkJsAngleLimit, dkJsFriction, dkJsMotor, dkJsAngleSpring, dkJsAxialMotor, dkJsDistance,
 	dkJsAxialMass, dkJsAngleMass,
 	// accumulated impulses
 	dkJsLinearX, dkJsLinearY, dkJsAxial, dkJsAxialLowerImpulse, dkJsAxialUpperImpulse, dkJsPerp,
-	dkJsAngular, dkJsAngleLowerImpulse, dkJsAngleUpperImpulse, dkJsFrictionImpulse, dkJsMotorImpulse, dkJsSpringImpulse,
+	dkJsAngular, dkJsAngleLowerImpulse, dkJsAngleUpperImpulse, dkJsFrictionImpulse, dkJsMotorImpulse, dkJsSpringImpulse, dkJsAxialMotorImpulse,
 	dkJsColumns
 };
 
@@ -61,7 +62,7 @@ enum {
 enum {
 	dkJointRowPoint = 1u << 0, dkJointRowAngleEq = 1u << 1, dkJointRowPrism = 1u << 2, dkJointRowAxialEq = 1u << 3,
 	dkJointRowAxialLimit = 1u << 4, dkJointRowAngleLimit = 1u << 5, dkJointRowFriction = 1u << 6,
-	dkJointRowMotor = 1u << 7, dkJointRowAngleSpring = 1u << 8,
+	dkJointRowMotor = 1u << 7, dkJointRowAngleSpring = 1u << 8, dkJointRowAxialMotor = 1u << 9,
 };
 
 typedef struct dkJointSoA {

@@ -74,7 +74,8 @@ static uint32_t rowsOf(const dkJoint* j)
 			   (j->def.maxFrictionTorque > 0 ? dkJointRowFriction : 0) | (j->def.enableMotor ? dkJointRowMotor : 0) |
 			   (j->def.angularHertz > 0 ? dkJointRowAngleSpring : 0);
 	case dkJointWeld: return dkJointRowPoint | dkJointRowAngleEq;
-	case dkJointPrismatic: return dkJointRowPrism | (j->def.enableLimit ? dkJointRowAxialLimit : 0);
+	case dkJointPrismatic:
+		return dkJointRowPrism | (j->def.enableLimit ? dkJointRowAxialLimit : 0) | (j->def.enableMotor ? dkJointRowAxialMotor : 0);
 	}
 	return 0;
 }
@@ -173,7 +174,7 @@ static void fillJoint(const dkJointFill* t, int32_t i, dkSoftness rigid)
 	F(dkJsAngleUpper) = d->upper;
 	F(dkJsFrictionMax) = d->maxFrictionTorque * h;
 	F(dkJsMotorSpeed) = d->motorSpeed;
-	F(dkJsMotorMax) = d->maxMotorTorque * h; // infinite for an unlimited motor
+	F(dkJsMotorMax) = (d->kind == dkJointPrismatic ? d->maxMotorForce : d->maxMotorTorque) * h; // infinite: unlimited
 	F(dkJsRestAngle) = d->restAngle;
 	if (d->angularHertz > 0.0f) {
 		dkSpringStep spring = dkSpringStepOf(d->angularHertz, d->angularDampingRatio, h);
@@ -203,6 +204,7 @@ static void fillJoint(const dkJointFill* t, int32_t i, dkSoftness rigid)
 	F(dkJsFriction) = (rows & dkJointRowFriction) != 0;
 	F(dkJsMotor) = (rows & dkJointRowMotor) != 0;
 	F(dkJsAngleSpring) = (rows & dkJointRowAngleSpring) != 0;
+	F(dkJsAxialMotor) = (rows & dkJointRowAxialMotor) != 0;
 	t->laneRows[k] = rows;
 	// Warm start from the last step (per substep: scaled to this step's substep length); rows that are off
 	// start from zero.
@@ -219,6 +221,7 @@ static void fillJoint(const dkJointFill* t, int32_t i, dkSoftness rigid)
 	F(dkJsFrictionImpulse) = (rows & dkJointRowFriction) ? j->friction * r : 0.0f;
 	F(dkJsMotorImpulse) = (rows & dkJointRowMotor) ? j->motor * r : 0.0f;
 	F(dkJsSpringImpulse) = (rows & dkJointRowAngleSpring) ? j->spring * r : 0.0f;
+	F(dkJsAxialMotorImpulse) = (rows & dkJointRowAxialMotor) ? j->motor * r : 0.0f;
 #undef F
 }
 
@@ -304,7 +307,7 @@ void dkJoints_StoreImpulses(dkWorld* world, const dkJointSoA* soa)
 		j->angleLower = f[dkJsAngleLowerImpulse * DK_CONSTRAINT_PAD];
 		j->angleUpper = f[dkJsAngleUpperImpulse * DK_CONSTRAINT_PAD];
 		j->friction = f[dkJsFrictionImpulse * DK_CONSTRAINT_PAD];
-		j->motor = f[dkJsMotorImpulse * DK_CONSTRAINT_PAD];
+		j->motor = f[dkJsMotorImpulse * DK_CONSTRAINT_PAD] + f[dkJsAxialMotorImpulse * DK_CONSTRAINT_PAD]; // one is 0
 		j->spring = f[dkJsSpringImpulse * DK_CONSTRAINT_PAD];
 	}
 }

@@ -63,6 +63,8 @@ static dkResult checkParameters(const dkJointDef* d, int32_t i, dkError* error)
 	if (!finiteIn(d->motorSpeed, 1e7f)) return invalid(error, "motorSpeed", i, d->motorSpeed);
 	if (!(d->maxMotorTorque >= 0) || (isfinite(d->maxMotorTorque) && d->maxMotorTorque > 1e30f))
 		return invalid(error, "maximumMotorTorque", i, d->maxMotorTorque);
+	if (!(d->maxMotorForce >= 0) || (isfinite(d->maxMotorForce) && d->maxMotorForce > 1e30f))
+		return invalid(error, "maximumMotorForce", i, d->maxMotorForce);
 	if (!finiteIn(d->angularHertz, 1e6f) || d->angularHertz < 0) return invalid(error, "angularFrequency", i, d->angularHertz);
 	if (!finiteIn(d->angularDampingRatio, 1e6f) || d->angularDampingRatio < 0)
 		return invalid(error, "angularDamping", i, d->angularDampingRatio);
@@ -343,6 +345,7 @@ dkResult dkWorld_SetJointParameters(dkWorld* world, dkJointId id, const dkJointD
 	d->enableMotor = def->enableMotor;
 	d->motorSpeed = def->motorSpeed;
 	d->maxMotorTorque = def->maxMotorTorque;
+	d->maxMotorForce = def->maxMotorForce;
 	if (!(def->angularHertz > 0)) j->spring = 0.0f;
 	d->angularHertz = def->angularHertz;
 	d->angularDampingRatio = def->angularDampingRatio;

@@ -106,6 +106,13 @@ static void DK_FN(dkJointWarmStart)(dkJointSoA* c, int32_t begin, int32_t end, d
 			lA = lA + axial * f.a1;
 			lB = lB + axial * f.a2;
 		}
+		if (rows & dkJointRowAxialMotor) {
+			dkVf motor = DK_JLOAD(dkJsAxialMotorImpulse);
+			px = px + motor * f.ux;
+			py = py + motor * f.uy;
+			lA = lA + motor * f.a1;
+			lB = lB + motor * f.a2;
+		}
 		if (rows & dkJointRowPrism) {
 			dkVf perp = DK_JLOAD(dkJsPerp), turn = DK_JLOAD(dkJsAngular);
 			px = px - perp * f.uy;
@@ -230,6 +237,15 @@ static void DK_FN(dkJointSolve)(dkJointSoA* c, int32_t begin, int32_t end, dkBod
 			dkVf C = f.value - DK_JLOAD(dkJsLength);
 			dkVf impulse = -axialMass * massScale * (DK_FN(axialSpeed)(&a, &b, &f) + softBias * C) - impulseScale * old;
 			DK_JSTORE(dkJsAxial, dkV_select(on, old + impulse, old));
+			DK_FN(jointApply)(&a, &b, on, mA, iA, mB, iB, impulse * f.ux, impulse * f.uy, impulse * f.a1, impulse * f.a2);
+		}
+		if (rows & dkJointRowAxialMotor) { // a slider's motor: the pin's, along the axis
+			dkVm on = DK_JLOAD(dkJsAxialMotor) != 0.0f;
+			dkVf limit = DK_JLOAD(dkJsMotorMax), old = DK_JLOAD(dkJsAxialMotorImpulse);
+			dkVf speed = DK_FN(axialSpeed)(&a, &b, &f) - DK_JLOAD(dkJsMotorSpeed);
+			dkVf total = DK_FN(vmin)(DK_FN(vmax)(old - axialMass * speed, -limit), limit);
+			dkVf impulse = total - old;
+			DK_JSTORE(dkJsAxialMotorImpulse, dkV_select(on, total, old));
 			DK_FN(jointApply)(&a, &b, on, mA, iA, mB, iB, impulse * f.ux, impulse * f.uy, impulse * f.a1, impulse * f.a2);
 		}
 		if (rows & dkJointRowAxialLimit) {

@@ -218,4 +218,47 @@ import Testing
         let angle = atan2(wheel.transform.b, wheel.transform.a)
         #expect(abs(angle + 0.7) < 1e-3, "at \(angle) rad, rest angle −0.7")
     }
+
+    @Test("a slider's motor drives its item at 100 F / m up to its speed, holds a lighter load and gives way to a heavier")
+    func sliderMotor() throws {
+        // Along a horizontal axis, no gravity: a box of mass m accelerates at 100 F / m until the motor's speed.
+        let w = try world()
+        let item = try w.createItems(ItemDescription(), at: [.zero])[0]
+        let mass = w.mass(of: item)
+        let force = mass * 200 / 100 // 200 pt/s²: 100 pt/s in 0.5 s
+        let slider = try w.addAttachments(.slider(axis: CGVector(dx: 1, dy: 0), motor: SliderMotor(speed: 100, maximumForce: force)),
+                                          items: [item], to: [nil], anchors: [.zero])[0]
+        try w.step(count: 15)
+        #expect(abs(w.velocity(of: item).dx - 50) < 0.05, "v \(w.velocity(of: item).dx) after 0.25 s, expected 50")
+        try w.step(count: 45)
+        #expect(abs(w.velocity(of: item).dx - 100) < 1e-3, "v \(w.velocity(of: item).dx), speed 100")
+        #expect(abs(w.velocity(of: item).dy) < 1e-3 && abs(w.pose(of: item).center.y) < 0.5, "off the axis")
+        // Reversed, unlimited: the speed at once.
+        try w.updateAttachment(slider, to: .slider(axis: CGVector(dx: 1, dy: 0), motor: SliderMotor(speed: -30)), length: 0)
+        try w.step(count: 1)
+        #expect(abs(w.velocity(of: item).dx + 30) < 1e-3, "v \(w.velocity(of: item).dx)")
+
+        // Vertical, under gravity g: the weight needs m g / 100 N. A motor at speed 0 with 1.5 times that holds
+        // the item; with half of it the item falls at g / 2.
+        func hang(_ fraction: CGFloat) throws -> CGFloat {
+            let v = try world()
+            let box = try v.createItems(ItemDescription(), at: [.zero])[0]
+            try v.setGravity(CGVector(dx: 0, dy: 1000), for: [box])
+            let weight = v.mass(of: box) * 1000 / 100
+            try v.addAttachments(.slider(axis: CGVector(dx: 0, dy: 1), motor: SliderMotor(speed: 0, maximumForce: fraction * weight)),
+                                 items: [box], to: [nil], anchors: [.zero])
+            try v.step(count: 30)
+            return v.velocity(of: box).dy
+        }
+        let held = try hang(1.5), given = try hang(0.5)
+        #expect(abs(held) < 1e-3, "held: v \(held)")
+        #expect(abs(given - 250) < 1, "half the weight's force: v \(given) after 0.5 s, expected 250")
+        do {
+            try w.updateAttachment(slider, to: .slider(axis: CGVector(dx: 1, dy: 0), motor: SliderMotor(speed: 1, maximumForce: -1)),
+                                   length: 0)
+            Issue.record("a negative maximumForce was accepted")
+        } catch {
+            #expect("\(error)".contains("maximumMotorForce"), "\(error)")
+        }
+    }
 }

@@ -120,6 +120,17 @@ import Testing
         #expect(abs(settled.world.pose(of: settled.itemIDs[0]).angle - 0.4) < 1e-3)
         let springDocument = try SceneDocument.parse(Data(sprung.utf8))
         #expect(SceneDocument.read(Data(springDocument.json.utf8), yaml: false).0 == springDocument, "the spring reads back")
+        // A slider's motor drives its item along the axis at motorSpeed.
+        let slid = """
+            {"format": "dynamics-scene/1", "configuration": {"workers": 1},
+             "items": [{"id": "box", "shape": {"type": "rectangle", "width": 20, "height": 20}, "center": [0, 0]}],
+             "behaviors": [{"type": "attachment", "item": "box", "anchor": [0, 0], "kind": "slider", "axis": [0, 1],
+                            "motorSpeed": 40, "maximumMotorForce": 100}]}
+            """
+        let slidRun = try Self.run(slid, seconds: 0.5)
+        #expect(abs(slidRun.world.velocity(of: slidRun.itemIDs[0]).dy - 40) < 1e-3)
+        let slidDocument = try SceneDocument.parse(Data(slid.utf8))
+        #expect(SceneDocument.read(Data(slidDocument.json.utf8), yaml: false).0 == slidDocument, "the slider's motor reads back")
     }
 
     @Test("attached items pass through each other unless the attachment says collide: true")
@@ -295,6 +306,8 @@ import Testing
          "/behaviors/0/restAngle", "needs 'angularFrequency'"),
         (#"{"format": "dynamics-scene/1", "items": [{"id": "a", "shape": {"type": "circle", "radius": 5}, "center": [0, 0]}], "behaviors": [{"type": "attachment", "item": "a", "anchor": [0, 0], "kind": "weld", "angularFrequency": 1}]}"#,
          "/behaviors/0/angularFrequency", "does not apply to a weld attachment"),
+        (#"{"format": "dynamics-scene/1", "items": [{"id": "a", "shape": {"type": "circle", "radius": 5}, "center": [0, 0]}], "behaviors": [{"type": "attachment", "item": "a", "anchor": [0, 0], "kind": "pin", "motorSpeed": 1, "maximumMotorForce": 1}]}"#,
+         "/behaviors/0/maximumMotorForce", "does not apply to a pin attachment"),
         (#"{"format": "dynamics-scene/1", "items": [{"id": "a", "shape": {"type": "circle", "radius": 5}, "center": [0, 0]}], "behaviors": [{"type": "collision", "boundsAsBoundary": true}]}"#,
          "/behaviors/0/boundsAsBoundary", "needs the scene's 'bounds'"),
         (#"{"format": "dynamics-scene/1", "items": [{"id": "a", "shape": {"type": "circle", "radius": 5}, "center": [0, 0]}], "timeline": [{"time": 1, "remove": "nothing"}]}"#,

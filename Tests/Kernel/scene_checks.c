@@ -56,6 +56,7 @@ static void joints(dkWorld* w)
 	defs[1].kind = dkJointWeld, defs[1].itemA = a, defs[1].itemB = b, defs[1].anchorAx = 50, defs[1].anchorBx = -50;
 	defs[2].kind = dkJointPrismatic, defs[2].itemA = b, defs[2].itemB = c, defs[2].axisX = 1, defs[2].axisY = 1;
 	defs[2].enableLimit = true, defs[2].lower = -50, defs[2].upper = 80;
+	defs[2].enableMotor = true, defs[2].motorSpeed = 30, defs[2].maxMotorForce = 5.0e4f; // into its upper limit
 	dkJointId ids[3];
 	must(dkWorld_CreateJoints(w, defs, 3, ids, &e), &e, "dkWorld_CreateJoints");
 	// Two wheels on motorised pins to the world: one with a torque limit, friction and a range, one unlimited

@@ -51,9 +51,11 @@ typedef struct dkJointDef {
 	float maxFrictionTorque;  ///< revolute: mass·pt²/s² (the solver's torque unit; 100 × N·pt)
 	/// Revolute: a motor drives ω_B − ω_A toward motorSpeed (rad/s) with at most maxMotorTorque
 	/// (mass·pt²/s², as maxFrictionTorque; INFINITY: unlimited). It acts beside the friction and the limits.
+	/// Prismatic: it drives B's speed along the axis relative to A toward motorSpeed (pt/s) with at most
+	/// maxMotorForce (mass·pt/s², 100 × N; INFINITY: unlimited).
 	bool enableMotor;
 	float motorSpeed;
-	float maxMotorTorque;
+	float maxMotorTorque, maxMotorForce;
 	/// Revolute: with angularHertz > 0, a spring of that frequency (Hz) and damping ratio turns the relative
 	/// angle toward restAngle (rad from the creation angle), beside the motor, friction and limits.
 	float angularHertz, angularDampingRatio, restAngle;

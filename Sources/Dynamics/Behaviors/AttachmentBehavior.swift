@@ -215,9 +215,10 @@ open class AttachmentBehavior: DynamicBehavior {
     }
 
     /// Beyond UIKit. Pins: the relative angular velocity a motor drives the pin toward, rad/s (the attached
-    /// item's angular velocity minus the other item's; positive is counterclockwise in a y-up world). nil, the
-    /// default, has no motor. The motor applies at most ``maximumMotorTorque`` (``AttachmentMotor``). Traps when
-    /// not finite; has no effect on other kinds.
+    /// item's angular velocity minus the other item's; positive is counterclockwise in a y-up world), with at
+    /// most ``maximumMotorTorque`` (``AttachmentMotor``). Sliders: the speed along the axis it drives the item
+    /// toward, pt/s, with at most ``maximumMotorForce`` (``SliderMotor``). nil, the default, has no motor.
+    /// Traps when not finite; has no effect on other kinds.
     public var motorSpeed: CGFloat? {
         didSet {
             require(motorSpeed.map(\.isFinite) ?? true, "AttachmentBehavior.motorSpeed must be finite, got \(motorSpeed!)")
@@ -266,6 +267,15 @@ open class AttachmentBehavior: DynamicBehavior {
     /// The spring of ``angularFrequency``, ``angularDamping`` and ``restAngle``, or nil.
     var angularSpring: AngularSpring? {
         angularFrequency > 0 ? AngularSpring(frequency: angularFrequency, damping: angularDamping, restAngle: restAngle) : nil
+    }
+
+    /// Beyond UIKit. Sliders: the largest force the motor applies, N (an acceleration of 100 · F / m);
+    /// `.infinity`, the default, does not limit it. Traps when negative or NaN.
+    public var maximumMotorForce: CGFloat = .infinity {
+        didSet {
+            require(maximumMotorForce >= 0, "AttachmentBehavior.maximumMotorForce must be ≥ 0, got \(maximumMotorForce)")
+            changed()
+        }
     }
 
     /// The motor of ``motorSpeed`` and ``maximumMotorTorque``, or nil.
@@ -328,7 +338,8 @@ open class AttachmentBehavior: DynamicBehavior {
         case .rope: .rope(length: length)
         case .weld: .weld(frequency: frequency, damping: damping)
         case .pin: .pin(range: attachmentRange, frictionTorque: frictionTorque, motor: motor, spring: angularSpring)
-        case let .slider(axis): .slider(axis: axis, range: attachmentRange)
+        case let .slider(axis):
+            .slider(axis: axis, range: attachmentRange, motor: motorSpeed.map { SliderMotor(speed: $0, maximumForce: maximumMotorForce) })
         }
     }
 }

@@ -68,9 +68,14 @@ extension AttachmentKind {
                 (d.angularHertz, d.angularDampingRatio) = (Float(spring.frequency), Float(spring.damping))
                 d.restAngle = Float(spring.restAngle)
             }
-        case let .slider(_, range):
+        case let .slider(_, range, motor):
             d.kind = dkJointPrismatic
             limits(range)
+            if let motor {
+                d.enableMotor = true
+                d.motorSpeed = Float(motor.speed)
+                d.maxMotorForce = Float(100 * motor.maximumForce) // N → mass·pt/s²; .infinity: unlimited
+            }
         }
     }
 }

@@ -26,6 +26,7 @@ public enum AttachmentKind: Hashable, Sendable {
              spring: AngularSpring? = nil)
     /// A slider: the item moves relative to the other side only along `axis` (reference coordinates at
     /// creation, turning with the other item; its length is ignored), without relative rotation, within
-    /// `range` (pt from the offset at creation; ``FloatRange/infinite``: no limit).
-    case slider(axis: CGVector, range: FloatRange = .infinite)
+    /// `range` (pt from the offset at creation; ``FloatRange/infinite``: no limit), driven along it by `motor`
+    /// (Beyond UIKit; nil: none).
+    case slider(axis: CGVector, range: FloatRange = .infinite, motor: SliderMotor? = nil)
 }

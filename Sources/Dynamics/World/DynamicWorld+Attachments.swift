@@ -47,7 +47,7 @@ extension DynamicWorld {
                                     kind: kind, length: hypot(b.x - a.x, b.y - a.y))
             if let other = others[i] { joint.anchorA = local(a, of: other) }
             joint.itemsCollide = itemsCollide
-            if case let .slider(axis, _) = kind {
+            if case let .slider(axis, _, _) = kind {
                 let angle = others[i].map { pose(of: $0).angle } ?? 0
                 joint.axis = CGVector(dx: cos(angle) * axis.dx + sin(angle) * axis.dy,
                                       dy: -sin(angle) * axis.dx + cos(angle) * axis.dy)

@@ -184,10 +184,14 @@ extension SceneBehavior {
                     if spring.damping != 0 { o["angularDamping"] = .number(spring.damping) }
                     if spring.restAngle != 0 { o["restAngle"] = .number(spring.restAngle) }
                 }
-            case .slider(let axis, let r):
+            case .slider(let axis, let r, let motor):
                 o["kind"] = .string("slider")
                 o["axis"] = .pair(axis.dx, axis.dy)
                 range(r)
+                if let motor {
+                    o["motorSpeed"] = .number(motor.speed)
+                    if motor.maximumForce.isFinite { o["maximumMotorForce"] = .number(motor.maximumForce) }
+                }
             }
         case .snap(let item, let point, let ratio, let frequency):
             o["item"] = .string(item)

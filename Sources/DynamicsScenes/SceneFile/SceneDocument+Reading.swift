@@ -249,7 +249,7 @@ extension SceneDocument {
         case "gravity": targets + ["direction", "angle", "magnitude"]
         case "collision": targets + ["mode", "boundsAsBoundary", "insets", "boundaries"]
         case "attachment": ["item", "to", "anchor", "itemAnchor", "kind", "length", "frequency", "damping", "range",
-                            "frictionTorque", "motorSpeed", "maximumMotorTorque", "angularFrequency", "angularDamping",
+                            "frictionTorque", "motorSpeed", "maximumMotorTorque", "maximumMotorForce", "angularFrequency", "angularDamping",
                             "restAngle", "axis", "collide"]
         case "snap": ["item", "point", "damping", "dampingRatio", "frequency"]
         case "push": targets + ["mode", "vector", "angle", "magnitude", "offset", "active"]
@@ -421,8 +421,9 @@ extension SceneDocument {
         let friction = o.number("frictionTorque", minimum: 0) ?? 0
         let motorSpeed = o.number("motorSpeed", minimum: -1e7, maximum: 1e7)
         let motorTorque = o.number("maximumMotorTorque", minimum: 0, maximum: 1e30)
-        if motorTorque != nil && motorSpeed == nil && !o.has("motorSpeed") {
-            o.reader.error(o.at("maximumMotorTorque"), "needs 'motorSpeed' (a pin motor's speed)")
+        let motorForce = o.number("maximumMotorForce", minimum: 0, maximum: 1e30)
+        for key in ["maximumMotorTorque", "maximumMotorForce"] where o.has(key) && !o.has("motorSpeed") {
+            o.reader.error(o.at(key), "needs 'motorSpeed' (the motor's speed)")
         }
         let angularFrequency = o.number("angularFrequency", minimum: 0, maximum: 1e6)
         let angularDamping = o.number("angularDamping", minimum: 0, maximum: 1e6)
@@ -435,10 +436,10 @@ extension SceneDocument {
             "rod": ["length", "frequency", "damping"], "rope": ["length"], "weld": ["frequency", "damping"],
             "pin": ["range", "frictionTorque", "motorSpeed", "maximumMotorTorque", "angularFrequency", "angularDamping",
                     "restAngle"],
-            "slider": ["axis", "range"],
+            "slider": ["axis", "range", "motorSpeed", "maximumMotorForce"],
         ]
         for key in ["length", "frequency", "damping", "range", "frictionTorque", "motorSpeed", "maximumMotorTorque",
-                    "angularFrequency", "angularDamping", "restAngle", "axis"]
+                    "maximumMotorForce", "angularFrequency", "angularDamping", "restAngle", "axis"]
         where o.has(key) && !(allowed[kindName] ?? []).contains(key) {
             o.reader.error(o.at(key), "does not apply to a \(kindName) attachment")
         }
@@ -458,7 +459,8 @@ extension SceneDocument {
                 return nil
             }
             if axis.dx == 0 && axis.dy == 0 { o.reader.error(o.at("axis"), "must not be [0, 0]") }
-            kind = .slider(axis: axis, range: range)
+            kind = .slider(axis: axis, range: range,
+                           motor: motorSpeed.map { SliderMotor(speed: $0, maximumForce: motorForce ?? .infinity) })
         default: kind = .rod(length: length.map { CGFloat($0) }, frequency: frequency, damping: damping)
         }
         guard let item, let anchor else { return nil }
