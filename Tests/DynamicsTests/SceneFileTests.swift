@@ -129,6 +129,20 @@ import Testing
             """
         let slidRun = try Self.run(slid, seconds: 0.5)
         #expect(abs(slidRun.world.velocity(of: slidRun.itemIDs[0]).dy - 40) < 1e-3)
+        // The timeline sets a motor's speed, and a sprung pin's rest angle.
+        let timed = """
+            {"format": "dynamics-scene/1", "configuration": {"workers": 1},
+             "items": [{"id": "wheel", "shape": {"type": "circle", "radius": 50}, "center": [0, 0]},
+                       {"id": "flap", "shape": {"type": "circle", "radius": 50}, "center": [500, 0]}],
+             "behaviors": [{"type": "attachment", "id": "drive", "item": "wheel", "anchor": [0, 0], "kind": "pin"},
+                           {"type": "attachment", "id": "hinge", "item": "flap", "anchor": [500, 0], "kind": "pin",
+                            "angularFrequency": 2, "angularDamping": 1}],
+             "timeline": [{"time": 0.5, "set": {"behavior": "drive", "property": "motorSpeed", "value": -2}},
+                          {"time": 0.5, "set": {"behavior": "hinge", "property": "restAngle", "value": 0.3}}]}
+            """
+        let timedRun = try Self.run(timed, seconds: 4)
+        #expect(abs(timedRun.world.angularVelocity(of: timedRun.itemIDs[0]) + 2) < 1e-4)
+        #expect(abs(timedRun.world.pose(of: timedRun.itemIDs[1]).angle - 0.3) < 1e-3)
         let slidDocument = try SceneDocument.parse(Data(slid.utf8))
         #expect(SceneDocument.read(Data(slidDocument.json.utf8), yaml: false).0 == slidDocument, "the slider's motor reads back")
     }

@@ -9,7 +9,7 @@ extension SceneDocument {
         "gravity": ["direction": .pair, "gravityDirection": .pair, "angle": .number, "magnitude": .number],
         "push": ["active": .bool, "vector": .pair, "pushDirection": .pair, "angle": .number, "magnitude": .number, "offset": .pair],
         "attachment": ["anchor": .pair, "anchorPoint": .pair, "length": .nonNegative, "frequency": .nonNegative,
-                       "damping": .nonNegative],
+                       "damping": .nonNegative, "motorSpeed": .number, "restAngle": .number],
         "snap": ["point": .pair, "snapPoint": .pair, "damping": .nonNegative, "dampingRatio": .nonNegative],
         "item": ["density": .positive, "elasticity": .unit, "friction": .nonNegative, "resistance": .nonNegative,
                  "angularResistance": .nonNegative, "charge": .number, "anchored": .bool, "allowsRotation": .bool],

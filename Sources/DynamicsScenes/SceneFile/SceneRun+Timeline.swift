@@ -123,7 +123,14 @@ extension SceneRun {
         case .rope(let length): return .rope(length: property == "length" ? x : length)
         case .weld(let frequency, let damping):
             return .weld(frequency: property == "frequency" ? x : frequency, damping: property == "damping" ? x : damping)
-        default: return kind
+        case .pin(let range, let friction, var motor, var spring):
+            // A pin without a motor takes an unlimited one; a rest angle moves only a spring it has.
+            if property == "motorSpeed" { motor = AttachmentMotor(speed: x, maximumTorque: motor?.maximumTorque ?? .infinity) }
+            if property == "restAngle" { spring?.restAngle = x }
+            return .pin(range: range, frictionTorque: friction, motor: motor, spring: spring)
+        case .slider(let axis, let range, let motor):
+            guard property == "motorSpeed" else { return kind }
+            return .slider(axis: axis, range: range, motor: SliderMotor(speed: x, maximumForce: motor?.maximumForce ?? .infinity))
         }
     }
 }
