@@ -74,6 +74,22 @@ import Testing
                 "a motor half the load's torque: turned \(given.angle) rad, expected \(given.expected)")
         let free = try bar(0)
         #expect(abs(given.angle - 0.5 * free.angle) < 0.05 * free.angle, "half the load's torque halves the fall")
+
+        // With three times the load's torque, a motor lifts the bar at its speed and holds that speed under
+        // the load (gravity pulls the angle positive).
+        let w = try world()
+        let item = try w.createItems(ItemDescription(shape: .rectangle(width: 200, height: 10)), at: [CGPoint(x: 100, y: 0)])[0]
+        try w.setGravity(CGVector(dx: 0, dy: 1000), for: [item])
+        let demand = w.mass(of: item) * 1000 * 100 / 100
+        try w.addAttachments(.pin(motor: AttachmentMotor(speed: -1, maximumTorque: 3 * demand)), items: [item], to: [nil],
+                             anchors: [.zero])
+        var worst: CGFloat = 0
+        for step in 0..<60 {
+            try w.step(count: 1)
+            if step >= 10 { worst = max(worst, abs(w.angularVelocity(of: item) + 1)) }
+        }
+        #expect(worst < 1e-3, "ω strayed \(worst) rad/s from the motor's −1 under the load")
+        #expect(abs(w.pose(of: item).angle + 1) < 0.05, "lifted to \(w.pose(of: item).angle) rad in 1 s")
     }
 
     @Test("a motor drives against the pin's friction and stays within the pin's range")
