@@ -169,6 +169,7 @@ struct dkWorld {
 	// Joints (joint_store.c, joint_solver.c).
 	dkJointArray joints; // per joint slot (count: jointIds.next, in use or free)
 	int32_t liveJoints;
+	int32_t extraJoints; // live joints with a motor or an angular spring (dkJointHasExtraRows)
 	dkIdPool jointIds;
 	dkJointPairs* jointPairs; // item pairs joints keep from colliding (joint_pairs.c), or null
 	dkInt32Array awakeJoints; // the awake set's joints (solver_set.c): every joint with an item that moves, and

@@ -14,8 +14,35 @@
 #define DK_CHAIN_PROJECTED_STIFFNESS 6.0f // the same for the chains the projection keeps (no limits, not braced)
 #define DK_CHAIN_SCRATCH 46 // doubles of scratch per chain joint (joint_chain.c)
 
+// What a joint keeps of its definition (dkJointDef): the kind and parameters, without the items (bodyA and
+// bodyB hold them) or the axis (axisX and axisY hold it, normalised), the flags packed, the motor's and the
+// angular spring's last: what a joint kept before it had them stays in the same lines, and a joint is no
+// larger than then (a larger one made joint_grid's preparation a fifth slower).
+typedef struct dkJointParams {
+	dkJointKind kind;
+	float anchorAx, anchorAy, anchorBx, anchorBy;
+	float length, minLength, maxLength;
+	float hertz, dampingRatio;
+	float lower, upper;
+	float maxFrictionTorque;
+	bool rigid, enableLimit, collideConnected, enableMotor;
+	float motorSpeed, maxMotorTorque, maxMotorForce;
+	float angularHertz, angularDampingRatio, restAngle;
+} dkJointParams;
+
+static inline dkJointParams dkJointParamsOf(const dkJointDef* d)
+{
+	return (dkJointParams){.kind = d->kind, .anchorAx = d->anchorAx, .anchorAy = d->anchorAy, .anchorBx = d->anchorBx,
+						   .anchorBy = d->anchorBy, .length = d->length, .minLength = d->minLength,
+						   .maxLength = d->maxLength, .hertz = d->hertz, .dampingRatio = d->dampingRatio,
+						   .lower = d->lower, .upper = d->upper, .maxFrictionTorque = d->maxFrictionTorque,
+						   .rigid = d->rigid, .enableLimit = d->enableLimit, .collideConnected = d->collideConnected,
+						   .enableMotor = d->enableMotor, .motorSpeed = d->motorSpeed, .maxMotorTorque = d->maxMotorTorque,
+						   .maxMotorForce = d->maxMotorForce, .angularHertz = d->angularHertz,
+						   .angularDampingRatio = d->angularDampingRatio, .restAngle = d->restAngle};
+}
+
 typedef struct dkJoint {
-	dkJointDef def;		   // as created or last changed; anchors in the items' frames
 	int32_t bodyA, bodyB;  // item slots, -1 for the world
 	uint32_t generation;
 	bool alive;
@@ -31,6 +58,7 @@ typedef struct dkJoint {
 	// list of joints runs through prevInSet and nextInSet.
 	int32_t set, awakeIndex, prevInSet, nextInSet;
 	int32_t place; // in the awake set: its place in its colour (world->jointLayout, constraint_layout.h)
+	dkJointParams def; // as created or last changed; anchors in the items' frames
 } dkJoint;
 DK_ARRAY_FUNCTIONS(dkJoint, dkJointArray)
 
@@ -43,18 +71,27 @@ enum {
 	dkJsAngle,							// relative angle at the step's start, minus the reference
 	dkJsAxisX, dkJsAxisY,				// prismatic: the world axis at the step's start
 	dkJsLength, dkJsAxialLower, dkJsAxialUpper, dkJsAngleLower, dkJsAngleUpper, dkJsFrictionMax,
-	dkJsMotorSpeed, dkJsMotorMax, // a pin's motor's target ω_B − ω_A (rad/s), or a slider's speed along its axis
-								  // (pt/s), and its largest impulse per substep
-	dkJsRestAngle, dkJsSpringBias, dkJsSpringMass, dkJsSpringImpulseScale, // the angular spring (oscillator.h)
 	dkJsSoftBias, dkJsSoftMass, dkJsSoftImpulse, // softness of the equality rows (springs: oscillator.h)
 	dkJsSpring,									 // 1: the equality rows are springs (solved once per substep)
 	// row switches, 1 or 0
-	dkJsPoint, dkJsAngleEq, dkJsPrism, dkJsAxialEq, dkJsAxialLimit, dkJsAngleLimit, dkJsFriction, dkJsMotor, dkJsAngleSpring, dkJsAxialMotor, dkJsDistance,
+	dkJsPoint, dkJsAngleEq, dkJsPrism, dkJsAxialEq, dkJsAxialLimit, dkJsAngleLimit, dkJsFriction, dkJsDistance,
 	dkJsAxialMass, dkJsAngleMass,
 	// accumulated impulses
 	dkJsLinearX, dkJsLinearY, dkJsAxial, dkJsAxialLowerImpulse, dkJsAxialUpperImpulse, dkJsPerp,
-	dkJsAngular, dkJsAngleLowerImpulse, dkJsAngleUpperImpulse, dkJsFrictionImpulse, dkJsMotorImpulse, dkJsSpringImpulse, dkJsAxialMotorImpulse,
+	dkJsAngular, dkJsAngleLowerImpulse, dkJsAngleUpperImpulse, dkJsFrictionImpulse,
 	dkJsColumns
+};
+
+// The fields of the rows few joints have (motors, angular springs), in a layout of their own (dkJxAt) that a
+// step without such joints does not allocate: in the main layout they made every joint's preparation write
+// and clear a quarter more, and joint_grid's step 8 % longer.
+enum {
+	dkJxMotorSpeed, dkJxMotorMax, // a pin's motor's target ω_B − ω_A (rad/s), or a slider's speed along its axis
+								  // (pt/s), and its largest impulse per substep
+	dkJxRestAngle, dkJxSpringBias, dkJxSpringMass, dkJxSpringImpulseScale, // the angular spring (oscillator.h)
+	dkJxMotor, dkJxAngleSpring, dkJxAxialMotor, // row switches, 1 or 0
+	dkJxMotorImpulse, dkJxSpringImpulse, dkJxAxialMotorImpulse, // accumulated impulses
+	dkJxColumns
 };
 
 // Which rows some lane of a group of DK_CONSTRAINT_PAD joints uses: a wide batch skips the rows no lane of
@@ -63,6 +100,7 @@ enum {
 	dkJointRowPoint = 1u << 0, dkJointRowAngleEq = 1u << 1, dkJointRowPrism = 1u << 2, dkJointRowAxialEq = 1u << 3,
 	dkJointRowAxialLimit = 1u << 4, dkJointRowAngleLimit = 1u << 5, dkJointRowFriction = 1u << 6,
 	dkJointRowMotor = 1u << 7, dkJointRowAngleSpring = 1u << 8, dkJointRowAxialMotor = 1u << 9,
+	dkJointRowsExtra = dkJointRowMotor | dkJointRowAngleSpring | dkJointRowAxialMotor, // the rows of dkJxAt's fields
 };
 
 typedef struct dkJointSoA {
@@ -73,6 +111,7 @@ typedef struct dkJointSoA {
 	int32_t* joint;		// slot, -1 for padding
 	uint32_t* rows;		// per group of DK_CONSTRAINT_PAD joints: dkJointRow* bits
 	float* block;		// count / DK_CONSTRAINT_PAD blocks of dkJsColumns × DK_CONSTRAINT_PAD floats (dkJsAt)
+	float* extra;		// the same of dkJxColumns (dkJxAt), or null when no joint has a dkJointRowsExtra row
 } dkJointSoA;
 
 // Field `field` of joint k. As in the contact layout (contact_soa.h), the fields of DK_CONSTRAINT_PAD
@@ -82,6 +121,21 @@ static inline float* dkJsAt(const dkJointSoA* s, int32_t field, int32_t k)
 {
 	uint32_t u = (uint32_t)k;
 	return s->block + (size_t)(u / DK_CONSTRAINT_PAD) * (dkJsColumns * DK_CONSTRAINT_PAD) + (size_t)field * DK_CONSTRAINT_PAD +
+		   u % DK_CONSTRAINT_PAD;
+}
+
+// Whether a joint has a motor or an angular spring: rows whose fields are in dkJxAt's layout.
+static inline bool dkJointHasExtraRows(const dkJointParams* d)
+{
+	return (d->kind == dkJointRevolute && (d->enableMotor || d->angularHertz > 0.0f)) ||
+		   (d->kind == dkJointPrismatic && d->enableMotor);
+}
+
+// Field `field` (dkJx…) of joint k, in the layout of the rows few joints have.
+static inline float* dkJxAt(const dkJointSoA* s, int32_t field, int32_t k)
+{
+	uint32_t u = (uint32_t)k;
+	return s->extra + (size_t)(u / DK_CONSTRAINT_PAD) * (dkJxColumns * DK_CONSTRAINT_PAD) + (size_t)field * DK_CONSTRAINT_PAD +
 		   u % DK_CONSTRAINT_PAD;
 }
 
@@ -95,7 +149,7 @@ static inline float* dkJsAt(const dkJointSoA* s, int32_t field, int32_t k)
 // less than the contacts' allowed overlap.
 #define DK_POINT_ROD_LENGTH 0.5f // pt
 
-static inline bool dkJointIsPointRod(const dkJointDef* d)
+static inline bool dkJointIsPointRod(const dkJointParams* d)
 {
 	return d->kind == dkJointDistance && d->rigid && d->length < DK_POINT_ROD_LENGTH;
 }

@@ -42,7 +42,7 @@
 // The rows this stage solves for a joint (dkJointRow* bits), or 0.
 static uint8_t directRows(const dkJoint* j)
 {
-	const dkJointDef* d = &j->def;
+	const dkJointParams* d = &j->def;
 	// A motor or an angular spring stays with the coloured passes, and so must the rows it drives against: a
 	// chain's exact limit solved before it, an unlimited motor drove a pin past its range.
 	if (d->hertz > 0.0f || d->enableMotor || d->angularHertz > 0.0f) return 0;

@@ -65,17 +65,21 @@ int32_t dkJoints_Active(const dkWorld* world, int32_t* list, int32_t* rowA, int3
 
 static uint32_t rowsOf(const dkJoint* j)
 {
-	switch (j->def.kind) {
+	const dkJointParams* d = &j->def;
+	switch (d->kind) {
 	case dkJointDistance:
-		if (dkJointIsPointRod(&j->def)) return dkJointRowPoint;
-		return (j->def.rigid ? dkJointRowAxialEq : 0) | (j->def.enableLimit ? dkJointRowAxialLimit : 0);
-	case dkJointRevolute:
-		return dkJointRowPoint | (j->def.enableLimit ? dkJointRowAngleLimit : 0) |
-			   (j->def.maxFrictionTorque > 0 ? dkJointRowFriction : 0) | (j->def.enableMotor ? dkJointRowMotor : 0) |
-			   (j->def.angularHertz > 0 ? dkJointRowAngleSpring : 0);
+		if (dkJointIsPointRod(d)) return dkJointRowPoint;
+		return (d->rigid ? dkJointRowAxialEq : 0) | (d->enableLimit ? dkJointRowAxialLimit : 0);
+	case dkJointRevolute: {
+		uint32_t rows = dkJointRowPoint | (d->enableLimit ? dkJointRowAngleLimit : 0) |
+						(d->maxFrictionTorque > 0 ? dkJointRowFriction : 0);
+		if (d->enableMotor || d->angularHertz > 0) // few pins: one predictable branch for the others
+			rows |= (d->enableMotor ? dkJointRowMotor : 0) | (d->angularHertz > 0 ? dkJointRowAngleSpring : 0);
+		return rows;
+	}
 	case dkJointWeld: return dkJointRowPoint | dkJointRowAngleEq;
 	case dkJointPrismatic:
-		return dkJointRowPrism | (j->def.enableLimit ? dkJointRowAxialLimit : 0) | (j->def.enableMotor ? dkJointRowAxialMotor : 0);
+		return dkJointRowPrism | (d->enableLimit ? dkJointRowAxialLimit : 0) | (d->enableMotor ? dkJointRowAxialMotor : 0);
 	}
 	return 0;
 }
@@ -104,7 +108,7 @@ static void fillJoint(const dkJointFill* t, int32_t i, dkSoftness rigid)
 	float h = t->h;
 	int32_t awake = world->awake;
 	const dkJoint* j = &world->joints.data[t->list[i]];
-	const dkJointDef* d = &j->def;
+	const dkJointParams* d = &j->def;
 	int32_t k = t->slot[i], ra = t->rowA[i], rb = t->rowB[i];
 	float* f = dkJsAt(soa, 0, k);
 #define F(field) f[(field) * DK_CONSTRAINT_PAD]
@@ -160,7 +164,7 @@ static void fillJoint(const dkJointFill* t, int32_t i, dkSoftness rigid)
 	float ka = mA + mB + iA * a1 * a1 + iB * a2 * a2;
 	F(dkJsAxialMass) = ka > 0.0f ? 1.0f / ka : 0.0f;
 	F(dkJsAngleMass) = iA + iB > 0.0f ? 1.0f / (iA + iB) : 0.0f;
-	uint32_t rows = rowsOf(j) & ~(uint32_t)t->direct[i];
+	uint32_t all = rowsOf(j), rows = all & ~(uint32_t)t->direct[i];
 	F(dkJsDistance) = d->kind == dkJointDistance;
 	F(dkJsLength) = d->length;
 	if (d->kind == dkJointDistance) {
@@ -173,16 +177,20 @@ static void fillJoint(const dkJointFill* t, int32_t i, dkSoftness rigid)
 	F(dkJsAngleLower) = d->lower;
 	F(dkJsAngleUpper) = d->upper;
 	F(dkJsFrictionMax) = d->maxFrictionTorque * h;
-	F(dkJsMotorSpeed) = d->motorSpeed;
-	F(dkJsMotorMax) = (d->kind == dkJointPrismatic ? d->maxMotorForce : d->maxMotorTorque) * h; // infinite: unlimited
-	F(dkJsRestAngle) = d->restAngle;
-	if (d->angularHertz > 0.0f) {
+	// A motor's and an angular spring's fields (in their own layout, allocated when some joint has them).
+	uint32_t extra = all & dkJointRowsExtra;
+	assert((!extra || soa->extra) && "a joint with a motor or an angular spring is not counted in world->extraJoints");
+#define X(field) (*dkJxAt(soa, (field), k))
+	if (extra & (dkJointRowMotor | dkJointRowAxialMotor)) {
+		X(dkJxMotorSpeed) = d->motorSpeed;
+		X(dkJxMotorMax) = (d->kind == dkJointPrismatic ? d->maxMotorForce : d->maxMotorTorque) * h; // infinite: unlimited
+	}
+	if (extra & dkJointRowAngleSpring) {
 		dkSpringStep spring = dkSpringStepOf(d->angularHertz, d->angularDampingRatio, h);
-		F(dkJsSpringBias) = spring.bias;
-		F(dkJsSpringMass) = spring.massScale;
-		F(dkJsSpringImpulseScale) = spring.impulseScale;
-	} else {
-		F(dkJsSpringBias) = F(dkJsSpringMass) = F(dkJsSpringImpulseScale) = 0.0f;
+		X(dkJxRestAngle) = d->restAngle;
+		X(dkJxSpringBias) = spring.bias;
+		X(dkJxSpringMass) = spring.massScale;
+		X(dkJxSpringImpulseScale) = spring.impulseScale;
 	}
 	if (d->hertz > 0.0f) {
 		dkSpringStep spring = dkSpringStepOf(d->hertz, d->dampingRatio, h);
@@ -202,9 +210,11 @@ static void fillJoint(const dkJointFill* t, int32_t i, dkSoftness rigid)
 	F(dkJsAxialLimit) = (rows & dkJointRowAxialLimit) != 0;
 	F(dkJsAngleLimit) = (rows & dkJointRowAngleLimit) != 0;
 	F(dkJsFriction) = (rows & dkJointRowFriction) != 0;
-	F(dkJsMotor) = (rows & dkJointRowMotor) != 0;
-	F(dkJsAngleSpring) = (rows & dkJointRowAngleSpring) != 0;
-	F(dkJsAxialMotor) = (rows & dkJointRowAxialMotor) != 0;
+	if (extra) {
+		X(dkJxMotor) = (rows & dkJointRowMotor) != 0;
+		X(dkJxAngleSpring) = (rows & dkJointRowAngleSpring) != 0;
+		X(dkJxAxialMotor) = (rows & dkJointRowAxialMotor) != 0;
+	}
 	t->laneRows[k] = rows;
 	// Warm start from the last step (per substep: scaled to this step's substep length); rows that are off
 	// start from zero.
@@ -219,9 +229,12 @@ static void fillJoint(const dkJointFill* t, int32_t i, dkSoftness rigid)
 	F(dkJsAngleLowerImpulse) = (rows & dkJointRowAngleLimit) ? j->angleLower * r : 0.0f;
 	F(dkJsAngleUpperImpulse) = (rows & dkJointRowAngleLimit) ? j->angleUpper * r : 0.0f;
 	F(dkJsFrictionImpulse) = (rows & dkJointRowFriction) ? j->friction * r : 0.0f;
-	F(dkJsMotorImpulse) = (rows & dkJointRowMotor) ? j->motor * r : 0.0f;
-	F(dkJsSpringImpulse) = (rows & dkJointRowAngleSpring) ? j->spring * r : 0.0f;
-	F(dkJsAxialMotorImpulse) = (rows & dkJointRowAxialMotor) ? j->motor * r : 0.0f;
+	if (extra) {
+		X(dkJxMotorImpulse) = (rows & dkJointRowMotor) ? j->motor * r : 0.0f;
+		X(dkJxSpringImpulse) = (rows & dkJointRowAngleSpring) ? j->spring * r : 0.0f;
+		X(dkJxAxialMotorImpulse) = (rows & dkJointRowAxialMotor) ? j->motor * r : 0.0f;
+	}
+#undef X
 #undef F
 }
 
@@ -263,8 +276,10 @@ bool dkJoints_Prepare(dkWorld* world, dkJointSoA* soa, const int32_t* list, cons
 	soa->joint = dkScratch(world, (size_t)cap * sizeof(int32_t));
 	soa->rows = dkScratchZeroed(world, ((size_t)groups) * sizeof(uint32_t));
 	soa->block = dkScratchZeroed(world, (size_t)groups * dkJsColumns * DK_CONSTRAINT_PAD * sizeof(float)); // zeroed: padding is inert
+	if (world->extraJoints > 0) soa->extra = dkScratchZeroed(world, (size_t)groups * dkJxColumns * DK_CONSTRAINT_PAD * sizeof(float));
 	uint32_t* laneRows = dkScratchZeroed(world, ((size_t)cap) * sizeof(uint32_t));
-	if (!soa->stateA || !soa->stateB || !soa->joint || !soa->rows || !soa->block || !laneRows) {
+	if (!soa->stateA || !soa->stateB || !soa->joint || !soa->rows || !soa->block || !laneRows ||
+		(world->extraJoints > 0 && !soa->extra)) {
 		return false;
 	}
 	int32_t awake = world->awake;
@@ -307,7 +322,9 @@ void dkJoints_StoreImpulses(dkWorld* world, const dkJointSoA* soa)
 		j->angleLower = f[dkJsAngleLowerImpulse * DK_CONSTRAINT_PAD];
 		j->angleUpper = f[dkJsAngleUpperImpulse * DK_CONSTRAINT_PAD];
 		j->friction = f[dkJsFrictionImpulse * DK_CONSTRAINT_PAD];
-		j->motor = f[dkJsMotorImpulse * DK_CONSTRAINT_PAD] + f[dkJsAxialMotorImpulse * DK_CONSTRAINT_PAD]; // one is 0
-		j->spring = f[dkJsSpringImpulse * DK_CONSTRAINT_PAD];
+		if (soa->extra && (soa->rows[k / DK_CONSTRAINT_PAD] & dkJointRowsExtra)) { // one of the motors' is 0
+			j->motor = *dkJxAt(soa, dkJxMotorImpulse, k) + *dkJxAt(soa, dkJxAxialMotorImpulse, k);
+			j->spring = *dkJxAt(soa, dkJxSpringImpulse, k);
+		}
 	}
 }

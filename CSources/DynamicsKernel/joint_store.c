@@ -180,7 +180,7 @@ dkResult dkWorld_CreateJoints(dkWorld* world, const dkJointDef* defs, int32_t co
 		uint32_t generation = fresh ? 1 : world->joints.data[slot].generation;
 		dkJoint* j = &world->joints.data[slot];
 		memset(j, 0, sizeof *j);
-		j->def = *d;
+		j->def = dkJointParamsOf(d);
 		j->generation = generation;
 		j->alive = true;
 		j->bodyA = d->itemA.index1 != 0 ? (int32_t)d->itemA.index1 - 1 : -1;
@@ -208,6 +208,7 @@ dkResult dkWorld_CreateJoints(dkWorld* world, const dkJointDef* defs, int32_t co
 		dkSets_AddJoint(world, slot); // (takes a place in its colour)
 		if (!d->collideConnected && j->bodyA >= 0) dkJointPairs_Add(world, j->bodyA, j->bodyB);
 		world->liveJoints++;
+		world->extraJoints += dkJointHasExtraRows(&j->def);
 		if (outIds) outIds[i] = (dkJointId){(uint32_t)slot + 1, j->generation};
 	}
 	return dkResultOK;
@@ -224,6 +225,7 @@ static void destroy(dkWorld* world, int32_t slot)
 	j->generation++;
 	dkIdPool_Free(&world->jointIds, slot);
 	world->liveJoints--;
+	world->extraJoints -= dkJointHasExtraRows(&j->def);
 }
 
 dkResult dkWorld_DestroyJoints(dkWorld* world, const dkJointId* ids, int32_t count, dkError* error)
@@ -325,12 +327,13 @@ dkResult dkWorld_SetJointParameters(dkWorld* world, dkJointId id, const dkJointD
 	}
 	dkResult r = checkParameters(def, -1, error);
 	if (r != dkResultOK) return r;
-	dkJointDef* d = &j->def;
+	dkJointParams* d = &j->def;
 	// The kind stays what it was made as (a rod stays a rod, not a rope): a different one is an error.
 	if (def->kind != d->kind || (def->kind == dkJointDistance && def->rigid != d->rigid)) {
 		dkSetError(error, dkResultInvalidValue, -1, "kind", def->kind);
 		return dkResultInvalidValue;
 	}
+	world->extraJoints -= dkJointHasExtraRows(d);
 	d->length = def->length;
 	d->minLength = def->minLength;
 	d->maxLength = def->maxLength;
@@ -350,6 +353,7 @@ dkResult dkWorld_SetJointParameters(dkWorld* world, dkJointId id, const dkJointD
 	d->angularHertz = def->angularHertz;
 	d->angularDampingRatio = def->angularDampingRatio;
 	d->restAngle = def->restAngle;
+	world->extraJoints += dkJointHasExtraRows(d);
 	wakeSlot(world, j->bodyA);
 	wakeSlot(world, j->bodyB);
 	return dkResultOK;

@@ -342,7 +342,7 @@ size_t dkSolver_ScratchBound(const dkWorld* world, int32_t contacts, int32_t sub
 	// of the list and group (contact_layout.c).
 	bytes += n * (4 * i4 + 1) + rows * f4 + 2 * rows * d8 + (size_t)DK_LAYOUT_CHUNKS * DK_LAYOUT_GROUPS * i4;
 	bytes += paddedContacts * (3 * i4 + (size_t)dkSoaColumns * f4);						   // the contact layout
-	bytes += paddedJoints * (4 * i4 + (size_t)dkJsColumns * f4) + paddedJoints * 4;	   // dkJoints_Prepare
+	bytes += paddedJoints * (4 * i4 + (size_t)(dkJsColumns + dkJxColumns) * f4) + paddedJoints * 4; // dkJoints_Prepare
 	bytes += rows * (1 + 2 * i4) + (j + 1) * (4 * i4 + 2) +								   // dkChains_Build
 			 (j + 1) * (3 * i4 + 2 + 3 * f4 + (size_t)DK_CHAIN_SCRATCH * d8);			   // and its chains
 	bytes += rows + rows * (d8 + 1);														   // marking, raised inertia

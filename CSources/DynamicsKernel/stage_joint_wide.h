@@ -20,6 +20,8 @@
 
 #define DK_JLOAD(field) dkV_load(dkJsAt(c, field, k))
 #define DK_JSTORE(field, v) dkV_store(dkJsAt(c, field, k), (v))
+#define DK_XLOAD(field) dkV_load(dkJxAt(c, field, k))
+#define DK_XSTORE(field, v) dkV_store(dkJxAt(c, field, k), (v))
 
 // The geometry of a batch at the current substep: anchors, separation, axis and angle.
 typedef struct DK_FN(dkJointFrame) {
@@ -106,13 +108,6 @@ static void DK_FN(dkJointWarmStart)(dkJointSoA* c, int32_t begin, int32_t end, d
 			lA = lA + axial * f.a1;
 			lB = lB + axial * f.a2;
 		}
-		if (rows & dkJointRowAxialMotor) {
-			dkVf motor = DK_JLOAD(dkJsAxialMotorImpulse);
-			px = px + motor * f.ux;
-			py = py + motor * f.uy;
-			lA = lA + motor * f.a1;
-			lB = lB + motor * f.a2;
-		}
 		if (rows & dkJointRowPrism) {
 			dkVf perp = DK_JLOAD(dkJsPerp), turn = DK_JLOAD(dkJsAngular);
 			px = px - perp * f.uy;
@@ -126,15 +121,12 @@ static void DK_FN(dkJointWarmStart)(dkJointSoA* c, int32_t begin, int32_t end, d
 			lA = lA + turn;
 			lB = lB + turn;
 		}
-		if (rows & dkJointRowMotor) {
-			dkVf motor = DK_JLOAD(dkJsMotorImpulse);
-			lA = lA + motor;
-			lB = lB + motor;
-		}
-		if (rows & dkJointRowAngleSpring) {
-			dkVf spring = DK_JLOAD(dkJsSpringImpulse);
-			lA = lA + spring;
-			lB = lB + spring;
+		if (__builtin_expect((rows & dkJointRowsExtra) != 0, 0)) { // motors and angular springs (few joints)
+			dkVf axial = DK_XLOAD(dkJxAxialMotorImpulse), turn = DK_XLOAD(dkJxMotorImpulse) + DK_XLOAD(dkJxSpringImpulse);
+			px = px + axial * f.ux;
+			py = py + axial * f.uy;
+			lA = (lA + axial * f.a1) + turn;
+			lB = (lB + axial * f.a2) + turn;
 		}
 		DK_FN(jointApply)(&a, &b, all, mA, iA, mB, iB, px, py, lA, lB);
 		DK_FN(scatterBodies)(states, c->stateA + k, &a, c->zeroState);
@@ -198,24 +190,36 @@ static void DK_FN(dkJointSolve)(dkJointSoA* c, int32_t begin, int32_t end, dkBod
 			DK_JSTORE(dkJsFrictionImpulse, dkV_select(on, total, old));
 			DK_FN(jointApply)(&a, &b, on, mA, iA, mB, iB, zero, zero, impulse, impulse);
 		}
-		// A pin's angular spring toward its rest angle, in the pass marked `springs` (as the equality springs),
-		// before the motor and the limits (Box2D's order).
-		if ((rows & dkJointRowAngleSpring) && springs) {
-			dkVm on = DK_JLOAD(dkJsAngleSpring) != 0.0f;
-			dkVf old = DK_JLOAD(dkJsSpringImpulse);
-			dkVf impulse = -angleMass * DK_JLOAD(dkJsSpringMass) *
-								((b.w - a.w) + DK_JLOAD(dkJsSpringBias) * (f.angle - DK_JLOAD(dkJsRestAngle))) -
-							DK_JLOAD(dkJsSpringImpulseScale) * old;
-			DK_JSTORE(dkJsSpringImpulse, dkV_select(on, old + impulse, old));
-			DK_FN(jointApply)(&a, &b, on, mA, iA, mB, iB, zero, zero, impulse, impulse);
-		}
-		if (rows & dkJointRowMotor) { // as the friction, toward the motor's speed, in every pass (Box2D's motor)
-			dkVm on = DK_JLOAD(dkJsMotor) != 0.0f;
-			dkVf limit = DK_JLOAD(dkJsMotorMax), old = DK_JLOAD(dkJsMotorImpulse);
-			dkVf total = DK_FN(vmin)(DK_FN(vmax)(old - angleMass * ((b.w - a.w) - DK_JLOAD(dkJsMotorSpeed)), -limit), limit);
-			dkVf impulse = total - old;
-			DK_JSTORE(dkJsMotorImpulse, dkV_select(on, total, old));
-			DK_FN(jointApply)(&a, &b, on, mA, iA, mB, iB, zero, zero, impulse, impulse);
+		// Motors and angular springs (few joints: one unlikely branch for the rest), before the limits (Box2D's
+		// order: spring, motor, limits, then the point or the slider's rows). A pin's angular spring acts in the
+		// pass marked `springs`, as the equality springs; the motors in every pass, as the friction.
+		if (__builtin_expect((rows & dkJointRowsExtra) != 0, 0)) {
+			if ((rows & dkJointRowAngleSpring) && springs) {
+				dkVm on = DK_XLOAD(dkJxAngleSpring) != 0.0f;
+				dkVf old = DK_XLOAD(dkJxSpringImpulse);
+				dkVf impulse = -angleMass * DK_XLOAD(dkJxSpringMass) *
+									((b.w - a.w) + DK_XLOAD(dkJxSpringBias) * (f.angle - DK_XLOAD(dkJxRestAngle))) -
+								DK_XLOAD(dkJxSpringImpulseScale) * old;
+				DK_XSTORE(dkJxSpringImpulse, dkV_select(on, old + impulse, old));
+				DK_FN(jointApply)(&a, &b, on, mA, iA, mB, iB, zero, zero, impulse, impulse);
+			}
+			if (rows & dkJointRowMotor) {
+				dkVm on = DK_XLOAD(dkJxMotor) != 0.0f;
+				dkVf limit = DK_XLOAD(dkJxMotorMax), old = DK_XLOAD(dkJxMotorImpulse);
+				dkVf total = DK_FN(vmin)(DK_FN(vmax)(old - angleMass * ((b.w - a.w) - DK_XLOAD(dkJxMotorSpeed)), -limit), limit);
+				dkVf impulse = total - old;
+				DK_XSTORE(dkJxMotorImpulse, dkV_select(on, total, old));
+				DK_FN(jointApply)(&a, &b, on, mA, iA, mB, iB, zero, zero, impulse, impulse);
+			}
+			if (rows & dkJointRowAxialMotor) { // a slider's motor: the pin's, along the axis
+				dkVm on = DK_XLOAD(dkJxAxialMotor) != 0.0f;
+				dkVf limit = DK_XLOAD(dkJxMotorMax), old = DK_XLOAD(dkJxAxialMotorImpulse);
+				dkVf speed = DK_FN(axialSpeed)(&a, &b, &f) - DK_XLOAD(dkJxMotorSpeed);
+				dkVf total = DK_FN(vmin)(DK_FN(vmax)(old - DK_JLOAD(dkJsAxialMass) * speed, -limit), limit);
+				dkVf impulse = total - old;
+				DK_XSTORE(dkJxAxialMotorImpulse, dkV_select(on, total, old));
+				DK_FN(jointApply)(&a, &b, on, mA, iA, mB, iB, impulse * f.ux, impulse * f.uy, impulse * f.a1, impulse * f.a2);
+			}
 		}
 		if (rows & dkJointRowAngleLimit) {
 			dkVm on = DK_JLOAD(dkJsAngleLimit) != 0.0f;
@@ -237,15 +241,6 @@ static void DK_FN(dkJointSolve)(dkJointSoA* c, int32_t begin, int32_t end, dkBod
 			dkVf C = f.value - DK_JLOAD(dkJsLength);
 			dkVf impulse = -axialMass * massScale * (DK_FN(axialSpeed)(&a, &b, &f) + softBias * C) - impulseScale * old;
 			DK_JSTORE(dkJsAxial, dkV_select(on, old + impulse, old));
-			DK_FN(jointApply)(&a, &b, on, mA, iA, mB, iB, impulse * f.ux, impulse * f.uy, impulse * f.a1, impulse * f.a2);
-		}
-		if (rows & dkJointRowAxialMotor) { // a slider's motor: the pin's, along the axis
-			dkVm on = DK_JLOAD(dkJsAxialMotor) != 0.0f;
-			dkVf limit = DK_JLOAD(dkJsMotorMax), old = DK_JLOAD(dkJsAxialMotorImpulse);
-			dkVf speed = DK_FN(axialSpeed)(&a, &b, &f) - DK_JLOAD(dkJsMotorSpeed);
-			dkVf total = DK_FN(vmin)(DK_FN(vmax)(old - axialMass * speed, -limit), limit);
-			dkVf impulse = total - old;
-			DK_JSTORE(dkJsAxialMotorImpulse, dkV_select(on, total, old));
 			DK_FN(jointApply)(&a, &b, on, mA, iA, mB, iB, impulse * f.ux, impulse * f.uy, impulse * f.a1, impulse * f.a2);
 		}
 		if (rows & dkJointRowAxialLimit) {
@@ -312,3 +307,5 @@ static void DK_FN(dkJointSolve)(dkJointSoA* c, int32_t begin, int32_t end, dkBod
 
 #undef DK_JLOAD
 #undef DK_JSTORE
+#undef DK_XLOAD
+#undef DK_XSTORE

@@ -136,7 +136,13 @@ static void jointCalls(dkWorld* w, dkJointId* joints, int32_t step)
 	dkError e;
 	if (step == 30) must(dkWorld_DestroyJoints(w, &joints[10], 3, &e), &e, "dkWorld_DestroyJoints");
 	if (step == 50) {
-		dkJointDef d = w->joints.data[joints[40].index1 - 1].def;
+		// The same pin again: its kind and anchors, between the same balls.
+		const dkJoint* j = &w->joints.data[joints[40].index1 - 1];
+		dkJointDef d = dkDefaultJointDef();
+		d.kind = j->def.kind;
+		d.itemA = (dkItemId){(uint32_t)j->bodyA + 1, w->slots.data[j->bodyA].generation};
+		d.itemB = (dkItemId){(uint32_t)j->bodyB + 1, w->slots.data[j->bodyB].generation};
+		d.anchorAx = j->def.anchorAx, d.anchorAy = j->def.anchorAy, d.anchorBx = j->def.anchorBx, d.anchorBy = j->def.anchorBy;
 		must(dkWorld_DestroyJoints(w, &joints[40], 1, &e), &e, "dkWorld_DestroyJoints");
 		must(dkWorld_CreateJoints(w, &d, 1, NULL, &e), &e, "dkWorld_CreateJoints");
 	}

@@ -49,6 +49,7 @@ typedef struct dkJointDef {
 	bool enableLimit;
 	float lower, upper;		  ///< revolute: rad from the creation angle; prismatic: pt from the creation offset
 	float maxFrictionTorque;  ///< revolute: mass·pt²/s² (the solver's torque unit; 100 × N·pt)
+	bool collideConnected;	  ///< the two items collide with each other (default false: they pass through)
 	/// Revolute: a motor drives ω_B − ω_A toward motorSpeed (rad/s) with at most maxMotorTorque
 	/// (mass·pt²/s², as maxFrictionTorque; INFINITY: unlimited). It acts beside the friction and the limits.
 	/// Prismatic: it drives B's speed along the axis relative to A toward motorSpeed (pt/s) with at most
@@ -59,7 +60,6 @@ typedef struct dkJointDef {
 	/// Revolute: with angularHertz > 0, a spring of that frequency (Hz) and damping ratio turns the relative
 	/// angle toward restAngle (rad from the creation angle), beside the motor, friction and limits.
 	float angularHertz, angularDampingRatio, restAngle;
-	bool collideConnected;	  ///< the two items collide with each other (default false: they pass through)
 } dkJointDef;
 
 dkJointDef dkDefaultJointDef(void);
