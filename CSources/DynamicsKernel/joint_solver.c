@@ -177,21 +177,6 @@ static void fillJoint(const dkJointFill* t, int32_t i, dkSoftness rigid)
 	F(dkJsAngleLower) = d->lower;
 	F(dkJsAngleUpper) = d->upper;
 	F(dkJsFrictionMax) = d->maxFrictionTorque * h;
-	// A motor's and an angular spring's fields (in their own layout, allocated when some joint has them).
-	uint32_t extra = all & dkJointRowsExtra;
-	assert((!extra || soa->extra) && "a joint with a motor or an angular spring is not counted in world->extraJoints");
-#define X(field) (*dkJxAt(soa, (field), k))
-	if (extra & (dkJointRowMotor | dkJointRowAxialMotor)) {
-		X(dkJxMotorSpeed) = d->motorSpeed;
-		X(dkJxMotorMax) = (d->kind == dkJointPrismatic ? d->maxMotorForce : d->maxMotorTorque) * h; // infinite: unlimited
-	}
-	if (extra & dkJointRowAngleSpring) {
-		dkSpringStep spring = dkSpringStepOf(d->angularHertz, d->angularDampingRatio, h);
-		X(dkJxRestAngle) = d->restAngle;
-		X(dkJxSpringBias) = spring.bias;
-		X(dkJxSpringMass) = spring.massScale;
-		X(dkJxSpringImpulseScale) = spring.impulseScale;
-	}
 	if (d->hertz > 0.0f) {
 		dkSpringStep spring = dkSpringStepOf(d->hertz, d->dampingRatio, h);
 		F(dkJsSoftBias) = spring.bias;
@@ -210,11 +195,6 @@ static void fillJoint(const dkJointFill* t, int32_t i, dkSoftness rigid)
 	F(dkJsAxialLimit) = (rows & dkJointRowAxialLimit) != 0;
 	F(dkJsAngleLimit) = (rows & dkJointRowAngleLimit) != 0;
 	F(dkJsFriction) = (rows & dkJointRowFriction) != 0;
-	if (extra) {
-		X(dkJxMotor) = (rows & dkJointRowMotor) != 0;
-		X(dkJxAngleSpring) = (rows & dkJointRowAngleSpring) != 0;
-		X(dkJxAxialMotor) = (rows & dkJointRowAxialMotor) != 0;
-	}
 	t->laneRows[k] = rows;
 	// Warm start from the last step (per substep: scaled to this step's substep length); rows that are off
 	// start from zero.
@@ -229,7 +209,23 @@ static void fillJoint(const dkJointFill* t, int32_t i, dkSoftness rigid)
 	F(dkJsAngleLowerImpulse) = (rows & dkJointRowAngleLimit) ? j->angleLower * r : 0.0f;
 	F(dkJsAngleUpperImpulse) = (rows & dkJointRowAngleLimit) ? j->angleUpper * r : 0.0f;
 	F(dkJsFrictionImpulse) = (rows & dkJointRowFriction) ? j->friction * r : 0.0f;
+	// A motor's and an angular spring's fields, in their own layout (allocated when some joint has them).
+	uint32_t extra = all & dkJointRowsExtra;
 	if (extra) {
+		assert(soa->extra && "a joint with a motor or an angular spring is not counted in world->extraJoints");
+#define X(field) (*dkJxAt(soa, (field), k))
+		X(dkJxMotorSpeed) = d->motorSpeed;
+		X(dkJxMotorMax) = (d->kind == dkJointPrismatic ? d->maxMotorForce : d->maxMotorTorque) * h; // infinite: unlimited
+		if (extra & dkJointRowAngleSpring) {
+			dkSpringStep spring = dkSpringStepOf(d->angularHertz, d->angularDampingRatio, h);
+			X(dkJxRestAngle) = d->restAngle;
+			X(dkJxSpringBias) = spring.bias;
+			X(dkJxSpringMass) = spring.massScale;
+			X(dkJxSpringImpulseScale) = spring.impulseScale;
+		}
+		X(dkJxMotor) = (rows & dkJointRowMotor) != 0;
+		X(dkJxAngleSpring) = (rows & dkJointRowAngleSpring) != 0;
+		X(dkJxAxialMotor) = (rows & dkJointRowAxialMotor) != 0;
 		X(dkJxMotorImpulse) = (rows & dkJointRowMotor) ? j->motor * r : 0.0f;
 		X(dkJxSpringImpulse) = (rows & dkJointRowAngleSpring) ? j->spring * r : 0.0f;
 		X(dkJxAxialMotorImpulse) = (rows & dkJointRowAxialMotor) ? j->motor * r : 0.0f;

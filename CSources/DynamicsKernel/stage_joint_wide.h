@@ -82,8 +82,62 @@ static inline dkVf DK_FN(axialSpeed)(const DK_FN(dkBodyVec) * a, const DK_FN(dkB
 	return (f->ux * (b->vx - a->vx) + f->uy * (b->vy - a->vy)) + (f->a2 * b->w - f->a1 * a->w);
 }
 
+// Motors and angular springs (few joints): their rows of joints [begin, end), in a pass of their own before
+// the other rows' (Box2D's order: spring, motor, limits, then the point or the slider's rows), so that the
+// other rows' kernels are what they were without them (inside them, their branch made joint_grid's solve
+// spill registers: 2.4 % more instructions). Warm start (`warm`): their accumulated impulses; solve and relax:
+// a pin's angular spring in the pass marked `springs`, as the equality springs, the motors in every pass.
+__attribute__((noinline)) static void DK_FN(jointExtraRows)(dkJointSoA* c, int32_t begin, int32_t end,
+															 dkBodyState* states, bool warm, bool springs)
+{
+	for (int32_t k = begin; k < end; k += DK_W) {
+		uint32_t rows = c->rows[k / DK_CONSTRAINT_PAD];
+		if (!(rows & dkJointRowsExtra)) continue;
+		DK_FN(dkBodyVec) a = DK_FN(gatherBodies)(states, c->stateA + k);
+		DK_FN(dkBodyVec) b = DK_FN(gatherBodies)(states, c->stateB + k);
+		DK_FN(dkJointFrame) f = DK_FN(jointFrame)(c, k, &a, &b);
+		dkVf mA = DK_JLOAD(dkJsMassA), iA = DK_JLOAD(dkJsInertiaA), mB = DK_JLOAD(dkJsMassB), iB = DK_JLOAD(dkJsInertiaB);
+		dkVf zero = dkV_splat(0.0f), angleMass = DK_JLOAD(dkJsAngleMass);
+		if (warm) {
+			dkVf axial = DK_XLOAD(dkJxAxialMotorImpulse), turn = DK_XLOAD(dkJxMotorImpulse) + DK_XLOAD(dkJxSpringImpulse);
+			DK_FN(jointApply)(&a, &b, zero == zero, mA, iA, mB, iB, axial * f.ux, axial * f.uy, axial * f.a1 + turn,
+							  axial * f.a2 + turn);
+		} else {
+			if ((rows & dkJointRowAngleSpring) && springs) {
+				dkVm on = DK_XLOAD(dkJxAngleSpring) != 0.0f;
+				dkVf old = DK_XLOAD(dkJxSpringImpulse);
+				dkVf impulse = -angleMass * DK_XLOAD(dkJxSpringMass) *
+									((b.w - a.w) + DK_XLOAD(dkJxSpringBias) * (f.angle - DK_XLOAD(dkJxRestAngle))) -
+								DK_XLOAD(dkJxSpringImpulseScale) * old;
+				DK_XSTORE(dkJxSpringImpulse, dkV_select(on, old + impulse, old));
+				DK_FN(jointApply)(&a, &b, on, mA, iA, mB, iB, zero, zero, impulse, impulse);
+			}
+			if (rows & dkJointRowMotor) {
+				dkVm on = DK_XLOAD(dkJxMotor) != 0.0f;
+				dkVf limit = DK_XLOAD(dkJxMotorMax), old = DK_XLOAD(dkJxMotorImpulse);
+				dkVf total = DK_FN(vmin)(DK_FN(vmax)(old - angleMass * ((b.w - a.w) - DK_XLOAD(dkJxMotorSpeed)), -limit), limit);
+				dkVf impulse = total - old;
+				DK_XSTORE(dkJxMotorImpulse, dkV_select(on, total, old));
+				DK_FN(jointApply)(&a, &b, on, mA, iA, mB, iB, zero, zero, impulse, impulse);
+			}
+			if (rows & dkJointRowAxialMotor) { // a slider's motor: the pin's, along the axis
+				dkVm on = DK_XLOAD(dkJxAxialMotor) != 0.0f;
+				dkVf limit = DK_XLOAD(dkJxMotorMax), old = DK_XLOAD(dkJxAxialMotorImpulse);
+				dkVf speed = DK_FN(axialSpeed)(&a, &b, &f) - DK_XLOAD(dkJxMotorSpeed);
+				dkVf total = DK_FN(vmin)(DK_FN(vmax)(old - DK_JLOAD(dkJsAxialMass) * speed, -limit), limit);
+				dkVf impulse = total - old;
+				DK_XSTORE(dkJxAxialMotorImpulse, dkV_select(on, total, old));
+				DK_FN(jointApply)(&a, &b, on, mA, iA, mB, iB, impulse * f.ux, impulse * f.uy, impulse * f.a1, impulse * f.a2);
+			}
+		}
+		DK_FN(scatterBodies)(states, c->stateA + k, &a, c->zeroState);
+		DK_FN(scatterBodies)(states, c->stateB + k, &b, c->zeroState);
+	}
+}
+
 static void DK_FN(dkJointWarmStart)(dkJointSoA* c, int32_t begin, int32_t end, dkBodyState* states)
 {
+	if (c->extra) DK_FN(jointExtraRows)(c, begin, end, states, true, false);
 	for (int32_t k = begin; k < end; k += DK_W) {
 		uint32_t rows = c->rows[k / DK_CONSTRAINT_PAD];
 		DK_FN(dkBodyVec) a = DK_FN(gatherBodies)(states, c->stateA + k);
@@ -120,13 +174,6 @@ static void DK_FN(dkJointWarmStart)(dkJointSoA* c, int32_t begin, int32_t end, d
 			if (!(rows & dkJointRowPrism)) turn = turn + DK_JLOAD(dkJsAngular);
 			lA = lA + turn;
 			lB = lB + turn;
-		}
-		if (__builtin_expect((rows & dkJointRowsExtra) != 0, 0)) { // motors and angular springs (few joints)
-			dkVf axial = DK_XLOAD(dkJxAxialMotorImpulse), turn = DK_XLOAD(dkJxMotorImpulse) + DK_XLOAD(dkJxSpringImpulse);
-			px = px + axial * f.ux;
-			py = py + axial * f.uy;
-			lA = (lA + axial * f.a1) + turn;
-			lB = (lB + axial * f.a2) + turn;
 		}
 		DK_FN(jointApply)(&a, &b, all, mA, iA, mB, iB, px, py, lA, lB);
 		DK_FN(scatterBodies)(states, c->stateA + k, &a, c->zeroState);
@@ -167,6 +214,7 @@ static inline void DK_FN(solve22)(dkVf k11, dkVf k12, dkVf k22, dkVf r1, dkVf r2
 static void DK_FN(dkJointSolve)(dkJointSoA* c, int32_t begin, int32_t end, dkBodyState* states, float invH,
 								dkSoftness joint, bool useBias, bool springs)
 {
+	if (c->extra) DK_FN(jointExtraRows)(c, begin, end, states, false, springs);
 	for (int32_t k = begin; k < end; k += DK_W) {
 		uint32_t rows = c->rows[k / DK_CONSTRAINT_PAD];
 		DK_FN(dkBodyVec) a = DK_FN(gatherBodies)(states, c->stateA + k);
@@ -189,37 +237,6 @@ static void DK_FN(dkJointSolve)(dkJointSoA* c, int32_t begin, int32_t end, dkBod
 			dkVf impulse = total - old;
 			DK_JSTORE(dkJsFrictionImpulse, dkV_select(on, total, old));
 			DK_FN(jointApply)(&a, &b, on, mA, iA, mB, iB, zero, zero, impulse, impulse);
-		}
-		// Motors and angular springs (few joints: one unlikely branch for the rest), before the limits (Box2D's
-		// order: spring, motor, limits, then the point or the slider's rows). A pin's angular spring acts in the
-		// pass marked `springs`, as the equality springs; the motors in every pass, as the friction.
-		if (__builtin_expect((rows & dkJointRowsExtra) != 0, 0)) {
-			if ((rows & dkJointRowAngleSpring) && springs) {
-				dkVm on = DK_XLOAD(dkJxAngleSpring) != 0.0f;
-				dkVf old = DK_XLOAD(dkJxSpringImpulse);
-				dkVf impulse = -angleMass * DK_XLOAD(dkJxSpringMass) *
-									((b.w - a.w) + DK_XLOAD(dkJxSpringBias) * (f.angle - DK_XLOAD(dkJxRestAngle))) -
-								DK_XLOAD(dkJxSpringImpulseScale) * old;
-				DK_XSTORE(dkJxSpringImpulse, dkV_select(on, old + impulse, old));
-				DK_FN(jointApply)(&a, &b, on, mA, iA, mB, iB, zero, zero, impulse, impulse);
-			}
-			if (rows & dkJointRowMotor) {
-				dkVm on = DK_XLOAD(dkJxMotor) != 0.0f;
-				dkVf limit = DK_XLOAD(dkJxMotorMax), old = DK_XLOAD(dkJxMotorImpulse);
-				dkVf total = DK_FN(vmin)(DK_FN(vmax)(old - angleMass * ((b.w - a.w) - DK_XLOAD(dkJxMotorSpeed)), -limit), limit);
-				dkVf impulse = total - old;
-				DK_XSTORE(dkJxMotorImpulse, dkV_select(on, total, old));
-				DK_FN(jointApply)(&a, &b, on, mA, iA, mB, iB, zero, zero, impulse, impulse);
-			}
-			if (rows & dkJointRowAxialMotor) { // a slider's motor: the pin's, along the axis
-				dkVm on = DK_XLOAD(dkJxAxialMotor) != 0.0f;
-				dkVf limit = DK_XLOAD(dkJxMotorMax), old = DK_XLOAD(dkJxAxialMotorImpulse);
-				dkVf speed = DK_FN(axialSpeed)(&a, &b, &f) - DK_XLOAD(dkJxMotorSpeed);
-				dkVf total = DK_FN(vmin)(DK_FN(vmax)(old - DK_JLOAD(dkJsAxialMass) * speed, -limit), limit);
-				dkVf impulse = total - old;
-				DK_XSTORE(dkJxAxialMotorImpulse, dkV_select(on, total, old));
-				DK_FN(jointApply)(&a, &b, on, mA, iA, mB, iB, impulse * f.ux, impulse * f.uy, impulse * f.a1, impulse * f.a2);
-			}
 		}
 		if (rows & dkJointRowAngleLimit) {
 			dkVm on = DK_JLOAD(dkJsAngleLimit) != 0.0f;
