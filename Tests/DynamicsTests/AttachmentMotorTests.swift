@@ -9,13 +9,7 @@ import Testing
 /// speed, a load that needs more than that turns the pin at the difference's rate, and a sprung pin is a damped
 /// oscillator of its frequency and damping ratio.
 @Suite struct AttachmentMotorTests {
-    func world(workers: Int = 1, simd: SIMDLevel = .automatic) throws -> DynamicWorld {
-        var c = DynamicsConfiguration()
-        c.workerCount = workers
-        c.simd = simd
-        c.restDetection = false
-        return try DynamicWorld(configuration: c)
-    }
+    func world(simd: SIMDLevel = .automatic) throws -> DynamicWorld { try restlessWorld(simd: simd) }
 
     /// A wheel of radius 50 pt pinned at its centre to an anchored hub by `kind`.
     func wheel(_ kind: AttachmentKind, simd: SIMDLevel = .automatic) throws -> (DynamicWorld, ItemID, AttachmentID) {
@@ -137,20 +131,29 @@ import Testing
         }
     }
 
-    @Test("AttachmentBehavior's motorSpeed and maximumMotorTorque drive a pinned item")
-    func behavior() {
-        var c = DynamicsConfiguration()
-        c.workerCount = 1
-        let animator = DynamicAnimator(referenceBounds: CGRect(x: -500, y: -500, width: 1000, height: 1000), configuration: c)
+    /// An animator with a 100 × 100 pt wheel pinned at its centre to an anchored post; `configure` sets the pin
+    /// up before it is added.
+    func pinnedWheel(_ configure: (AttachmentBehavior) -> Void) -> (DynamicAnimator, DynamicBody, AttachmentBehavior, DynamicItemBehavior) {
+        let animator = DynamicAnimator(referenceBounds: CGRect(x: -500, y: -500, width: 1000, height: 1000), configuration: {
+            var c = DynamicsConfiguration()
+            c.workerCount = 1
+            return c
+        }())
         let post = DynamicBody(center: CGPoint(x: -100, y: 0), size: CGSize(width: 20, height: 20))
         let wheel = DynamicBody(center: .zero, size: CGSize(width: 100, height: 100))
         let anchored = DynamicItemBehavior(items: [post])
         anchored.isAnchored = true
         let spin = DynamicItemBehavior(items: [wheel])
         let pin = AttachmentBehavior.pinAttachment(with: wheel, attachedTo: post, attachmentAnchor: .zero)
-        pin.motorSpeed = 3
-        #expect(pin.maximumMotorTorque == .infinity)
+        configure(pin)
         for behavior in [anchored, spin, pin] as [DynamicBehavior] { animator.addBehavior(behavior) }
+        return (animator, wheel, pin, spin)
+    }
+
+    @Test("AttachmentBehavior's motorSpeed and maximumMotorTorque drive a pinned item")
+    func behavior() {
+        let (animator, wheel, pin, spin) = pinnedWheel { $0.motorSpeed = 3 }
+        #expect(pin.maximumMotorTorque == .infinity)
         animator.step(by: 0.5)
         #expect(abs(spin.angularVelocity(for: wheel) - 3) < 1e-3, "ω \(spin.angularVelocity(for: wheel))")
         #expect(hypot(wheel.center.x, wheel.center.y) < 0.5, "the wheel stays on its pin: \(wheel.center)")
@@ -218,18 +221,11 @@ import Testing
 
     @Test("AttachmentBehavior's angularFrequency, angularDamping and restAngle turn a pinned item to rest")
     func behaviorSpring() {
-        var c = DynamicsConfiguration()
-        c.workerCount = 1
-        let animator = DynamicAnimator(referenceBounds: CGRect(x: -500, y: -500, width: 1000, height: 1000), configuration: c)
-        let post = DynamicBody(center: CGPoint(x: -100, y: 0), size: CGSize(width: 20, height: 20))
-        let wheel = DynamicBody(center: .zero, size: CGSize(width: 100, height: 100))
-        let anchored = DynamicItemBehavior(items: [post])
-        anchored.isAnchored = true
-        let pin = AttachmentBehavior.pinAttachment(with: wheel, attachedTo: post, attachmentAnchor: .zero)
-        pin.angularFrequency = 3
-        pin.angularDamping = 1
-        pin.restAngle = -0.7
-        for behavior in [anchored, pin] as [DynamicBehavior] { animator.addBehavior(behavior) }
+        let (animator, wheel, _, _) = pinnedWheel {
+            $0.angularFrequency = 3
+            $0.angularDamping = 1
+            $0.restAngle = -0.7
+        }
         animator.step(by: 3)
         let angle = atan2(wheel.transform.b, wheel.transform.a)
         #expect(abs(angle + 0.7) < 1e-3, "at \(angle) rad, rest angle −0.7")

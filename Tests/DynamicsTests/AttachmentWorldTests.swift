@@ -8,11 +8,7 @@ import Testing
 /// Sources/Dynamics/Dynamics.docc/UnitsAndSemantics.md).
 @Suite struct AttachmentWorldTests {
     func world(workers: Int = 1, simd: SIMDLevel = .automatic) throws -> DynamicWorld {
-        var c = DynamicsConfiguration()
-        c.workerCount = workers
-        c.simd = simd
-        c.restDetection = false
-        return try DynamicWorld(configuration: c)
+        try restlessWorld(workers: workers, simd: simd)
     }
 
     func ball(_ world: DynamicWorld, at p: CGPoint, radius: CGFloat = 10) throws -> ItemID {

@@ -47,3 +47,12 @@ struct SeededGenerator: RandomNumberGenerator {
     /// A uniform value in [0, 1).
     mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }
+
+/// A batch world without rest detection (items never rest), for laws measured over time.
+func restlessWorld(workers: Int = 1, simd: SIMDLevel = .automatic) throws -> DynamicWorld {
+    var c = DynamicsConfiguration()
+    c.workerCount = workers
+    c.simd = simd
+    c.restDetection = false
+    return try DynamicWorld(configuration: c)
+}
