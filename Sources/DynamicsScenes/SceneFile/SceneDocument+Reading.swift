@@ -84,11 +84,11 @@ extension SceneDocument {
 
     static func readShape(_ value: SceneValue, at path: String, reader: SceneReader, inGroup: Bool = false) -> SceneShape? {
         guard case .object(let fields) = value else {
-            reader.error(path, "must be an object with a 'type' (rectangle, ellipse, circle, polygon, group), got \(value.kindName)")
+            reader.error(path, "must be an object with a 'type' (rectangle, ellipse, circle, polygon, hull, group), got \(value.kindName)")
             return nil
         }
         let type = SceneObject(fields: fields, path: path, reader: reader)
-            .choice("type", ["rectangle", "ellipse", "circle", "polygon"] + (inGroup ? [] : ["group"]), required: true)
+            .choice("type", ["rectangle", "ellipse", "circle", "polygon", "hull"] + (inGroup ? [] : ["group"]), required: true)
         switch type {
         case "rectangle", "ellipse":
             guard let o = reader.object(value, at: path, keys: ["type", "width", "height"]) else { return nil }
@@ -110,6 +110,16 @@ extension SceneDocument {
                 return nil
             }
             return .polygon(points)
+        case "hull": // beyond UIKit: the convex polygon around the points, read as that polygon
+            guard let o = reader.object(value, at: path, keys: ["type", "points"]),
+                  let points = o.points("points", required: true)
+            else { return nil }
+            do {
+                if case .polygon(let corners) = try CollisionShape.hull(of: points) { return .polygon(corners) }
+            } catch {
+                reader.error(o.at("points"), "has no convex hull: \(error)")
+            }
+            return nil
         case "group":
             guard let o = reader.object(value, at: path, keys: ["type", "parts"]),
                   let list = o.value("parts", required: true), let values = reader.array(list, at: o.at("parts"))
