@@ -273,4 +273,35 @@ import Testing
             #expect("\(error)".contains("maximumMotorForce"), "\(error)")
         }
     }
+
+    @Test("motors, slider motors and angular springs give the same bits at any worker count and SIMD level")
+    func determinism() throws {
+        // 240 wheels on motorised, sprung or sliding attachments in rows, each with a bar pinned to it, enough
+        // to spread their rows over both workers and every colour.
+        func run(workers: Int, simd: SIMDLevel) throws -> UInt64 {
+            let w = try restlessWorld(workers: workers, simd: simd)
+            for k in 0..<240 {
+                let at = CGPoint(x: CGFloat(k % 20) * 60, y: CGFloat(k / 20) * 60)
+                let wheel = try w.createItems(ItemDescription(shape: .ellipse(width: 30, height: 30)), at: [at])[0]
+                let bar = try w.createItems(ItemDescription(shape: .rectangle(width: 30, height: 6)), at: [CGPoint(x: at.x + 15, y: at.y)])[0]
+                try w.setGravity(CGVector(dx: 0, dy: 1000), for: [wheel, bar])
+                let kind: AttachmentKind = switch k % 3 {
+                case 0: .pin(range: FloatRange(minimum: -1, maximum: 1), frictionTorque: 0.01,
+                             motor: AttachmentMotor(speed: CGFloat(k % 7) - 3, maximumTorque: 5))
+                case 1: .pin(spring: AngularSpring(frequency: 3, damping: 0.2, restAngle: 0.5))
+                default: .slider(axis: CGVector(dx: 1, dy: 1), range: FloatRange(minimum: -20, maximum: 20),
+                                 motor: SliderMotor(speed: 30, maximumForce: 2))
+                }
+                try w.addAttachments(kind, items: [wheel], to: [nil], anchors: [at])
+                try w.addAttachments(.pin(motor: k % 2 == 0 ? AttachmentMotor(speed: 2) : nil), items: [bar], to: [wheel],
+                                     anchors: [at])
+            }
+            try w.step(count: 60)
+            return w.stateHash()
+        }
+        let reference = try run(workers: 1, simd: .scalar)
+        #expect(try run(workers: 2, simd: .automatic) == reference)
+        #expect(try run(workers: 2, simd: .scalar) == reference)
+        #expect(try run(workers: 1, simd: .automatic) == reference)
+    }
 }
