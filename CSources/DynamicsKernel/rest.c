@@ -5,6 +5,7 @@
 // dkSets_Rest), where every stage leaves them until something wakes them.
 #include "field.h"
 #include "integrate.h"
+#include "joint.h"
 #include "kernels.h"
 #include "solver_set.h"
 #include "team.h"
@@ -64,6 +65,21 @@ static void restBlocks(void* context, int32_t worker)
 	}
 }
 
+// A motor that runs (a speed other than 0) keeps its items awake: turning slower than the rest speeds, a
+// wheel on a motor of 0.02 rad/s came to rest after 0.5 s and stopped for good. Their rest timers start again
+// every step, so their islands never rest. (Only worlds with motors or angular springs look.)
+static void keepDrivenAwake(dkWorld* world)
+{
+	float* t = world->col[dkColumnSleepTime];
+	for (int32_t k = 0; k < world->awakeJoints.count; ++k) {
+		const dkJoint* j = &world->joints.data[world->awakeJoints.data[k]];
+		if (!j->def.enableMotor || j->def.motorSpeed == 0.0f) continue;
+		int32_t ra = dkMovingRow(world, j->bodyA), rb = dkMovingRow(world, j->bodyB);
+		if (ra >= 0) t[ra] = 0.0f;
+		if (rb >= 0) t[rb] = 0.0f;
+	}
+}
+
 void dkRest_Step(dkWorld* world, float dt, int32_t integrateSubsteps)
 {
 	dkRestPass pass = {.world = world, .dt = dt, .substeps = integrateSubsteps,
@@ -78,6 +94,7 @@ void dkRest_Step(dkWorld* world, float dt, int32_t integrateSubsteps)
 	world->profile.blocks = pass.blockCount;
 	double t1 = dkNowNs();
 	world->allStill = world->def.restEnabled && atomic_load(&pass.still) == world->awake;
+	if (world->def.restEnabled && world->extraJoints > 0) keepDrivenAwake(world);
 	world->clockNs = t1;
 	if (atomic_load(&pass.resting) > 0) {
 		dkSets_Rest(world);

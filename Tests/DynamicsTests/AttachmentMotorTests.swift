@@ -304,4 +304,21 @@ import Testing
         #expect(try run(workers: 2, simd: .scalar) == reference)
         #expect(try run(workers: 1, simd: .automatic) == reference)
     }
+
+    @Test("a running motor keeps its items awake however slowly it turns; a motor at speed 0 lets them rest")
+    func rest() throws {
+        func wheelAngle(speed: CGFloat) throws -> (angle: CGFloat, awake: Int) {
+            var c = DynamicsConfiguration()
+            c.workerCount = 1 // rest detection on, as by default
+            let w = try DynamicWorld(configuration: c)
+            let wheel = try w.createItems(ItemDescription(shape: .ellipse(width: 100, height: 100)), at: [.zero])[0]
+            try w.addAttachments(.pin(motor: AttachmentMotor(speed: speed)), items: [wheel], to: [nil], anchors: [.zero])
+            try w.step(count: 600)
+            return (w.pose(of: wheel).angle, w.awakeItemCount)
+        }
+        let slow = try wheelAngle(speed: 0.02) // far below the rest speeds
+        #expect(abs(slow.angle - 0.2) < 1e-3 && slow.awake == 1, "turned \(slow.angle) rad in 10 s, \(slow.awake) awake")
+        let braked = try wheelAngle(speed: 0)
+        #expect(braked.awake == 0 && braked.angle == 0, "a braked wheel rests: \(braked.awake) awake")
+    }
 }
