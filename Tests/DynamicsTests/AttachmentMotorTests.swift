@@ -321,4 +321,26 @@ import Testing
         let braked = try wheelAngle(speed: 0)
         #expect(braked.awake == 0 && braked.angle == 0, "a braked wheel rests: \(braked.awake) awake")
     }
+
+    @Test("AttachmentBehavior's motorSpeed and maximumMotorForce drive a sliding attachment")
+    func behaviorSlider() {
+        let animator = DynamicAnimator(referenceBounds: CGRect(x: -500, y: -500, width: 1000, height: 1000), configuration: {
+            var c = DynamicsConfiguration()
+            c.workerCount = 1
+            return c
+        }())
+        let box = DynamicBody(center: .zero, size: CGSize(width: 100, height: 100)) // mass 1
+        let material = DynamicItemBehavior(items: [box])
+        let slide = AttachmentBehavior.slidingAttachment(with: box, attachmentAnchor: .zero, axisOfTranslation: CGVector(dx: 3, dy: 4))
+        slide.motorSpeed = 50
+        slide.maximumMotorForce = 1 // 100 pt/s²: 50 pt/s after 0.5 s
+        animator.addBehavior(material)
+        animator.addBehavior(slide)
+        animator.step(by: 0.25)
+        let v = material.linearVelocity(for: box)
+        #expect(abs(hypot(v.x, v.y) - 25) < 0.05 && abs(v.x * 4 - v.y * 3) < 1e-3, "v \(v) after 0.25 s, expected 25 pt/s along (3, 4)")
+        animator.step(by: 0.5)
+        let held = material.linearVelocity(for: box)
+        #expect(abs(held.x - 30) < 1e-3 && abs(held.y - 40) < 1e-3, "v \(held), expected (30, 40)")
+    }
 }
