@@ -17,7 +17,7 @@
 // What a joint keeps of its definition (dkJointDef): the kind and parameters, without the items (bodyA and
 // bodyB hold them) or the axis (axisX and axisY hold it, normalised), the flags packed, the motor's and the
 // angular spring's last: what a joint kept before it had them stays in the same lines, and a joint is no
-// larger than then (a larger one made joint_grid's preparation a fifth slower).
+// larger than then (a larger one made the preparation of every joint slower).
 typedef struct dkJointParams {
 	dkJointKind kind;
 	float anchorAx, anchorAy, anchorBx, anchorBy;
@@ -84,7 +84,7 @@ enum {
 
 // The fields of the rows few joints have (motors, angular springs), in a layout of their own (dkJxAt) that a
 // step without such joints does not allocate: in the main layout they made every joint's preparation write
-// and clear a quarter more, and joint_grid's step 8 % longer.
+// and clear a quarter more (Benchmarks/results has the measurement).
 enum {
 	dkJxMotorSpeed, dkJxMotorMax, // a pin's motor's target ω_B − ω_A (rad/s), or a slider's speed along its axis
 								  // (pt/s), and its largest impulse per substep

@@ -84,9 +84,10 @@ static inline dkVf DK_FN(axialSpeed)(const DK_FN(dkBodyVec) * a, const DK_FN(dkB
 
 // Motors and angular springs (few joints): their rows of joints [begin, end), in a pass of their own before
 // the other rows' (Box2D's order: spring, motor, limits, then the point or the slider's rows), so that the
-// other rows' kernels are what they were without them (inside them, their branch made joint_grid's solve
-// spill registers: 2.4 % more instructions). Warm start (`warm`): their accumulated impulses; solve and relax:
-// a pin's angular spring in the pass marked `springs`, as the equality springs, the motors in every pass.
+// other rows' kernels are what they were without them (inside them, their branch made the solve spill
+// registers; Benchmarks/results has the measurement). Warm start (`warm`): their accumulated impulses;
+// solve and relax: a pin's angular spring in the pass marked `springs`, as the equality springs, the motors
+// in every pass.
 __attribute__((noinline)) static void DK_FN(jointExtraRows)(dkJointSoA* c, int32_t begin, int32_t end,
 															 dkBodyState* states, bool warm, bool springs)
 {
