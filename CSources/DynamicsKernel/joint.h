@@ -124,12 +124,6 @@ static inline float* dkJsAt(const dkJointSoA* s, int32_t field, int32_t k)
 		   u % DK_CONSTRAINT_PAD;
 }
 
-// Whether a joint has a motor or an angular spring: rows whose fields are in dkJxAt's layout.
-static inline bool dkJointHasExtraRows(const dkJointParams* d)
-{
-	return (d->kind == dkJointRevolute && (d->enableMotor || d->angularHertz > 0.0f)) ||
-		   (d->kind == dkJointPrismatic && d->enableMotor);
-}
 
 // Field `field` (dkJx…) of joint k, in the layout of the rows few joints have.
 static inline float* dkJxAt(const dkJointSoA* s, int32_t field, int32_t k)
@@ -153,6 +147,30 @@ static inline bool dkJointIsPointRod(const dkJointParams* d)
 {
 	return d->kind == dkJointDistance && d->rigid && d->length < DK_POINT_ROD_LENGTH;
 }
+
+// The rows a joint's kind and parameters use (dkJointRow* bits).
+static inline uint32_t dkJointRowsOf(const dkJointParams* d)
+{
+	switch (d->kind) {
+	case dkJointDistance:
+		if (dkJointIsPointRod(d)) return dkJointRowPoint;
+		return (d->rigid ? dkJointRowAxialEq : 0) | (d->enableLimit ? dkJointRowAxialLimit : 0);
+	case dkJointRevolute: {
+		uint32_t rows = dkJointRowPoint | (d->enableLimit ? dkJointRowAngleLimit : 0) |
+						(d->maxFrictionTorque > 0 ? dkJointRowFriction : 0);
+		if (d->enableMotor || d->angularHertz > 0) // few pins: one predictable branch for the others
+			rows |= (d->enableMotor ? dkJointRowMotor : 0) | (d->angularHertz > 0 ? dkJointRowAngleSpring : 0);
+		return rows;
+	}
+	case dkJointWeld: return dkJointRowPoint | dkJointRowAngleEq;
+	case dkJointPrismatic:
+		return dkJointRowPrism | (d->enableLimit ? dkJointRowAxialLimit : 0) | (d->enableMotor ? dkJointRowAxialMotor : 0);
+	}
+	return 0;
+}
+
+// Whether a joint has a motor or an angular spring: rows whose fields are in dkJxAt's layout.
+static inline bool dkJointHasExtraRows(const dkJointParams* d) { return (dkJointRowsOf(d) & dkJointRowsExtra) != 0; }
 
 // Joint store (joint_store.c).
 void dkJoints_Destroy(dkWorld* world);

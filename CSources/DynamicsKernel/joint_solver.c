@@ -63,27 +63,6 @@ int32_t dkJoints_Active(const dkWorld* world, int32_t* list, int32_t* rowA, int3
 	return n;
 }
 
-static uint32_t rowsOf(const dkJoint* j)
-{
-	const dkJointParams* d = &j->def;
-	switch (d->kind) {
-	case dkJointDistance:
-		if (dkJointIsPointRod(d)) return dkJointRowPoint;
-		return (d->rigid ? dkJointRowAxialEq : 0) | (d->enableLimit ? dkJointRowAxialLimit : 0);
-	case dkJointRevolute: {
-		uint32_t rows = dkJointRowPoint | (d->enableLimit ? dkJointRowAngleLimit : 0) |
-						(d->maxFrictionTorque > 0 ? dkJointRowFriction : 0);
-		if (d->enableMotor || d->angularHertz > 0) // few pins: one predictable branch for the others
-			rows |= (d->enableMotor ? dkJointRowMotor : 0) | (d->angularHertz > 0 ? dkJointRowAngleSpring : 0);
-		return rows;
-	}
-	case dkJointWeld: return dkJointRowPoint | dkJointRowAngleEq;
-	case dkJointPrismatic:
-		return dkJointRowPrism | (d->enableLimit ? dkJointRowAxialLimit : 0) | (d->enableMotor ? dkJointRowAxialMotor : 0);
-	}
-	return 0;
-}
-
 // Preparing the joints in chunks of the list on any worker: each joint writes only its own place in the
 // layout and its own row bits, so the split does not change a bit.
 typedef struct dkJointFill {
@@ -164,7 +143,7 @@ static void fillJoint(const dkJointFill* t, int32_t i, dkSoftness rigid)
 	float ka = mA + mB + iA * a1 * a1 + iB * a2 * a2;
 	F(dkJsAxialMass) = ka > 0.0f ? 1.0f / ka : 0.0f;
 	F(dkJsAngleMass) = iA + iB > 0.0f ? 1.0f / (iA + iB) : 0.0f;
-	uint32_t all = rowsOf(j), rows = all & ~(uint32_t)t->direct[i];
+	uint32_t all = dkJointRowsOf(&j->def), rows = all & ~(uint32_t)t->direct[i];
 	F(dkJsDistance) = d->kind == dkJointDistance;
 	F(dkJsLength) = d->length;
 	if (d->kind == dkJointDistance) {
