@@ -12,12 +12,17 @@ extension SceneDocument {
         for g in generators {
             if case .random(_, _, let maxSize, _) = g.layout { cell = max(cell, hypot(maxSize.width, maxSize.height)) }
         }
+        // Only random layouts look at what was placed before them: the boxes placed after the last one are
+        // not recorded (a scene without one records none).
+        let lastRandom = generators.lastIndex { if case .random = $0.layout { true } else { false } } ?? -1
         var occupied = OccupiedArea(cell: cell)
-        for item in items { occupied.insert(Self.boundingBox(item.shape, at: item.center, angle: item.angle)) }
+        if lastRandom >= 0 {
+            for item in items { occupied.insert(Self.boundingBox(item.shape, at: item.center, angle: item.angle)) }
+        }
         var all: [[(center: CGPoint, shape: SceneShape)]] = []
         for (k, g) in generators.enumerated() {
             let placed = try g.placements(sceneSeed: configuration.seed, avoiding: &occupied, generator: k)
-            if case .grid = g.layout {
+            if case .grid = g.layout, k < lastRandom {
                 for p in placed { occupied.insert(Self.boundingBox(p.shape, at: p.center, angle: g.angle)) }
             }
             all.append(placed)
