@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define DK_GRID_BLOCK 2048		  // live shapes per block of work
+#define DK_GRID_BLOCK 512		  // live shapes per block of work
 #define DK_GRID_ENTRY_BLOCK 8192  // cell listings per block of work
 #define DK_GRID_LARGE_CELLS 8	  // a box spanning this many cells on an axis is large: not listed in the grid
 #define DK_GRID_FEW_LARGE 16	  // up to this many large shapes, every box tests each of them (no coarse grid)
