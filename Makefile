@@ -152,6 +152,8 @@ test-browser: deps browser-deps
 	"$$($(SWIFT) build --show-bin-path)/dynamics" simulate position-to-bounds --output $(BROWSER_DIR)/mapping.html --quiet
 	"$$($(SWIFT) build --show-bin-path)/dynamics" simulate shade --output $(BROWSER_DIR)/shade.html --quiet
 	"$$($(SWIFT) build --show-bin-path)/dynamics" simulate drop-out --output $(BROWSER_DIR)/drop-out.html --quiet
+	"$$($(SWIFT) build --show-bin-path)/dynamics" simulate tumbler --seconds 2 --output $(BROWSER_DIR)/tumbler.html --quiet
+	"$$($(SWIFT) build --show-bin-path)/dynamics" simulate compounds --seconds 2 --output $(BROWSER_DIR)/compounds.html --quiet
 	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/square.html
 	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/flick.html
 	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/sticky.html
@@ -163,6 +165,8 @@ test-browser: deps browser-deps
 	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/mapping.html
 	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/shade.html
 	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/drop-out.html
+	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/tumbler.html
+	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/compounds.html
 
 # Debian's Slurm and munge for `make test-slurm`, installed when missing.
 slurm-deps:
@@ -186,7 +190,7 @@ test-asan: deps schema-deps
 		--scratch-path .build-asan
 
 # The test suite under ThreadSanitizer, then the command line's scenes at 2, 4 and 8 workers.
-TSAN_SCENES := default pile pyramid joint_grid chain bridge fields smash
+TSAN_SCENES := default pile pyramid joint_grid chain bridge fields smash tumbler compounds
 
 test-tsan: deps schema-deps
 	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --disable-xctest --sanitize=thread --scratch-path .build-tsan

@@ -5,8 +5,8 @@ import Foundation
 extension Scene {
     /// Every built-in scene, in the order `dynamics scenes` lists them.
     public static let builtIn: [Scene] = [
-        .default, .integration, .pile, .pileCircles, .pyramid, .manyPyramids, .smash, .scatter, .scatterGiants, .jointGrid, .chain,
-        .bridge, .fields, .stickyCorners,
+        .default, .integration, .pile, .pileCircles, .pyramid, .manyPyramids, .smash, .scatter, .scatterGiants, .jointGrid, .tumbler,
+        .compounds, .chain, .bridge, .fields, .stickyCorners,
     ]
 
     /// The built-in scene called `name`, if any.

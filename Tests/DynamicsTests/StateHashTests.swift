@@ -20,6 +20,8 @@ import Testing
         ("scatter", 300, 120, 0x010e7bdfbb64e406),
         ("scatter-giants", 300, 120, 0xa4b01b23820d7a75),
         ("joint_grid", 300, 120, 0x1fa744f239980e83),
+        ("tumbler", 300, 120, 0xeba070ab4a10fa47),
+        ("compounds", 300, 120, 0x8e4fde6315b380b4),
         ("chain", 300, 120, 0xfc3133c54cf04648),
         ("bridge", 300, 120, 0x426a6f9fe2b54c0a),
         ("fields", 300, 120, 0x4cfd7b3e64db38cb),
