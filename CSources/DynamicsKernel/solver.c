@@ -48,6 +48,7 @@
 #define DK_CONTACT_CHUNK 256
 #define DK_CONTACT_BLOCK 2048 // rows per block stage item (per-item work: any split gives the same bits)
 #define DK_SPARSE_BATCH 8 // a colour's last batch with at most 1/8 of its lanes live runs them at width 1
+#define DK_SMALL_COLOUR 64 // constraints (padded) of a colour solved on one worker, in a run with its neighbours
 
 typedef enum { dkStageVelocities, dkStageWarmStart, dkStageSolve, dkStagePositions, dkStageRelax,
 			   dkStageStore, dkStageImpulses, dkStageApproach, dkStageRestitution, dkStageChainWarmStart,
@@ -56,6 +57,8 @@ typedef enum { dkStageVelocities, dkStageWarmStart, dkStageSolve, dkStagePositio
 typedef struct dkStage {
 	dkStageKind kind;
 	int32_t colour;		// colour stages
+	int32_t run;		// a run of small colours (one item): their count, from `colour` in dkContactStep.used
+	bool reverse;		// a run: its colours in the opposite order
 	int32_t items;		// blocks or chunks: `workers` shares of `perShare` items each (the overflow colour: one)
 	int32_t perShare;	// items in each worker's share
 	int32_t jointItems; // colour stages: the first items of each share are chunks of its joints
@@ -73,6 +76,7 @@ typedef struct dkContactStep {
 	const int32_t* colourStart;
 	const int32_t* jointStart;
 	const dkStage* stages;
+	int32_t used[DK_GRAPH_COLOURS + 1]; // the colours with constraints, in order (the runs' colours)
 	atomic_int* counters; // per stage: done, then each worker's next item
 	int32_t stageCount, workers;
 	float h, invH;
@@ -119,6 +123,9 @@ static void runContacts(dkContactStep* step, dkStageKind kind, int32_t b, int32_
 	}
 }
 
+static void runColour(dkContactStep* step, const dkStage* stage, int32_t c, int32_t jb, int32_t je, int32_t b,
+					  int32_t e);
+
 static void runItem(dkContactStep* step, const dkStage* stage, int32_t item)
 {
 	dkWorld* world = step->world;
@@ -158,29 +165,43 @@ static void runItem(dkContactStep* step, const dkStage* stage, int32_t item)
 		if (e > overflow) dkContactApproach_scalar(step->soa, b > overflow ? b : overflow, e, step->states);
 		return;
 	}
-	int32_t first = step->colourStart[stage->colour], last = step->colourStart[stage->colour + 1];
-	bool overflow = stage->colour == DK_GRAPH_COLOURS;
-	int32_t jFirst = step->jointStart[stage->colour], jLast = step->jointStart[stage->colour + 1];
-	int32_t b = first, e = last;
-	if (overflow) {
-		runJoints(step, stage, jFirst, jLast, true); // then the overflow contacts below
+	if (stage->run > 0) { // a run of small colours, each whole, in the pass's order
+		for (int32_t i = 0; i < stage->run; ++i) {
+			int32_t c = step->used[stage->colour + (stage->reverse ? stage->run - 1 - i : i)];
+			runColour(step, stage, c, step->jointStart[c], step->jointStart[c + 1], step->colourStart[c],
+					  step->colourStart[c + 1]);
+		}
+		return;
+	}
+	int32_t c = stage->colour, first = step->colourStart[c], last = step->colourStart[c + 1];
+	int32_t jFirst = step->jointStart[c], jLast = step->jointStart[c + 1], b, e;
+	if (c == DK_GRAPH_COLOURS) {
+		runColour(step, stage, c, jFirst, jLast, first, last);
 	} else if (j < stage->jointItems) {
 		shareRange(jLast - jFirst, DK_CONTACT_CHUNK, step->workers, share, j, &b, &e);
 		runJoints(step, stage, jFirst + b, jFirst + e, false);
-		return;
 	} else {
 		shareRange(last - first, DK_CONTACT_CHUNK, step->workers, share, j - stage->jointItems, &b, &e);
-		b += first;
-		e += first;
+		runColour(step, stage, c, 0, 0, first + b, first + e);
 	}
+}
+
+// Of colour c, joints [jb, je) and then contacts [b, e): the overflow group at width 1, the others wide.
+static void runColour(dkContactStep* step, const dkStage* stage, int32_t c, int32_t jb, int32_t je, int32_t b,
+					  int32_t e)
+{
+	bool overflow = c == DK_GRAPH_COLOURS;
+	if (je > jb) runJoints(step, stage, jb, je, overflow);
+	if (e <= b) return;
 	if (overflow) {
 		runContacts(step, stage->kind, b, e, true);
 		return;
 	}
+	int32_t last = step->colourStart[c + 1];
 	// A colour's last batch with few live lanes (a small world's colours are mostly that) runs at width 1 on
 	// its live lanes alone, and otherwise the wide kernels stop after the last batch of their width that has
 	// a live lane. Every width computes a lane alike, so the bits are the same, for less work.
-	int32_t live = step->soa->liveEnd[stage->colour], tail = e - DK_CONSTRAINT_PAD;
+	int32_t live = step->soa->liveEnd[c], tail = e - DK_CONSTRAINT_PAD;
 	if (e == last && tail >= b && (live - tail) * DK_SPARSE_BATCH <= DK_CONSTRAINT_PAD) {
 		if (tail > b) runContacts(step, stage->kind, b, tail, false);
 		runContacts(step, stage->kind, tail, live, true);
@@ -242,14 +263,23 @@ static int32_t maxStageCount(int32_t substeps, int32_t iterations)
 
 static int32_t buildStages(dkStage* stages, const int32_t* colourStart, const int32_t* jointStart, int32_t rows,
 						   int32_t constraints, int32_t chainItems, int32_t substeps, int32_t iterations, bool elastic,
-						   int32_t workers)
+						   int32_t workers, int32_t* used)
 {
 	// Each colour's stage, worked out once (a pass differs only in its kind), and the colours that have one.
+	// Colours next to each other in a pass that are small (or the overflow group, which is one item anyway)
+	// are one stage of one item, a run: a colour of a few constraints gains nothing from a second worker, but
+	// each stage costs every worker a wait. Box2D's tumbler has fifteen colours of one contact each (the
+	// drum's) beside the overflow group; as a run they are 1 stage a pass instead of 16. A run solves its
+	// colours in the order the separate stages did, so the bits are the same.
 	dkStage passStage[DK_GRAPH_COLOURS + 1];
-	int32_t used[DK_GRAPH_COLOURS + 1], usedCount = 0;
+	bool small[DK_GRAPH_COLOURS + 1];
+	int32_t usedCount = 0;
 	for (int32_t c = 0; c <= DK_GRAPH_COLOURS; ++c) {
 		passStage[c] = colourStage(dkStageSolve, c, colourStart, jointStart, workers);
-		if (passStage[c].items > 0) used[usedCount++] = c;
+		if (passStage[c].items == 0) continue;
+		small[usedCount] = c == DK_GRAPH_COLOURS || colourStart[c + 1] - colourStart[c] + jointStart[c + 1] - jointStart[c] <=
+														  DK_SMALL_COLOUR;
+		used[usedCount++] = c;
 	}
 	int32_t n = 0;
 	for (int32_t s = 0; s < substeps; ++s) {
@@ -270,11 +300,15 @@ static int32_t buildStages(dkStage* stages, const int32_t* colourStart, const in
 			}
 			bool reverse = (p > 0 && (p & 1) == 0) != ((s & 1) != 0);
 			if (chainItems > 0) stages[n++] = (dkStage){.kind = chainKind, .items = chainItems};
-			for (int32_t i = 0; i < usedCount; ++i) {
-				dkStage stage = passStage[used[reverse ? usedCount - 1 - i : i]];
+			for (int32_t i = 0; i < usedCount;) {
+				int32_t at = reverse ? usedCount - 1 - i : i, run = 0; // the run of small colours from `at`
+				while (i + run < usedCount && small[reverse ? usedCount - 1 - i - run : i + run]) run++;
+				dkStage stage = passStage[used[at]];
+				if (run > 1) stage = (dkStage){.colour = reverse ? at - run + 1 : at, .run = run, .reverse = reverse, .items = 1};
 				stage.kind = kind;
 				stage.springs = p == 1;
 				stages[n++] = stage;
+				i += run > 1 ? run : 1;
 			}
 		}
 	}
@@ -310,7 +344,7 @@ static void runStages(dkWorld* world, dkConstraints* c, dkStage* stages, atomic_
 		.chain = dkMakeSoft(DK_CHAIN_STIFFNESS / configured, DK_JOINT_DAMPING_RATIO, h),
 		.chainProjected = dkMakeSoft(DK_CHAIN_PROJECTED_STIFFNESS / configured, DK_JOINT_DAMPING_RATIO, h)};
 	step.stageCount = buildStages(stages, colourStart, jointStart, awake, soa->count, chains->items, substeps, iterations,
-								  soa->elastic, workers);
+								  soa->elastic, workers, step.used);
 	step.workers = workers;
 	for (int32_t s = 0; s < step.stageCount; ++s) {
 		atomic_int* done = counters + (size_t)s * (workers + 1);
