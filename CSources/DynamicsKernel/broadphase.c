@@ -135,7 +135,16 @@ static bool bodyActive(const dkWorld* world, int32_t body)
 {
 	if (body < 0) return false;
 	int32_t row = world->slots.data[body].dense;
-	return row >= 0 && row < world->awake && world->col[dkColumnInverseMass][row] > 0.0f;
+	return row >= 0 && row < world->awake &&
+		   (world->col[dkColumnInverseMass][row] > 0.0f || (world->flags[row] & dkItemKinematic));
+}
+
+// Whether constraints move an item (a boundary: no).
+static bool bodyDynamic(const dkWorld* world, int32_t body)
+{
+	if (body < 0) return false;
+	int32_t row = world->slots.data[body].dense;
+	return row >= 0 && (world->col[dkColumnInverseMass][row] > 0.0f || world->col[dkColumnInverseInertia][row] > 0.0f);
 }
 
 // The items that rested or woke were all taken into account.
@@ -238,7 +247,7 @@ static void boxTask(void* context, int32_t worker)
 			if (!s->alive) continue;
 			if (t->full)
 				bp->filters[i] = (dkFilter){s->itemGroups, s->boundaryGroups, s->body, true, bodyActive(world, s->body),
-											dkJointPairs_HasSlot(world, s->body)};
+											dkJointPairs_HasSlot(world, s->body), bodyDynamic(world, s->body)};
 			float* box = world->aabb + 4 * i;
 			computeBox(world, s, t->dt, box, world->motion + dkMotionFloats * i);
 			const float* fat = world->fatAabb + 4 * i;

@@ -58,7 +58,7 @@ static void inverse3(const double* s, double* out)
 static void applyImpulse(dkBodyState* states, int32_t index, int32_t zeroState, const double* j, const double* x,
 						 double m, double i)
 {
-	if (index == zeroState) return;
+	if (index >= zeroState) return; // read-only states (constraint.h)
 	dkBodyState* s = &states[index];
 	double px = j[0] * x[0] + j[3] * x[1] + j[6] * x[2];
 	double py = j[1] * x[0] + j[4] * x[1] + j[7] * x[2];
@@ -367,7 +367,7 @@ void dkChains_Solve(dkJointChains* chains, const dkJointSoA* soa, dkBodyState* s
 static void displace(dkBodyState* states, float** col, int32_t index, int32_t zeroState, const double* j,
 					 const double* x, double m, double i, double invH)
 {
-	if (index == zeroState) return;
+	if (index >= zeroState) return; // read-only states (constraint.h)
 	dkBodyState* s = &states[index];
 	double px = m * (j[0] * x[0] + j[3] * x[1] + j[6] * x[2]);
 	double py = m * (j[1] * x[0] + j[4] * x[1] + j[7] * x[2]);
@@ -390,7 +390,7 @@ static void displace(dkBodyState* states, float** col, int32_t index, int32_t ze
 // Sets a side's rotation since the step began (dc, ds) to its angle since then (da).
 static void alignRotation(dkBodyState* states, int32_t index, int32_t zeroState)
 {
-	if (index == zeroState) return;
+	if (index >= zeroState) return; // read-only states (constraint.h)
 	dkSinCos(states[index].da, &states[index].ds, &states[index].dc);
 }
 

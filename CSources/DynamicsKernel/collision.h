@@ -144,18 +144,20 @@ typedef struct dkFilter {
 	uint64_t itemGroups, boundaryGroups;
 	int32_t body;
 	bool alive;
-	bool active;   // on an awake item that moves
+	bool active;   // on an awake item that moves (dynamic, or kinematic: it may wake what it meets)
 	bool separate; // the item is joined to some item it must not collide with (joint_pairs.c)
+	bool dynamic;  // on an item that constraints move (not anchored, not kinematic; a boundary is not)
 } dkFilter;
 
 bool dkJointPairs_Contains(const dkWorld* world, int32_t a, int32_t b);
 
-// Two shapes collide when they are on different items (or one is a boundary), their groups accept each
-// other (items share an item group; an item's boundary groups contain the boundary's group), and no joint
-// between their items keeps them apart.
+// Two shapes collide when they are on different items (or one is a boundary), one of those items is
+// dynamic, their groups accept each other (items share an item group; an item's boundary groups contain the
+// boundary's group), and no joint between their items keeps them apart.
 static inline bool dkAccepts(const dkWorld* world, const dkFilter* a, const dkFilter* b)
 {
 	if (a->body >= 0 && a->body == b->body) return false;
+	if (!a->dynamic && !b->dynamic) return false;
 	if (a->body < 0 && b->body < 0) return false;
 	if (a->body >= 0 && b->body >= 0)
 		return (a->itemGroups & b->itemGroups) != 0 &&

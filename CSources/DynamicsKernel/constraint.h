@@ -10,7 +10,11 @@
 // blocks of this many, so a batch of 4, 8 or 16 lanes never spans two colours.
 #define DK_CONSTRAINT_PAD 16
 
-// A moving item during the substeps: velocity and its movement since the step began. 32 bytes.
+// A moving item during the substeps: velocity and its movement since the step began. 32 bytes. A step's
+// states are the awake rows' (index = row), then the shared zero state (index = awake) for the sides that do
+// not move, then a copy of each awake kinematic item's (dkConstraints.kinematicRows): constraints read those
+// but never write them (no impulse moves a kinematic item), so every index from the zero state on is
+// read-only, and two constraints of one colour may share one.
 typedef struct dkBodyState {
 	float vx, vy, w;
 	float dx, dy, dc, ds; // translation, rotation (cos, sin)

@@ -241,20 +241,27 @@ bool dkContacts_Update(dkWorld* world, float dt, int32_t substeps)
 	// In list order, touching contacts between moving items link their islands (island.c). A resting item
 	// touched by an awake one faster than restSpeed (or about to be: dkMerge_Wakes) wakes with its island first
 	// (which may let it wake the next); touched slower, it stays at rest and the awake item leans on it as
-	// on an anchored one.
+	// on an anchored one. A kinematic item links no island (as an anchored one), but wakes what it touches
+	// while it moves at all: nothing pushes it back, and slower than restSpeed it would go through.
 	for (int32_t g = 0; g < rangeCount; ++g) {
 		dkMergeRange* r = &ranges[g];
 		for (int32_t w = 0; w < r->waking.count; ++w) {
 			const dkContact* c = &world->contacts.data[r->first + r->waking.data[w]];
 			int32_t ra = world->slots.data[c->bodyA].dense, rb = world->slots.data[c->bodyB].dense;
-			if (!dkIslands_Moves(world, ra) || !dkIslands_Moves(world, rb)) continue;
+			bool movesA = dkIslands_Moves(world, ra), movesB = dkIslands_Moves(world, rb);
+			bool kinematicA = !movesA && (world->flags[ra] & dkItemKinematic);
+			bool kinematicB = !movesB && (world->flags[rb] & dkItemKinematic);
+			if (!(movesA || kinematicA) || !(movesB || kinematicB) || !(movesA || movesB)) continue;
 			bool awakeA = ra < world->awake, awakeB = rb < world->awake;
 			if (!awakeA && !awakeB) continue;
 			if (awakeA != awakeB) {
-				if (!dkMerge_Wakes(world, c, ra, rb, dt)) continue;
+				int32_t waker = awakeA ? ra : rb;
+				if (!(world->flags[waker] & dkItemKinematic && dkStore_RowMoves(world, waker)) &&
+					!dkMerge_Wakes(world, c, ra, rb, dt))
+					continue;
 				dkSets_WakeRow(world, awakeA ? rb : ra);
 			}
-			if (c->touching) dkIslands_Link(world, c->bodyA, c->bodyB);
+			if (c->touching && movesA && movesB) dkIslands_Link(world, c->bodyA, c->bodyB);
 		}
 	}
 	dkMerge_FreeRanges(world, ranges, rangeCount);

@@ -69,7 +69,9 @@ static inline bool bothAsleep(const dkWorld* world, const dkContact* c)
 	for (int k = 0; k < 2; ++k) {
 		if (bodies[k] < 0) continue;
 		int32_t row = world->slots.data[bodies[k]].dense;
-		if (row >= 0 && row < world->awake && world->col[dkColumnInverseMass][row] > 0.0f) return false;
+		if (row >= 0 && row < world->awake &&
+			(world->col[dkColumnInverseMass][row] > 0.0f || (world->flags[row] & dkItemKinematic)))
+			return false;
 	}
 	return true;
 }

@@ -22,9 +22,6 @@
 // The row of an item slot (moving or not), or -1 for a boundary.
 static int32_t anyRow(const dkWorld* world, int32_t body) { return body >= 0 ? world->slots.data[body].dense : -1; }
 
-// The state of a constraint side: rows that do not move (-1) share the zero state at index `awake`.
-static inline int32_t stateIndex(int32_t row, int32_t awake) { return row >= 0 ? row : awake; }
-
 // Copies the accumulated impulses of constraints [b, e) back to their contacts for the next step's warm
 // start (each contact has one constraint).
 void dkContactSolver_StoreImpulses(dkWorld* world, const dkContactSoA* soa, int32_t b, int32_t e)
@@ -51,7 +48,9 @@ typedef struct dkFillTask {
 	dkContactSoA* soa;
 	const int32_t* colourStart;	 // where each group of places starts (dkConstraintLayout)
 	const float* inverseInertia; // raised for items in joint chains
-	const uint8_t* chainItem;	 // per state index: nonzero for an item of a joint chain (null: no chains)
+	const uint8_t* chainItem;	 // per state index up to the zero state: nonzero for an item of a joint chain (null: no chains)
+	const int32_t* kinematicRows; // the awake kinematic rows (dkConstraints)
+	int32_t kinematicCount;
 	int32_t end, workers, perShare; // contacts, and chunks in each worker's share
 	atomic_int next[DK_MAX_WORKERS];		 // each worker's share's next chunk (dkClaimShared)
 	atomic_bool elastic; // some row has restitution
@@ -60,9 +59,12 @@ typedef struct dkFillTask {
 #define DK_FILL_CHUNK 512
 
 // What a contact's row reads of one side: the item's centre and material, and while it moves, its mass and
-// inertia (zero otherwise). A boundary (no item) is all zero: its centre is the world origin.
+// inertia (zero otherwise). A boundary (no item) is all zero: its centre is the world origin. Its state is
+// its row while it moves, an awake kinematic item's copy (constraint.h), or the zero state; `velocity` is
+// the row whose velocity restitution reads (-1: zero).
 typedef struct dkFillSide {
 	float m, i, f, e, cx, cy;
+	int32_t state, velocity;
 	bool item; // the side has an item row (a boundary has none)
 } dkFillSide;
 
@@ -70,7 +72,8 @@ typedef struct dkFillSide {
 // before the row is written, which the compiler cannot move past the writes.
 static inline dkFillSide fillSide(const dkFillTask* t, int32_t body, int32_t* moving)
 {
-	dkFillSide s = {0};
+	int32_t awake = t->world->awake;
+	dkFillSide s = {.state = awake, .velocity = -1};
 	*moving = -1;
 	int32_t row = anyRow(t->world, body);
 	if (row < 0) return s;
@@ -81,8 +84,14 @@ static inline dkFillSide fillSide(const dkFillTask* t, int32_t body, int32_t* mo
 	s.cx = col[dkColumnPositionX][row];
 	s.cy = col[dkColumnPositionY][row];
 	float m = col[dkColumnInverseMass][row];
-	if (row >= t->world->awake || !(m > 0.0f || col[dkColumnInverseInertia][row] > 0.0f)) return s;
-	*moving = row;
+	if (row >= awake || !(m > 0.0f || col[dkColumnInverseInertia][row] > 0.0f)) {
+		if (t->kinematicCount > 0 && row < awake && (t->world->flags[row] & dkItemKinematic)) {
+			s.state = dkKinematicState(t->kinematicRows, t->kinematicCount, awake, row);
+			s.velocity = row;
+		}
+		return s;
+	}
+	*moving = s.state = s.velocity = row;
 	s.m = m;
 	s.i = t->inverseInertia[row];
 	return s;
@@ -134,7 +143,7 @@ static bool fillContact(const dkFillTask* t, int32_t i)
 	dkContactSoA* soa = t->soa;
 	const dkContact* contact = &world->contacts.data[i];
 	if (contact->colour == DK_GRAPH_NONE) return false; // no points
-	int32_t k = t->colourStart[contact->colour] + contact->place, awake = world->awake, ra, rb;
+	int32_t k = t->colourStart[contact->colour] + contact->place, ra, rb;
 	dkFillSide a = fillSide(t, contact->bodyA, &ra), b = fillSide(t, contact->bodyB, &rb);
 	if (ra < 0 && rb < 0) { // nothing to move (until the merge that sorts sets it aside)
 		dkContactSoA_Inert(soa, k);
@@ -142,8 +151,8 @@ static bool fillContact(const dkFillTask* t, int32_t i)
 	}
 	const dkManifold* m = &contact->manifold;
 	float* r = dkSoaRow(soa, k);
-	soa->stateA[k] = stateIndex(ra, awake);
-	soa->stateB[k] = stateIndex(rb, awake);
+	soa->stateA[k] = a.state;
+	soa->stateB[k] = b.state;
 	soa->contact[k] = i;
 	float nx = m->nx, ny = m->ny, tx = ny, ty = -nx;
 	r[dkSoaNx * DK_CONSTRAINT_PAD] = nx;
@@ -153,7 +162,7 @@ static bool fillContact(const dkFillTask* t, int32_t i)
 	r[dkSoaMassB * DK_CONSTRAINT_PAD] = b.m;
 	r[dkSoaInertiaB * DK_CONSTRAINT_PAD] = b.i;
 	r[dkSoaStiff * DK_CONSTRAINT_PAD] = (ra < 0 || rb < 0) ? 1.0f : 0.0f; // rigid when braced (below)
-	bool chainItem = t->chainItem && (t->chainItem[soa->stateA[k]] || t->chainItem[soa->stateB[k]]);
+	bool chainItem = t->chainItem && ((ra >= 0 && t->chainItem[ra]) || (rb >= 0 && t->chainItem[rb]));
 	r[dkSoaFrame * DK_CONSTRAINT_PAD] = frameBits(contact, chainItem, ra < 0 || rb < 0);
 	bool hasA = a.item, hasB = b.item;
 	float restitution = hasA && hasB ? fmaxf(a.e, b.e) : (hasA ? a.e : b.e);
@@ -163,8 +172,8 @@ static bool fillContact(const dkFillTask* t, int32_t i)
 	// reads it (dkSoaRelativeVelocity stays 0), and so does not read the velocities either.
 	bool elastic = restitution != 0.0f;
 	float va[3], vb[3];
-	fillVelocity(world, elastic ? ra : -1, va);
-	fillVelocity(world, elastic ? rb : -1, vb);
+	fillVelocity(world, elastic ? a.velocity : -1, va);
+	fillVelocity(world, elastic ? b.velocity : -1, vb);
 	for (int32_t p = 0; p < 2; ++p) {
 		int o = p * dkSoaPoint;
 		if (p >= m->count) {
@@ -218,7 +227,7 @@ static bool markBraced(dkWorld* world, dkContactSoA* soa, dkJointChains* chains,
 	for (int32_t k = 0; k < soa->count; ++k) {
 		const float* r = dkSoaRow(soa, k);
 		if (r[dkSoaStiff * DK_CONSTRAINT_PAD] == 0.0f) continue;
-		bool itemIsB = soa->stateA[k] == soa->zeroState;
+		bool itemIsB = soa->stateA[k] >= soa->zeroState; // the other side is read-only (constraint.h)
 		int32_t m = itemIsB ? soa->stateB[k] : soa->stateA[k];
 		// The normal points from A to B: out of what does not move when the item is B.
 		double nx = itemIsB ? r[dkSoaNx * DK_CONSTRAINT_PAD] : -r[dkSoaNx * DK_CONSTRAINT_PAD];
@@ -229,7 +238,7 @@ static bool markBraced(dkWorld* world, dkContactSoA* soa, dkJointChains* chains,
 	dkChains_FindBraced(chains, joints, world->joints.data);
 	for (int32_t k = 0; k < soa->count; ++k) {
 		float* stiff = &dkSoaRow(soa, k)[dkSoaStiff * DK_CONSTRAINT_PAD];
-		int32_t m = soa->stateA[k] == soa->zeroState ? soa->stateB[k] : soa->stateA[k];
+		int32_t m = soa->stateA[k] >= soa->zeroState ? soa->stateB[k] : soa->stateA[k];
 		if (*stiff != 0.0f && braced[m] == dkChainBraced) *stiff = 2.0f;
 	}
 	return true;
@@ -242,9 +251,12 @@ static bool markBraced(dkWorld* world, dkContactSoA* soa, dkJointChains* chains,
 // last, unpadded (solved one at a time). colourStart and jointStart receive DK_GRAPH_COLOURS + 2 offsets
 // each. The contact rows are filled in parallel (fillContact). Its arrays are the step arena's scratch,
 // given back with the step's. Returns false when out of memory.
-static bool prepareConstraints(dkWorld* world, dkContactSoA* soa, int32_t* colourStart, dkJointSoA* joints,
-							   int32_t* jointStart, dkJointChains* chains, float h)
+static bool prepareConstraints(dkWorld* world, dkConstraints* constraints, float h)
 {
+	dkContactSoA* soa = &constraints->soa;
+	dkJointSoA* joints = &constraints->joints;
+	dkJointChains* chains = &constraints->chains;
+	int32_t *colourStart = constraints->colourStart, *jointStart = constraints->jointStart;
 	int32_t cap0 = world->liveJoints > 0 ? world->liveJoints : 1;
 	int32_t* list = dkScratch(world, (size_t)cap0 * sizeof(int32_t));
 	int32_t* rowA = dkScratch(world, (size_t)cap0 * sizeof(int32_t));
@@ -299,6 +311,7 @@ static bool prepareConstraints(dkWorld* world, dkContactSoA* soa, int32_t* colou
 	}
 	dkFillTask fill = {.world = world, .soa = soa, .colourStart = colourStart, .inverseInertia = inverseInertia,
 					   .chainItem = chains->joints > 0 ? chains->braced : NULL, .end = n,
+					   .kinematicRows = constraints->kinematicRows, .kinematicCount = constraints->kinematicCount,
 					   .workers = n >= 2 * DK_FILL_CHUNK ? world->def.workerCount : 1};
 	fill.perShare = dkItemsPerShare(n, 1, DK_FILL_CHUNK, fill.workers);
 	for (int32_t w = 0; w < fill.workers; ++w) atomic_init(&fill.next[w], w * fill.perShare);
@@ -312,15 +325,22 @@ bool dkConstraints_Prepare(dkWorld* world, dkConstraints* constraints, float h)
 {
 	*constraints = (dkConstraints){0};
 	float** c = world->col;
-	int32_t awake = world->awake;
-	dkBodyState* states = dkScratchZeroed(world, ((size_t)awake + 1) * sizeof(dkBodyState));
+	int32_t awake = world->awake, kinematic = 0;
+	if (world->kinematicItems > 0) { // the awake kinematic rows, whose states follow the zero state
+		constraints->kinematicRows = dkScratch(world, (size_t)world->kinematicItems * sizeof(int32_t));
+		if (!constraints->kinematicRows) return false;
+		for (int32_t i = 0; i < awake; ++i)
+			if (world->flags[i] & dkItemKinematic) constraints->kinematicRows[kinematic++] = i;
+	}
+	constraints->kinematicCount = kinematic;
+	size_t count = (size_t)awake + 1 + (size_t)kinematic;
+	dkBodyState* states = dkScratchZeroed(world, count * sizeof(dkBodyState));
 	if (!states) return false;
 	for (int32_t i = 0; i < awake; ++i) { // scratch columns: what the contacts measure movement from
 		c[dkColumnStartX][i] = c[dkColumnPositionX][i];
 		c[dkColumnStartY][i] = c[dkColumnPositionY][i];
 	}
-	for (int32_t i = 0; i <= awake; ++i) states[i].dc = 1.0f; // and the zero state for items that do not move
+	for (size_t i = 0; i < count; ++i) states[i].dc = 1.0f; // and the zero state for items that do not move
 	constraints->states = states;
-	return prepareConstraints(world, &constraints->soa, constraints->colourStart, &constraints->joints,
-							  constraints->jointStart, &constraints->chains, h);
+	return prepareConstraints(world, constraints, h);
 }

@@ -13,13 +13,27 @@
 // offsets, the joint layout with its colours' offsets (DK_GRAPH_COLOURS + 2 offsets each), and the joint
 // chains. All of it is the step arena's scratch.
 typedef struct dkConstraints {
-	dkBodyState* states;
+	dkBodyState* states; // the awake rows', the zero state, the kinematic items' copies (constraint.h)
+	int32_t* kinematicRows; // the awake kinematic items' rows, ascending: row kinematicRows[k] has state awake + 1 + k
+	int32_t kinematicCount;
 	dkContactSoA soa;
 	dkJointSoA joints;
 	dkJointChains chains;
 	int32_t colourStart[DK_GRAPH_COLOURS + 2];
 	int32_t jointStart[DK_GRAPH_COLOURS + 2];
 } dkConstraints;
+
+// The state of awake kinematic row `row` among `count` kinematic rows (ascending), the zero state being `zero`.
+static inline int32_t dkKinematicState(const int32_t* rows, int32_t count, int32_t zero, int32_t row)
+{
+	int32_t lo = 0, hi = count;
+	while (lo < hi) {
+		int32_t mid = lo + (hi - lo) / 2;
+		if (rows[mid] < row) lo = mid + 1;
+		else hi = mid;
+	}
+	return zero + 1 + lo;
+}
 
 // Prepares this step's constraints for substeps of h seconds (contact_solver.c). False when out of memory;
 // the world is then unchanged.

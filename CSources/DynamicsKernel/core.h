@@ -170,6 +170,7 @@ struct dkWorld {
 	dkJointArray joints; // per joint slot (count: jointIds.next, in use or free)
 	int32_t liveJoints;
 	int32_t extraJoints; // live joints with a motor or an angular spring (dkJointHasExtraRows)
+	int32_t kinematicItems; // live items with dkItemKinematic
 	dkIdPool jointIds;
 	dkJointPairs* jointPairs; // item pairs joints keep from colliding (joint_pairs.c), or null
 	dkInt32Array awakeJoints; // the awake set's joints (solver_set.c): every joint with an item that moves, and
@@ -271,6 +272,12 @@ void dkStore_WakeRow(dkWorld* world, int32_t row);
 // rotations: the broadphase computes every row's, the joint preparation uses them.
 void dkStore_Rotations(dkWorld* world, int32_t b, int32_t e);
 int32_t dkStore_Resolve(const dkWorld* world, dkItemId id); // dense row or -1
+// Whether row `row` has a velocity other than zero (a kinematic item moves while it has one).
+static inline bool dkStore_RowMoves(const dkWorld* world, int32_t row)
+{
+	return world->col[dkColumnVelocityX][row] != 0.0f || world->col[dkColumnVelocityY][row] != 0.0f ||
+		   world->col[dkColumnAngularVelocity][row] != 0.0f;
+}
 // Every id resolved to a row into `rows` (allocated, count entries, freed by the caller), a stale one
 // rejected with an error naming it; on failure `rows` is null.
 dkResult dkStore_WithRows(const dkWorld* world, const dkItemId* ids, int32_t count, int32_t** rows, dkError* error);

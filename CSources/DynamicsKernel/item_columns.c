@@ -61,6 +61,7 @@ static void writeRow(dkWorld* world, dkColumn column, int32_t row, float v)
 	bool anchored = (f & dkItemAnchored) != 0, noTurn = (f & (dkItemAnchored | dkItemFixedRotation)) != 0;
 	if ((column == dkColumnVelocityX || column == dkColumnVelocityY) && anchored) v = 0.0f;
 	if (column == dkColumnAngularVelocity && noTurn) v = 0.0f;
+	if ((column == dkColumnLinearDamping || column == dkColumnAngularDamping) && (f & dkItemKinematic)) v = 0.0f;
 	bool changed = world->col[column][row] != v;
 	world->col[column][row] = v;
 	if (column == dkColumnSnapOmega && v > 0.0f) world->hasSnaps = true;

@@ -161,6 +161,11 @@ static dkResult validateDef(const dkItemDef* def, dkError* error)
 		dkSetError(error, dkResultInvalidValue, -1, "shape", def->shape);
 		return dkResultInvalidValue;
 	}
+	uint32_t known = dkItemAnchored | dkItemFixedRotation | dkItemKinematic;
+	if ((def->flags & ~known) != 0 || (def->flags & (dkItemAnchored | dkItemKinematic)) == (dkItemAnchored | dkItemKinematic)) {
+		dkSetError(error, dkResultInvalidValue, -1, "flags", def->flags);
+		return dkResultInvalidValue;
+	}
 	struct {
 		const char* name;
 		float v;
@@ -205,21 +210,25 @@ static void writeMassRow(dkWorld* world, int32_t row, const dkItemDef* def)
 	dkShapeMass(def, &m, &inertia);
 	float** c = world->col;
 	world->pairsValid = false; // anchoring decides which pairs matter
-	bool anchored = (def->flags & dkItemAnchored) != 0;
+	bool anchored = (def->flags & dkItemAnchored) != 0, kinematic = (def->flags & dkItemKinematic) != 0;
 	bool fixedRotation = anchored || (def->flags & dkItemFixedRotation) != 0;
 	c[dkColumnWidth][row] = def->width;
 	c[dkColumnHeight][row] = def->height;
 	c[dkColumnDensity][row] = def->density;
 	c[dkColumnMass][row] = m;
 	c[dkColumnInertia][row] = inertia;
-	c[dkColumnInverseMass][row] = anchored ? 0.0f : 1.0f / m;
-	c[dkColumnInverseInertia][row] = fixedRotation ? 0.0f : 1.0f / inertia;
+	// A kinematic item keeps its mass and inertia for the host to read, but no constraint moves it, and
+	// nothing slows it down.
+	c[dkColumnInverseMass][row] = anchored || kinematic ? 0.0f : 1.0f / m;
+	c[dkColumnInverseInertia][row] = fixedRotation || kinematic ? 0.0f : 1.0f / inertia;
 	if (anchored) {
 		c[dkColumnVelocityX][row] = 0.0f;
 		c[dkColumnVelocityY][row] = 0.0f;
 	}
 	if (fixedRotation) c[dkColumnAngularVelocity][row] = 0.0f;
-	world->flags[row] = (world->flags[row] & dkItemResting) | (def->flags & (dkItemAnchored | dkItemFixedRotation));
+	if (kinematic) c[dkColumnLinearDamping][row] = c[dkColumnAngularDamping][row] = 0.0f;
+	world->kinematicItems += (kinematic ? 1 : 0) - ((world->flags[row] & dkItemKinematic) ? 1 : 0);
+	world->flags[row] = (world->flags[row] & dkItemResting) | (def->flags & (dkItemAnchored | dkItemFixedRotation | dkItemKinematic));
 }
 
 dkResult dkWorld_CreateItems(dkWorld* world, const dkItemDef* def, const float* x, const float* y,
@@ -347,6 +356,7 @@ dkResult dkWorld_RemoveItems(dkWorld* world, const dkItemId* ids, int32_t count,
 		dkSets_WakeRow(world, dkStore_Resolve(world, ids[i]));
 		int32_t row = dkStore_Resolve(world, ids[i]);
 		anchoredRemoved = anchoredRemoved || !dkIslands_Moves(world, row);
+		if (world->flags[row] & dkItemKinematic) world->kinematicItems--;
 		uint32_t slot = world->slotOf[row];
 		dkIslands_Leave(world, (int32_t)slot);
 		if (row < world->awake) {

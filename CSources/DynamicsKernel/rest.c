@@ -80,6 +80,24 @@ static void keepDrivenAwake(dkWorld* world)
 	}
 }
 
+// A kinematic item rests only when still: while it has a velocity at all, its rest timer and those of the
+// items it touches start again every step (carried on a platform slower than the rest speeds, a box would
+// come to rest, stop with it and be left behind or passed through). (Only worlds with kinematic items look.)
+static void keepCarriedAwake(dkWorld* world)
+{
+	float* t = world->col[dkColumnSleepTime];
+	for (int32_t r = 0; r < world->awake; ++r)
+		if ((world->flags[r] & dkItemKinematic) && dkStore_RowMoves(world, r)) t[r] = 0.0f;
+	for (int32_t k = 0; k < world->contacts.count; ++k) {
+		const dkContact* c = &world->contacts.data[k];
+		if (!c->touching || c->bodyA < 0 || c->bodyB < 0) continue;
+		int32_t ra = world->slots.data[c->bodyA].dense, rb = world->slots.data[c->bodyB].dense;
+		if (ra >= world->awake || rb >= world->awake) continue;
+		if ((world->flags[ra] & dkItemKinematic) && dkStore_RowMoves(world, ra)) t[rb] = 0.0f;
+		if ((world->flags[rb] & dkItemKinematic) && dkStore_RowMoves(world, rb)) t[ra] = 0.0f;
+	}
+}
+
 void dkRest_Step(dkWorld* world, float dt, int32_t integrateSubsteps)
 {
 	dkRestPass pass = {.world = world, .dt = dt, .substeps = integrateSubsteps,
@@ -95,6 +113,7 @@ void dkRest_Step(dkWorld* world, float dt, int32_t integrateSubsteps)
 	double t1 = dkNowNs();
 	world->allStill = world->def.restEnabled && atomic_load(&pass.still) == world->awake;
 	if (world->def.restEnabled && world->extraJoints > 0) keepDrivenAwake(world);
+	if (world->def.restEnabled && world->kinematicItems > 0) keepCarriedAwake(world);
 	world->clockNs = t1;
 	if (atomic_load(&pass.resting) > 0) {
 		dkSets_Rest(world);

@@ -70,6 +70,8 @@ typedef struct dkStage {
 typedef struct dkContactStep {
 	dkWorld* world;
 	dkBodyState* states;
+	const int32_t* kinematicRows; // dkConstraints'
+	int32_t kinematicCount;
 	dkContactSoA* soa;
 	dkJointSoA* joints;
 	dkJointChains* chains;
@@ -126,6 +128,16 @@ static void runContacts(dkContactStep* step, dkStageKind kind, int32_t b, int32_
 static void runColour(dkContactStep* step, const dkStage* stage, int32_t c, int32_t jb, int32_t je, int32_t b,
 					  int32_t e);
 
+// The kinematic rows among rows [b, e) pass their states, just integrated, to the copies the constraints
+// read (constraint.h).
+static void copyKinematic(dkContactStep* step, int32_t b, int32_t e)
+{
+	int32_t zero = step->world->awake;
+	const int32_t* rows = step->kinematicRows;
+	for (int32_t k = dkKinematicState(rows, step->kinematicCount, zero, b) - zero - 1; k < step->kinematicCount && rows[k] < e; ++k)
+		step->states[zero + 1 + k] = step->states[rows[k]];
+}
+
 static void runItem(dkContactStep* step, const dkStage* stage, int32_t item)
 {
 	dkWorld* world = step->world;
@@ -150,6 +162,7 @@ static void runItem(dkContactStep* step, const dkStage* stage, int32_t item)
 		if (stage->kind == dkStageVelocities) dkIntegrate_StateVelocities(world, step->states, b, e, step->h, stage->fromStates, stage->substep);
 		else if (stage->kind == dkStagePositions) dkIntegrate_StatePositions(world, step->states, b, e, step->h);
 		else dkIntegrate_StoreStates(world, step->states, b, e);
+		if (step->kinematicCount > 0 && stage->kind != dkStageStore) copyKinematic(step, b, e);
 		return;
 	}
 	if (stage->kind == dkStageImpulses || stage->kind == dkStageApproach) {
@@ -336,7 +349,7 @@ static void runStages(dkWorld* world, dkConstraints* c, dkStage* stages, atomic_
 	float configured = world->configuredSubstep;
 	float hertz = fminf(world->def.contactHertz, 0.25f / configured);
 	dkContactStep step = {
-		.world = world, .states = c->states, .soa = soa, .joints = joints, .chains = chains, .colourStart = colourStart,
+		.world = world, .states = c->states, .kinematicRows = c->kinematicRows, .kinematicCount = c->kinematicCount, .soa = soa, .joints = joints, .chains = chains, .colourStart = colourStart,
 		.jointStart = jointStart, .stages = stages,
 		.counters = counters, .h = h, .invH = 1.0f / h,
 		.soft = dkMakeSoft(hertz, DK_CONTACT_DAMPING_RATIO, h), .stiff = dkMakeSoft(2.0f * hertz, DK_CONTACT_DAMPING_RATIO, h),
@@ -370,7 +383,8 @@ size_t dkSolver_ScratchBound(const dkWorld* world, int32_t contacts, int32_t sub
 	size_t paddedContacts = c + c / 4 + 1 + DK_GRAPH_COLOURS * DK_CONSTRAINT_PAD + DK_CONSTRAINT_PAD;
 	size_t paddedJoints = j + j / 4 + 1 + DK_GRAPH_COLOURS * DK_CONSTRAINT_PAD + DK_CONSTRAINT_PAD;
 	size_t stages = (size_t)maxStageCount(substeps, world->def.solverIterations);
-	size_t bytes = rows * sizeof(dkBodyState) + stages * sizeof(dkStage) +
+	size_t kinematic = (size_t)world->kinematicItems; // their rows, and their states after the zero state
+	size_t bytes = (rows + kinematic) * sizeof(dkBodyState) + kinematic * i4 + stages * sizeof(dkStage) +
 				   stages * ((size_t)world->def.workerCount + 1) * sizeof(atomic_int); // solveConstraints
 	// dkConstraints_Prepare: per joint, four int32 and a byte; laying the contacts out, a count per chunk
 	// of the list and group (contact_layout.c).

@@ -39,8 +39,9 @@ static inline void DK_FN(gather8)(const dkBodyState* states, const int32_t* inde
 	DK_FN(transpose8)(f);
 }
 
-// Writes the velocities of eight states back, except to the shared zero state: f holds vx, vy, w and dx (which
-// did not change) of the eight lanes; each state's first four floats are stored, half a transpose.
+// Writes the velocities of eight states back, except to the read-only states from the shared zero state on
+// (constraint.h): f holds vx, vy, w and dx (which did not change) of the eight lanes; each state's first four
+// floats are stored, half a transpose.
 static inline void DK_FN(scatter8)(dkBodyState* states, const int32_t* index, const __m256 f[4], int32_t zero)
 {
 	__m256 t0 = _mm256_unpacklo_ps(f[0], f[1]), t1 = _mm256_unpackhi_ps(f[0], f[1]);
@@ -48,8 +49,8 @@ static inline void DK_FN(scatter8)(dkBodyState* states, const int32_t* index, co
 	__m256 r[4] = {_mm256_shuffle_ps(t0, t2, 0x44), _mm256_shuffle_ps(t0, t2, 0xEE), _mm256_shuffle_ps(t1, t3, 0x44),
 				   _mm256_shuffle_ps(t1, t3, 0xEE)}; // r[i]: lane i (low half) and lane i + 4 (high half)
 	for (int i = 0; i < 4; ++i) {
-		if (index[i] != zero) _mm_storeu_ps(&states[index[i]].vx, _mm256_castps256_ps128(r[i]));
-		if (index[i + 4] != zero) _mm_storeu_ps(&states[index[i + 4]].vx, _mm256_extractf128_ps(r[i], 1));
+		if (index[i] < zero) _mm_storeu_ps(&states[index[i]].vx, _mm256_castps256_ps128(r[i]));
+		if (index[i + 4] < zero) _mm_storeu_ps(&states[index[i + 4]].vx, _mm256_extractf128_ps(r[i], 1));
 	}
 }
 
@@ -116,13 +117,14 @@ static inline DK_FN(dkBodyVec) DK_FN(gatherBodies)(const dkBodyState* states, co
 	return b;
 }
 
-// Writes velocities back, except to the shared zero state (static sides and padding lanes of parallel
-// chunks all point at it; its velocity is zero and stays zero).
+// Writes velocities back, except to the read-only states: the shared zero state (static sides and padding
+// lanes of parallel chunks all point at it; its velocity is zero and stays zero) and the kinematic items'
+// after it (constraint.h).
 static inline void DK_FN(scatterBodies)(dkBodyState* states, const int32_t* index, const DK_FN(dkBodyVec) * b,
 										int32_t zero)
 {
 	for (int l = 0; l < DK_W; ++l) {
-		if (index[l] == zero) continue;
+		if (index[l] >= zero) continue;
 		dkBodyState* s = &states[index[l]];
 		s->vx = b->vx[l];
 		s->vy = b->vy[l];

@@ -335,8 +335,11 @@ static bool pairsAsBruteForce(const dkWorld* w)
 	for (int32_t i = 0; i < n; ++i) {
 		const dkShape* s = &w->shapes.data[i];
 		int32_t row = s->body >= 0 ? w->slots.data[s->body].dense : -1;
+		bool dynamic = row >= 0 && (w->col[dkColumnInverseMass][row] > 0.0f || w->col[dkColumnInverseInertia][row] > 0.0f);
+		bool kinematic = row >= 0 && (w->flags[row] & dkItemKinematic);
 		filters[i] = (dkFilter){s->itemGroups, s->boundaryGroups, s->body, s->alive,
-								row >= 0 && row < w->awake && w->col[dkColumnInverseMass][row] > 0.0f, false};
+								row >= 0 && row < w->awake && (w->col[dkColumnInverseMass][row] > 0.0f || kinematic),
+								false, dynamic};
 	}
 	bool same = true;
 	for (int32_t a = 0; a < n && same; ++a)

@@ -65,6 +65,10 @@ enum {
 	dkItemAnchored = 1u << 0,	   ///< infinite mass and inertia; never moves
 	dkItemFixedRotation = 1u << 1, ///< allowsRotation == false: infinite inertia
 	dkItemResting = 1u << 2,	   ///< read-only: the item rests and is skipped by the step
+	/// Moved by its velocity alone, which the host sets (never by gravity, forces, fields, damping, snaps,
+	/// attachments or contacts): zero inverse mass and inertia in every constraint, so it pushes dynamic items
+	/// and is not pushed. Collides with dynamic items only. Not with dkItemAnchored.
+	dkItemKinematic = 1u << 3,
 };
 
 /// Per-item float columns. Columns are dense (index order = dkWorld_ItemIds order) and 64-byte aligned.
@@ -144,7 +148,7 @@ typedef struct dkItemDef {
 	dkShapeKind shape;
 	float width, height; ///< pt, > 0 (the bounding size for compounds)
 	float density;		 ///< > 0
-	uint32_t flags;		 ///< dkItemAnchored | dkItemFixedRotation
+	uint32_t flags;		 ///< dkItemAnchored | dkItemFixedRotation | dkItemKinematic
 	float mass;			 ///< compound only: > 0
 	float inertia;		 ///< compound only: > 0, about the centre of mass, mass·pt²
 	float linearDamping, angularDamping, elasticity, friction, charge;

@@ -127,6 +127,7 @@ extension DynamicAnimator {
         guard let b = behavior else { return d }
         d.density = b.density
         d.isAnchored = b.isAnchored
+        d.isKinematic = b.isKinematic
         d.allowsRotation = b.allowsRotation
         d.resistance = b.resistance
         d.angularResistance = b.angularResistance

@@ -41,6 +41,11 @@ open class DynamicItemBehavior: DynamicBehavior {
     public var charge: CGFloat = 0 { didSet { check(charge, "charge", (-CGFloat.greatestFiniteMagnitude)...) } }
     /// Anchored items have infinite mass, never move, and still collide (default false).
     public var isAnchored = false { didSet { didChange() } }
+    /// Kinematic items (beyond UIKit) move only at the velocity given them (``addLinearVelocity(_:for:)``,
+    /// ``addAngularVelocity(_:for:)``): gravity, pushes, fields, resistance, snaps, attachments and collisions
+    /// leave it alone, and they push the items they meet without being pushed back (default false). See
+    /// ``ItemDescription/isKinematic``. Setting it on an anchored behaviour traps when the animator next steps.
+    public var isKinematic = false { didSet { didChange() } }
     /// When false the items keep their angle (default true).
     public var allowsRotation = true { didSet { didChange() } }
 

@@ -123,7 +123,9 @@ extension ItemDescription {
         def.elasticity = try finite(elasticity, "elasticity")
         def.friction = try finite(friction, "friction")
         def.charge = try finite(charge, "charge")
-        def.flags = (isAnchored ? UInt32(dkItemAnchored) : 0) | (allowsRotation ? 0 : UInt32(dkItemFixedRotation))
+        guard !(isAnchored && isKinematic) else { throw .invalidValue(field: "isKinematic", value: 1, index: nil) }
+        def.flags = (isAnchored ? UInt32(dkItemAnchored) : 0) | (allowsRotation ? 0 : UInt32(dkItemFixedRotation)) |
+            (isKinematic ? UInt32(dkItemKinematic) : 0)
         return def
     }
 }

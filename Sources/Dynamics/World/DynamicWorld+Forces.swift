@@ -88,6 +88,39 @@ extension DynamicWorld {
         try write(columns, ids)
     }
 
+    /// Drives items to poses over the next step (beyond UIKit, as Box2D's `b2Body_SetTargetTransform`): sets each
+    /// item's velocity to (position − centre) / ``DynamicsConfiguration/stepDuration`` pt/s and, when `angles`
+    /// are given, its angular velocity to (angle − its angle) / step rad/s, the plain difference (a target a
+    /// full turn ahead turns a full turn). A kinematic item (``ItemDescription/isKinematic``) ends the next step
+    /// at the pose, to within Float rounding, and keeps the velocity until it is changed; another item starts
+    /// toward it and gravity, contacts and attachments then act as usual. Wakes them. Throws, changing nothing,
+    /// as ``setVelocities(_:angular:for:)`` does, and for a pose whose velocity would not be finite.
+    public func drive(_ ids: [ItemID], to positions: [CGPoint], angles: [CGFloat]? = nil) throws(DynamicsError) {
+        requireNoColumnView("drive")
+        guard positions.count == ids.count else {
+            throw .invalidValue(field: "positions.count", value: Double(positions.count), index: nil)
+        }
+        if let angles, angles.count != ids.count {
+            throw .invalidValue(field: "angles.count", value: Double(angles.count), index: nil)
+        }
+        let rate = configuration.stepsPerSecond
+        var velocities: [CGVector] = [], turns: [CGFloat] = []
+        velocities.reserveCapacity(ids.count)
+        for (k, id) in ids.enumerated() {
+            guard contains(id) else { throw .staleID(id) }
+            let pose = pose(of: id), target = positions[k]
+            let v = CGVector(dx: (target.x - pose.center.x) * rate, dy: (target.y - pose.center.y) * rate)
+            guard v.dx.isFinite, v.dy.isFinite else { throw .invalidValue(field: "positions", value: Double(v.dx.isFinite ? target.y : target.x), index: k) }
+            velocities.append(v)
+            if let angles {
+                let w = (angles[k] - pose.angle) * rate
+                guard w.isFinite else { throw .invalidValue(field: "angles", value: Double(angles[k]), index: k) }
+                turns.append(w)
+            }
+        }
+        try setVelocities(velocities, angular: angles == nil ? nil : turns, for: ids)
+    }
+
     /// Adds `velocity` (pt/s) and `angular` (rad/s) to each item. Wakes them.
     public func addVelocity(_ velocity: CGVector, angular: CGFloat = 0, for ids: [ItemID]) throws(DynamicsError) {
         requireNoColumnView("addVelocity")

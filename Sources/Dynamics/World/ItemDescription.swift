@@ -25,6 +25,15 @@ public struct ItemDescription: Hashable, Sendable {
     public var density: CGFloat = 1
     /// Anchored items have infinite mass and inertia and never move.
     public var isAnchored = false
+    /// Kinematic items (beyond UIKit, as Box2D's kinematic bodies) move at the velocity you set
+    /// (``DynamicWorld/setVelocities(_:angular:for:)``, ``DynamicWorld/drive(_:to:angles:)``) and nothing else
+    /// changes it: not gravity, forces, pushes, fields, resistance (always 0 on them), snaps, attachments or
+    /// contacts. They push dynamic items and are not pushed, collide with dynamic items only (not with anchored
+    /// or kinematic items or boundaries), take part in contact events, and rest only when their velocity is
+    /// zero (while it is not, neither do the items they touch). Their mass and inertia still follow the shape
+    /// and density, for you to read. Not together with ``isAnchored`` (that throws, naming `isKinematic`).
+    /// Default false.
+    public var isKinematic = false
     /// When false the item keeps its angle (infinite inertia).
     public var allowsRotation = true
     /// Linear damping c ≥ 0 in 1/s: v ← v / (1 + h·c) per substep of h seconds.
