@@ -244,6 +244,24 @@ static bool markBraced(dkWorld* world, dkContactSoA* soa, dkJointChains* chains,
 	return true;
 }
 
+// A joint's side on an awake kinematic item reads that item's state (constraint.h) rather than the zero
+// state, with zero mass as before: the joint follows the item through the substeps. (No such joint is in a
+// chain: joint_chain.c.)
+static void kinematicJointSides(const dkWorld* world, dkConstraints* c)
+{
+	dkJointSoA* joints = &c->joints;
+	for (int32_t k = 0; k < joints->count; ++k) {
+		if (joints->joint[k] < 0) continue;
+		const dkJoint* j = &world->joints.data[joints->joint[k]];
+		int32_t bodies[2] = {j->bodyA, j->bodyB}, *states[2] = {joints->stateA, joints->stateB};
+		for (int side = 0; side < 2; ++side) {
+			int32_t row = bodies[side] >= 0 ? world->slots.data[bodies[side]].dense : -1;
+			if (row >= 0 && row < world->awake && (world->flags[row] & dkItemKinematic))
+				states[side][k] = dkKinematicState(c->kinematicRows, c->kinematicCount, world->awake, row);
+		}
+	}
+}
+
 // Lays out the constraints of every joint and contact with a moving item, wide, grouped by their colours in
 // the constraint graph (constraint_graph.c): the joints and the contacts each at the place they keep in their
 // colour between steps (joint_solver.c, contact_layout.c).
@@ -298,8 +316,8 @@ static bool prepareConstraints(dkWorld* world, dkConstraints* constraints, float
 	if (chains->joints > 0 && (!inertia || !dkChains_RaiseInertia(world, chains, joints, h, inertia))) return false;
 	if (inertia) {
 		for (int32_t k = 0; k < joints->count; ++k) {
-			if (joints->stateA[k] != joints->zeroState) *dkJsAt(joints, dkJsInertiaA, k) = inertia[joints->stateA[k]];
-			if (joints->stateB[k] != joints->zeroState) *dkJsAt(joints, dkJsInertiaB, k) = inertia[joints->stateB[k]];
+			if (joints->stateA[k] < joints->zeroState) *dkJsAt(joints, dkJsInertiaA, k) = inertia[joints->stateA[k]];
+			if (joints->stateB[k] < joints->zeroState) *dkJsAt(joints, dkJsInertiaB, k) = inertia[joints->stateB[k]];
 		}
 	}
 	const float* inverseInertia = inertia ? inertia : world->col[dkColumnInverseInertia];
@@ -318,7 +336,9 @@ static bool prepareConstraints(dkWorld* world, dkConstraints* constraints, float
 	atomic_init(&fill.elastic, false);
 	dkRunTasks(world, fillTask, &fill, fill.workers);
 	soa->elastic = atomic_load(&fill.elastic);
-	return !chains->braced || markBraced(world, soa, chains, joints);
+	if (chains->braced && !markBraced(world, soa, chains, joints)) return false;
+	if (constraints->kinematicCount > 0) kinematicJointSides(world, constraints);
+	return true;
 }
 
 bool dkConstraints_Prepare(dkWorld* world, dkConstraints* constraints, float h)

@@ -39,13 +39,22 @@
 #include <string.h>
 
 
+// Whether the item in a slot (-1: the world) is kinematic.
+static bool kinematicSlot(const dkWorld* world, int32_t slot)
+{
+	int32_t row = slot >= 0 ? world->slots.data[slot].dense : -1;
+	return row >= 0 && (world->flags[row] & dkItemKinematic);
+}
+
 // The rows this stage solves for a joint (dkJointRow* bits), or 0.
-static uint8_t directRows(const dkJoint* j)
+static uint8_t directRows(const dkWorld* world, const dkJoint* j)
 {
 	const dkJointParams* d = &j->def;
 	// A motor or an angular spring stays with the coloured passes, and so must the rows it drives against: a
-	// chain's exact limit solved before it, an unlimited motor drove a pin past its range.
+	// chain's exact limit solved before it, an unlimited motor drove a pin past its range. So does a joint to
+	// a kinematic item: the chains take what does not move as still, and a kinematic item moves.
 	if (d->hertz > 0.0f || d->enableMotor || d->angularHertz > 0.0f) return 0;
+	if (kinematicSlot(world, j->bodyA) || kinematicSlot(world, j->bodyB)) return 0;
 	switch (d->kind) {
 	case dkJointRevolute: return dkJointRowPoint | (d->enableLimit ? dkJointRowAngleLimit : 0);
 	case dkJointWeld: return dkJointRowPoint | dkJointRowAngleEq;
@@ -61,7 +70,7 @@ bool dkChains_Build(dkWorld* world, const int32_t* list, const int32_t* rowA, co
 	memset(chains, 0, sizeof *chains);
 	int32_t candidates = 0;
 	for (int32_t i = 0; i < n; ++i) {
-		uint8_t rows = directRows(&world->joints.data[list[i]]);
+		uint8_t rows = directRows(world, &world->joints.data[list[i]]);
 		direct[i] = rowA[i] >= 0 && rowA[i] == rowB[i] ? 0 : rows;
 		candidates += direct[i] != 0;
 	}

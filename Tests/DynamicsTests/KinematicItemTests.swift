@@ -136,6 +136,24 @@ import Testing
         }
     }
 
+    @Test("a box welded to a turning kinematic hub goes round with it: the weld follows the hub within each step",
+          arguments: [SIMDLevel.automatic, .scalar])
+    func weldedToKinematic(simd: SIMDLevel) throws {
+        let (w, hub) = try world(simd: simd)
+        let box = try w.createItems(ItemDescription(shape: .rectangle(width: 40, height: 40)), at: [CGPoint(x: 200, y: 0)])[0]
+        try w.addAttachments(.weld(), items: [box], to: [hub], anchors: [CGPoint(x: 200, y: 0)])
+        let omega: CGFloat = 2 // the box's rim speed is 400 pt/s: a step's lag would be 6.7 pt
+        try w.setVelocities([.zero], angular: [omega], for: [hub])
+        var worst: CGFloat = 0
+        for step in 1...90 {
+            try w.step(count: 1)
+            let t = CGFloat(step) / 60, p = w.pose(of: box)
+            worst = max(worst, hypot(p.center.x - 200 * cos(omega * t), p.center.y - 200 * sin(omega * t)))
+            #expect(abs(p.angle - omega * t) < 0.02, "angle \(p.angle) at \(t) s")
+        }
+        #expect(worst < 2, "the box strayed \(worst) pt from the hub's rim")
+    }
+
     @Test("an item cannot be both anchored and kinematic: that throws naming isKinematic")
     func anchoredAndKinematic() throws {
         let w = try DynamicWorld()
