@@ -153,6 +153,7 @@ test-browser: deps browser-deps
 	"$$($(SWIFT) build --show-bin-path)/dynamics" simulate shade --output $(BROWSER_DIR)/shade.html --quiet
 	"$$($(SWIFT) build --show-bin-path)/dynamics" simulate drop-out --output $(BROWSER_DIR)/drop-out.html --quiet
 	"$$($(SWIFT) build --show-bin-path)/dynamics" simulate tumbler --seconds 2 --output $(BROWSER_DIR)/tumbler.html --quiet
+	"$$($(SWIFT) build --show-bin-path)/dynamics" simulate paddle-wheel --seconds 3 --output $(BROWSER_DIR)/paddle.html --quiet
 	"$$($(SWIFT) build --show-bin-path)/dynamics" simulate compounds --seconds 2 --output $(BROWSER_DIR)/compounds.html --quiet
 	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/square.html
 	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/flick.html
@@ -166,6 +167,7 @@ test-browser: deps browser-deps
 	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/shade.html
 	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/drop-out.html
 	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/tumbler.html
+	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/paddle.html
 	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/compounds.html
 
 # Debian's Slurm and munge for `make test-slurm`, installed when missing.

@@ -154,7 +154,7 @@ public struct SceneItemBehavior: Hashable, Sendable {
     /// Overrides (nil: keep).
     public var density, elasticity, friction, resistance, angularResistance, charge: CGFloat?
     /// Overrides (nil: keep).
-    public var anchored, allowsRotation: Bool?
+    public var anchored, allowsRotation, kinematic: Bool?
 
     /// An item behaviour that changes nothing.
     public init() {}
@@ -168,6 +168,9 @@ public struct SceneEvent: Hashable, Sendable {
         case set(behavior: String, property: String, value: SceneValue)
         /// Sets the velocity (pt/s) and angular velocity (rad/s) of the targets.
         case velocity(targets: SceneTargets, linear: CGVector, angular: CGFloat)
+        /// Beyond UIKit: drives `item` to the centre (pt) and, when given, the angle (rad) over the next step
+        /// (`DynamicWorld.drive(_:to:angles:)`): a kinematic item ends that step there.
+        case drive(item: String, center: CGPoint, angle: CGFloat?)
         /// Adds a behaviour.
         case add(SceneBehavior)
         /// Removes the behaviour with this id.

@@ -12,7 +12,8 @@ extension SceneDocument {
                        "damping": .nonNegative, "motorSpeed": .number, "restAngle": .number],
         "snap": ["point": .pair, "snapPoint": .pair, "damping": .nonNegative, "dampingRatio": .nonNegative],
         "item": ["density": .positive, "elasticity": .unit, "friction": .nonNegative, "resistance": .nonNegative,
-                 "angularResistance": .nonNegative, "charge": .number, "anchored": .bool, "allowsRotation": .bool],
+                 "angularResistance": .nonNegative, "charge": .number, "anchored": .bool, "allowsRotation": .bool,
+                 "kinematic": .bool],
         "collision": [:],
         "field": ["strength": .number, "position": .pair, "falloff": .nonNegative, "minimumRadius": .positive,
                   "direction": .pair, "smoothness": .unit, "animationSpeed": .nonNegative],
@@ -118,6 +119,7 @@ extension SceneDocument {
             case .remove(let id):
                 if kinds[id] == nil && !reader.declaredBehaviors.contains(id) { reader.error("\(path)/remove", "no behaviour has the id '\(id)'") }
             case .velocity(let t, _, _): checkTargets(t, at: "\(path)/velocity")
+            case .drive(let item, _, _): checkItem(item, at: "\(path)/drive/item")
             case .set(let id, let property, let value):
                 guard let kind = kinds[id] else {
                     if reader.declaredBehaviors.contains(id) { continue }  // its behaviour has errors of its own

@@ -71,6 +71,7 @@ extension SceneMaterial {
         if charge != d.charge { o["charge"] = .number(charge) }
         if anchored != d.anchored { o["anchored"] = .bool(anchored) }
         if allowsRotation != d.allowsRotation { o["allowsRotation"] = .bool(allowsRotation) }
+        if kinematic != d.kinematic { o["kinematic"] = .bool(kinematic) }
         return o.isEmpty ? nil : .object(o)
     }
 }
@@ -213,6 +214,7 @@ extension SceneBehavior {
             }
             if let x = b.anchored { o["anchored"] = .bool(x) }
             if let x = b.allowsRotation { o["allowsRotation"] = .bool(x) }
+            if let x = b.kinematic { o["kinematic"] = .bool(x) }
         case .field(let f):
             f.targets.write(into: &o)
             let d = f.description, base = FieldDescription(kind: d.kind)
@@ -265,6 +267,10 @@ extension SceneEvent {
             if angular != 0 { v["angular"] = .number(angular) }
             targets.write(into: &v)
             o["velocity"] = .object(v)
+        case .drive(let item, let center, let angle):
+            var d: [String: SceneValue] = ["item": .string(item), "center": .pair(center.x, center.y)]
+            if let angle { d["angle"] = .number(angle) }
+            o["drive"] = .object(d)
         case .add(let b): o["add"] = b.value
         case .remove(let id): o["remove"] = .string(id)
         }

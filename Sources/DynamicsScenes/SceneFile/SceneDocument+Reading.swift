@@ -8,7 +8,7 @@ extension SceneDocument {
     static let configurationKeys = ["stepsPerSecond", "substeps", "adaptiveSubsteps", "contactFrequency", "solverIterations", "workers", "seed",
                                     "duration", "rest", "simd"]
     static let materialKeys = ["density", "elasticity", "friction", "resistance", "angularResistance", "charge", "anchored",
-                               "allowsRotation"]
+                               "allowsRotation", "kinematic"]
     static let behaviorKinds = ["gravity", "collision", "attachment", "snap", "push", "item", "field"]
 
     /// Reads a document from its value tree. Returns the document when there is no error, and every
@@ -151,6 +151,10 @@ extension SceneDocument {
         if let x = o.number("charge", minimum: -1e6, maximum: 1e6) { m.charge = x }
         if let x = o.bool("anchored") { m.anchored = x }
         if let x = o.bool("allowsRotation") { m.allowsRotation = x }
+        if let x = o.bool("kinematic") { m.kinematic = x }
+        if o.bool("anchored") == true && o.bool("kinematic") == true {
+            o.reader.error(o.at("kinematic"), "an item is anchored or kinematic, not both")
+        }
     }
 
     static func readItem(_ value: SceneValue, at path: String, reader: SceneReader) -> SceneItem? {
@@ -314,6 +318,7 @@ extension SceneDocument {
             if o.has("charge") { b.charge = m.charge }
             if o.has("anchored") { b.anchored = m.anchored }
             if o.has("allowsRotation") { b.allowsRotation = m.allowsRotation }
+            if o.has("kinematic") { b.kinematic = m.kinematic }
             kind = .item(b)
         }
         return kind.map { SceneBehavior(id: id, $0) }
@@ -479,11 +484,11 @@ extension SceneDocument {
     }
 
     static func readEvent(_ value: SceneValue, at path: String, reader: SceneReader) -> SceneEvent? {
-        guard let o = reader.object(value, at: path, keys: ["time", "set", "velocity", "add", "remove"]) else { return nil }
+        guard let o = reader.object(value, at: path, keys: ["time", "set", "velocity", "drive", "add", "remove"]) else { return nil }
         let time = o.number("time", required: true, minimum: 0, maximum: 1e6)
-        let actions = ["set", "velocity", "add", "remove"].filter { o.has($0) }
+        let actions = ["set", "velocity", "drive", "add", "remove"].filter { o.has($0) }
         guard actions.count == 1 else {
-            reader.error(path, actions.isEmpty ? "needs one of 'set', 'velocity', 'add', 'remove'"
+            reader.error(path, actions.isEmpty ? "needs one of 'set', 'velocity', 'drive', 'add', 'remove'"
                 : "has \(actions.joined(separator: " and ")): give one action per event")
             return nil
         }
@@ -500,6 +505,11 @@ extension SceneDocument {
             if let v = o.object("velocity", keys: ["items", "tags", "linear", "angular"]) {
                 action = .velocity(targets: readTargets(v), linear: v.vector("linear") ?? CGVector(dx: 0, dy: 0),
                                    angular: v.number("angular") ?? 0)
+            }
+        case "drive":
+            if let d = o.object("drive", keys: ["item", "center", "angle"]) {
+                let item = d.string("item", required: true), center = d.point("center", required: true)
+                if let item, let center { action = .drive(item: item, center: center, angle: d.number("angle").map { CGFloat($0) }) }
             }
         case "add":
             action = readBehavior(o.value("add")!, at: o.at("add"), reader: reader).map { .add($0) }

@@ -79,6 +79,10 @@ public struct SceneMaterial: Hashable, Sendable {
     public var charge: CGFloat = 0
     /// Anchored items never move (default false).
     public var anchored = false
+    /// Kinematic items (beyond UIKit) move at their velocity alone, set by `velocity`, `angularVelocity` and the
+    /// timeline's `velocity` and `drive` events, and push dynamic items without being pushed
+    /// (`ItemDescription.isKinematic`; default false). Not with `anchored`.
+    public var kinematic = false
     /// When false the item keeps its angle (default true).
     public var allowsRotation = true
 

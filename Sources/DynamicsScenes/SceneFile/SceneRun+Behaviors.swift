@@ -199,6 +199,7 @@ extension SceneRun {
         if let x = b.charge { m.charge = x }
         if let x = b.anchored { m.anchored = x }
         if let x = b.allowsRotation { m.allowsRotation = x }
+        if let x = b.kinematic { m.kinematic = x }
     }
 
     /// Writes the materials that differ from those last written, one call per distinct value.
@@ -209,9 +210,10 @@ extension SceneRun {
             let ids = rows.map { itemIDs[$0] }
             try world.setResistance(m.resistance, angular: m.angularResistance, for: ids)
             try world.setMaterial(elasticity: m.elasticity, friction: m.friction, charge: m.charge, for: ids)
-            // Mass properties where density or anchoring changed, one call per run of items of one shape.
+            // Mass properties where density, anchoring or kinematics changed, one call per run of items of one shape.
             let massive = rows.filter {
-                (applied[$0].density, applied[$0].anchored, applied[$0].allowsRotation) != (m.density, m.anchored, m.allowsRotation)
+                (applied[$0].density, applied[$0].anchored, applied[$0].allowsRotation, applied[$0].kinematic) !=
+                    (m.density, m.anchored, m.allowsRotation, m.kinematic)
             }
             var start = 0
             while start < massive.count {

@@ -10,6 +10,9 @@ extension SceneRun {
             let ids = indices(of: targets).map { itemIDs[$0] }
             try world.setVelocities(Array(repeating: linear, count: ids.count), angular: Array(repeating: angular, count: ids.count),
                                     for: ids)
+        case .drive(let item, let center, let angle):
+            guard let k = index[item] else { return }
+            try world.drive([itemIDs[k]], to: [center], angles: angle.map { [$0] })
         case .add(let behavior):
             try add(behavior)
             try applyAggregates()
@@ -83,6 +86,7 @@ extension SceneRun {
             case "angularResistance": b.angularResistance = number
             case "charge": b.charge = number
             case "anchored": b.anchored = flag
+            case "kinematic": b.kinematic = flag
             default: b.allowsRotation = flag
             }
             entry.behavior.kind = .item(b)

@@ -139,6 +139,7 @@ public final class SceneRun {
         }
         d.density = m.density
         d.isAnchored = m.anchored
+        d.isKinematic = m.kinematic
         d.allowsRotation = m.allowsRotation
         d.resistance = m.resistance
         d.angularResistance = m.angularResistance
