@@ -88,6 +88,8 @@ void dkPairGrid_Destroy(const dkWorld* world, dkPairGrid* g)
 	dkFree(world, g->listSlot);
 	dkFree(world, g->position);
 	dkFree(world, g->members);
+	dkFree(world, g->memberBox);
+	dkFree(world, g->memberLow);
 	dkPairArray_Destroy(world, &g->found);
 	dkPairArray_Destroy(world, &g->spare);
 	dkFree(world, g);
@@ -110,6 +112,7 @@ typedef struct dkGridTask {
 	int32_t coarseMinX, coarseMinY, coarseMaxX, coarseMaxY; // the coarse cells the large shapes span
 	uint64_t coarseWidth;
 	int32_t coarseCount, hugeCount;
+	bool copied;		  // the members' boxes are copied in sorted order (DK_GRID_COPY_LIMIT)
 	int pass;
 	atomic_int next;
 } dkGridTask;
@@ -122,6 +125,14 @@ static inline uint64_t cellKey(const dkGridTask* t, int32_t cx, int32_t cy)
 {
 	return (uint64_t)(uint32_t)(cy - t->minY) * t->width + (uint32_t)(cx - t->minX);
 }
+
+#define DK_GRID_HITS 64 // boxes of a cell found to meet one box, noted before they are filtered
+// Up to this many cell listings, the pair pass reads the members' boxes from a copy in sorted order and tests
+// them without a branch: in piles and drums of small items about a third of a cell's boxes meet, which no
+// branch predicts (the pass took 0.2–0.5 ms less a step in tumbler, junkyard and washer on an AMD EPYC).
+// Beyond it, as in `scatter` (10⁵ boxes strewn at random), the copy's reads miss the cache and most tests
+// fail, which a branch predicts well: there the copy made the broadphase 39 % slower.
+#define DK_GRID_COPY_LIMIT 65536
 
 static bool pushPair(const dkWorld* world, dkGridBlock* out, int32_t a, int32_t b)
 {
@@ -255,24 +266,51 @@ static void shapePairs(const dkGridTask* t, int32_t p, dkGridBlock* out)
 	// Read through locals: the compiler cannot tell that pushing a pair leaves the grid alone.
 	const uint64_t* restrict cells = g->cells;
 	const int32_t* restrict members = g->members;
-	const int32_t* restrict cellRange = g->cellRange;
-	const float* restrict fat = world->fatAabb;
 	const dkFilter* restrict filters = t->filters;
-	for (int32_t cy = y0; cy <= y1; ++cy) {
-		for (int32_t cx = x0; cx <= x1; ++cx) {
-			int32_t r = g->position[e++];
-			uint64_t key = cells[r];
-			for (int32_t j = r + 1; j < used && cells[j] == key; ++j) {
-				int32_t b = members[j];
-				const float* bb = fat + 4 * b; // the tests of dkCandidate, in one branch
-				// Report the pair only in the cell of the overlap's lower corner; floor is monotone, so that
-				// cell is the larger of the two boxes' lower cells on each axis.
-				int32_t bx = cellRange[4 * b], by = cellRange[4 * b + 1];
-				int miss = (ax0 > bb[2]) | (bb[0] > ax1) | (ay0 > bb[3]) | (bb[1] > ay1);
-				miss |= ((x0 > bx ? x0 : bx) != cx) | ((y0 > by ? y0 : by) != cy);
-				if (miss) continue;
-				if (!filters[a].active && !filters[b].active) continue;
-				if (dkAccepts(world, &filters[a], &filters[b]) && !pushPair(world, out, a, b)) return;
+	if (!t->copied) { // the boxes where they are, most tests failing (DK_GRID_COPY_LIMIT)
+		const int32_t* restrict cellRange = g->cellRange;
+		const float* restrict fat = world->fatAabb;
+		for (int32_t cy = y0; cy <= y1; ++cy) {
+			for (int32_t cx = x0; cx <= x1; ++cx) {
+				int32_t r = g->position[e++];
+				uint64_t key = cells[r];
+				for (int32_t j = r + 1; j < used && cells[j] == key; ++j) {
+					int32_t b = members[j];
+					const float* bb = fat + 4 * b; // the tests of dkCandidate, the cheapest first
+					if (ax0 > bb[2] || bb[0] > ax1 || ay0 > bb[3] || bb[1] > ay1) continue;
+					// Report the pair only in the cell of the overlap's lower corner; floor is monotone, so
+					// that cell is the larger of the two boxes' lower cells on each axis.
+					int32_t bx = cellRange[4 * b], by = cellRange[4 * b + 1];
+					if ((x0 > bx ? x0 : bx) != cx || (y0 > by ? y0 : by) != cy) continue;
+					if (!filters[a].active && !filters[b].active) continue;
+					if (dkAccepts(world, &filters[a], &filters[b]) && !pushPair(world, out, a, b)) return;
+				}
+			}
+		}
+	} else { // the boxes copied in sorted order: tested without a branch, noting those that meet (hits)
+		const float* restrict memberBox = g->memberBox;
+		const int32_t* restrict memberLow = g->memberLow;
+		int32_t hits[DK_GRID_HITS];
+		for (int32_t cy = y0; cy <= y1; ++cy) {
+			for (int32_t cx = x0; cx <= x1; ++cx) {
+				int32_t r = g->position[e++];
+				uint64_t key = cells[r];
+				for (int32_t j = r + 1; j < used && cells[j] == key;) {
+					int32_t n = 0;
+					for (; j < used && cells[j] == key && n < DK_GRID_HITS; ++j) {
+						const float* bb = memberBox + 4 * (size_t)j;
+						int32_t bx = memberLow[2 * (size_t)j], by = memberLow[2 * (size_t)j + 1];
+						int miss = (ax0 > bb[2]) | (bb[0] > ax1) | (ay0 > bb[3]) | (bb[1] > ay1);
+						miss |= ((x0 > bx ? x0 : bx) != cx) | ((y0 > by ? y0 : by) != cy);
+						hits[n] = j;
+						n += !miss;
+					}
+					for (int32_t h = 0; h < n; ++h) {
+						int32_t b = members[hits[h]];
+						if (!filters[a].active && !filters[b].active) continue;
+						if (dkAccepts(world, &filters[a], &filters[b]) && !pushPair(world, out, a, b)) return;
+					}
+				}
 			}
 		}
 	}
@@ -417,9 +455,13 @@ static void gridTask(void* context, int32_t worker)
 		case dkGridInvert: { // block k of sorted listings
 			int32_t rb = k * DK_GRID_ENTRY_BLOCK, re = rb + DK_GRID_ENTRY_BLOCK < t->used ? rb + DK_GRID_ENTRY_BLOCK : t->used;
 			for (int32_t r = rb; r < re; ++r) {
-				int32_t listing = g->listing[r];
+				int32_t listing = g->listing[r], slot = g->listSlot[listing];
 				g->position[listing] = r;
-				g->members[r] = g->listSlot[listing];
+				g->members[r] = slot;
+				if (!t->copied) continue;
+				memcpy(g->memberBox + 4 * (size_t)r, t->world->fatAabb + 4 * (size_t)slot, 4 * sizeof(float));
+				g->memberLow[2 * (size_t)r] = g->cellRange[4 * (size_t)slot];
+				g->memberLow[2 * (size_t)r + 1] = g->cellRange[4 * (size_t)slot + 1];
 			}
 			break;
 		}
@@ -498,6 +540,14 @@ bool dkPairGrid_Build(dkWorld* world, dkPairGrid* g, const int32_t* slots, int32
 	}
 	if (used > INT32_MAX || !reserveEntries(world, g, used)) return false;
 	t.used = (int32_t)used;
+	t.copied = pairs && used <= DK_GRID_COPY_LIMIT;
+	if (t.copied && g->memberCapacity < used) {
+		size_t cap = used + used / 2 < DK_GRID_COPY_LIMIT ? used + used / 2 : DK_GRID_COPY_LIMIT;
+		if (!dkGrid_Reserve(world, (void**)&g->memberBox, 0, cap, 4 * sizeof(float)) ||
+			!dkGrid_Reserve(world, (void**)&g->memberLow, 0, cap, 2 * sizeof(int32_t)))
+			return false;
+		g->memberCapacity = cap;
+	}
 	t.width = used > 0 ? (uint64_t)((int64_t)maxX - t.minX + 1) : 1;
 	t.maxX = maxX;
 	t.maxY = maxY;

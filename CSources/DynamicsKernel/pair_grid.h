@@ -47,6 +47,9 @@ struct dkPairGrid {
 	int32_t* listSlot; // listing → shape slot
 	int32_t* position; // listing → sorted position
 	int32_t* members;  // sorted position → shape slot
+	float* memberBox;  // sorted position → that shape's fat box (x0, y0, x1, y1), read in order by the pair pass
+	int32_t* memberLow; // sorted position → the cell of that box's lower corner (x, y)
+	size_t memberCapacity; // of memberBox and memberLow (only builds of at most DK_GRID_COPY_LIMIT listings use them)
 	size_t entryCapacity;
 	int32_t liveCapacity, slotCapacity;
 	dkGridBlock* blocks;
