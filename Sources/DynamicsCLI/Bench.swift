@@ -118,12 +118,15 @@ struct Bench: ParsableCommand {
         if untilRest != nil, !configuration.restDetection { throw CLIError(.usage, "--until-rest needs rest detection (drop --no-rest)") }
         ResidentMemory.trim()
         let before = ResidentMemory.current
-        let world = try recipe.makeWorld(items: c.items, configuration: configuration, keepRestDetection: untilRest != nil)
+        // The run applies the scene's timeline before each step, inside the timed step as Box2D's benchmark
+        // calls its step function (junkyard's pusher).
+        let run = try recipe.makeRun(items: c.items, configuration: configuration, keepRestDetection: untilRest != nil)
+        let world = run.world
         let top = TopItem(in: world)
-        try world.step(count: 1)  // untimed, as Box2D's benchmark does
+        try run.step()  // untimed, as Box2D's benchmark does
         var settle: RestResult?
         if let untilRest {
-            settle = try RestResult.settle(world, seconds: untilRest)
+            settle = try RestResult.settle(run, seconds: untilRest)
             guard settle?.restSeconds != nil else {
                 throw CLIError(.software, "\(c.scene): \(world.awakeItemCount) of \(world.itemCount) items still awake after \(untilRest) s")
             }
@@ -133,7 +136,7 @@ struct Bench: ParsableCommand {
         var contact: [Double] = [], serial: [[Double]] = Array(repeating: [], count: 5), substeps = 0
         let cpu0 = StepTimer.processCPUSeconds()
         for _ in 0..<steps {
-            try timer.measure { try world.step(count: 1) }
+            try timer.measure { try run.step() }
             let p = world.lastStepProfile
             substeps += p.substeps
             solve.append(p.solveNanoseconds / 1e6)

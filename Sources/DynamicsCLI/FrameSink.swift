@@ -30,13 +30,15 @@ struct FrameSource {
     var ids: [ItemID] { tracked.map { run.itemIDs[$0] } }
     var names: [String] { tracked.map { run.itemNames[$0] } }
 
-    /// The region to show (pt): the scene's bounds, or the items and boundaries at the start with a margin.
+    /// The region to show (pt): the scene's bounds, or the items (as far as their outlines reach, turned any
+    /// way) and boundaries at the start with a margin.
     func view() -> CGRect {
         if let bounds = run.document.bounds { return bounds }
         var box = CGRect.null
-        for id in ids {
-            let c = world.pose(of: id).center
-            box = box.union(CGRect(x: c.x - 50, y: c.y - 50, width: 100, height: 100))
+        for k in tracked { // each item's outline as it may turn about its centre (at least 50 pt around it)
+            let c = world.pose(of: run.itemIDs[k]).center, shape = run.shapes[k], com = shape.centerOfMass
+            let reach = shape.outlines.joined().reduce(50.0) { max($0, hypot($1.x - com.x, $1.y - com.y)) }
+            box = box.union(CGRect(x: c.x - reach, y: c.y - reach, width: 2 * reach, height: 2 * reach))
         }
         for outline in run.boundaryOutlines { for p in outline { box = box.union(CGRect(origin: p, size: .zero)) } }
         if box.isNull { return CGRect(x: 0, y: 0, width: 100, height: 100) }

@@ -2,8 +2,8 @@
 import Dynamics
 import Foundation
 
-/// Box2D v3's benchmark scenes that need more than UIKit Dynamics has (motors, compound items of convex
-/// polygons), at 100 pt per metre with y down (Box2D's y up is mirrored, so its counterclockwise turns are
+/// Box2D v3's benchmark scenes that need more than UIKit Dynamics has (motors, kinematic items, compound items
+/// of convex polygons), at 100 pt per metre with y down (Box2D's y up is mirrored, so its counterclockwise turns are
 /// clockwise here: negative angular speeds). Box2D's defaults apply where its scene sets nothing: friction 0.6,
 /// elasticity 0, density 1, gravity 1000 pt/s².
 extension Scene {
@@ -81,5 +81,107 @@ extension Scene {
         d.behaviors = [SceneDocument.gravity(),
                        SceneDocument.collision(segments: [("deep", CGPoint(x: -80_000, y: 8000), CGPoint(x: 80_000, y: 8000))])]
         return d
+    }
+
+    /// `washer` (Box2D v3's benchmark): a kinematic drum turning at 25°/s about (0, −1 000) (and drifting at
+    /// (0.1, 0.2) pt/s, as Box2D's does), one item of 40 convex pieces: 36 quadrilaterals between radii 1 600 and
+    /// 1 800 pt, each the hull of four points 10° apart (each end turned 1° outward, so neighbours overlap), and 4
+    /// paddles between radii 1 400 and 1 600 pt every 90°; inside it a 90 × 90 grid of 20 pt squares at a 21 pt
+    /// pitch. The item count picks the grid: ⌊√N⌋ squares a side (8 100 by default), plus the drum.
+    public static let washer = Scene(
+        name: "washer", summary: "Box2D washer: a kinematic drum of 40 pieces tumbling 8 100 small squares",
+        defaultItems: 8_100, defaultSeconds: 500.0 / 60, shape: "box", restDetection: false
+    ) { n in
+        let side = max(1, Int(Double(n).squareRoot())), step = Double.pi / 18
+        var material = SceneMaterial()
+        material.friction = 0.6
+        // Box2D's pieces in its frame (y up), as points of ours (y down).
+        func point(_ r: Double, _ angle: Double) -> CGPoint { CGPoint(x: 100 * r * cos(angle), y: -100 * r * sin(angle)) }
+        var parts: [SceneShapePart] = []
+        for i in 0..<36 {
+            let a1 = step * Double(i), a2 = i == 35 ? 0 : step * Double(i + 1), turn = 0.1 * step
+            parts.append(centredPart([point(16, a1 - turn), point(18, a1 - turn), point(16, (i == 35 ? 2 * .pi : a2) + turn),
+                                      point(18, (i == 35 ? 2 * .pi : a2) + turn)]))
+            if i % 9 == 0 {
+                parts.append(centredPart([point(14, a1), point(16, a1), point(14, a1 + step), point(16, a1 + step)]))
+            }
+        }
+        var drumMaterial = material
+        drumMaterial.kinematic = true
+        var drum = SceneItem(id: "drum", shape: .group(parts), center: CGPoint(x: 0, y: -1000))
+        drum.material = drumMaterial
+        drum.velocity = CGVector(dx: 0.1, dy: 0.2)
+        drum.angularVelocity = -25 * .pi / 180
+        // Box2D's row i, column j: (−0.11·side + 0.21·j, −0.11·side + 10 + 0.21·i) m, mirrored.
+        let squares = (0..<(side * side)).map { k in
+            CGPoint(x: -11 * Double(side) + 21 * Double(k % side), y: 11 * Double(side) - 1000 - 21 * Double(k / side))
+        }
+        var d = SceneDocument()
+        d.items = [drum] + SceneDocument.listed("square", .rectangle(width: 20, height: 20), squares, material: material)
+        d.behaviors = [SceneDocument.gravity(), SceneDocument.collision()]
+        return d
+    }
+
+    /// `junkyard` (Box2D v3's benchmark): 200 columns of pentagons 75 pt apart, 40 rows 100 pt apart from 1 500 pt
+    /// up, each the hull of five points at 25 pt from its origin on a golden-angle spiral, alternately 10 pt left
+    /// and right of its column; a pit of anchored boxes (a floor of 161 boxes 110 × 100 pt from x = −8 000 to
+    /// 8 000 pt, walls of 50 boxes 100 × 110 pt at x = ±8 000 pt); and a kinematic 400 × 800 pt pusher standing on
+    /// the floor, which the timeline drives before every step n to x = 6 000 pt · sin(0.2 · n / 60) (Box2D's
+    /// target transform), for the scene's 800 steps; after them it stops. The item count picks the rows
+    /// (⌈N / 200⌉; 8 000 pentagons by default), plus the pit's 261 boxes and the pusher.
+    public static let junkyard = Scene(
+        name: "junkyard", summary: "Box2D junkyard: 8 000 pentagons in a pit, shoved by a kinematic pusher",
+        defaultItems: 8_000, defaultSeconds: 800.0 / 60, shape: "polygon", restDetection: false
+    ) { n in
+        let columns = 200, rows = max(1, (n + columns - 1) / columns), steps = 800
+        var ground = SceneMaterial()
+        ground.friction = 0.6
+        ground.anchored = true
+        var d = SceneDocument()
+        d.items = SceneDocument.listed("floor", .rectangle(width: 110, height: 100),
+                                       (0..<161).map { CGPoint(x: -8000 + 100 * Double($0), y: 0) }, material: ground)
+        for x in [-8000.0, 8000] {
+            d.items += SceneDocument.listed(x < 0 ? "left-wall" : "right-wall", .rectangle(width: 100, height: 110),
+                                            (0..<50).map { CGPoint(x: x, y: -100 * Double($0 + 1)) }, material: ground)
+        }
+        // Box2D's points: radius 0.25 m at angles φ·i, φ = π(√5 − 1), mirrored.
+        let phi = Double.pi * (5.0.squareRoot() - 1)
+        let pentagon = SceneShape.group([centredPart((0..<5).map { i in
+            CGPoint(x: 25 * cos(phi * Double(i)), y: -25 * sin(phi * Double(i)))
+        })])
+        var material = SceneMaterial()
+        material.friction = 0.6
+        // Box2D's item k (column i, row j) at (1.5·(2i − 200)·0.25 ± 0.1, 15 + j) m, the sign alternating from −.
+        let origins = (0..<(columns * rows)).map { k in
+            let i = k / rows, j = k % rows, shift = k % 2 == 0 ? -10.0 : 10.0
+            return CGPoint(x: 75 * Double(i) - 7500 + shift, y: -100 * (15 + Double(j)))
+        }
+        d.items += SceneDocument.listed("pentagon", pentagon, origins, material: material)
+        var pusher = SceneItem(id: "pusher", shape: .rectangle(width: 400, height: 800), center: CGPoint(x: 0, y: -400))
+        pusher.material = material
+        pusher.material.kinematic = true
+        d.items.append(pusher)
+        d.behaviors = [SceneDocument.gravity(), SceneDocument.collision()]
+        d.timeline = (0..<steps).map { k in
+            SceneEvent(time: Double(k) / 60, .drive(item: "pusher", center: CGPoint(x: 6000 * sin(0.2 * Double(k) / 60), y: -400),
+                                                   angle: 0))
+        }
+        d.timeline.append(SceneEvent(time: Double(steps) / 60, .velocity(targets: SceneTargets(items: ["pusher"]),
+                                                                           linear: CGVector(dx: 0, dy: 0), angular: 0)))
+        return d
+    }
+
+    /// A group's part: the convex hull of `points` (pt, in the item's frame), placed at its centroid.
+    static func centredPart(_ points: [CGPoint]) -> SceneShapePart {
+        guard case .polygon(let corners) = try? CollisionShape.hull(of: points) else { preconditionFailure("a flat hull: \(points)") }
+        var area = 0.0, cx = 0.0, cy = 0.0
+        for k in corners.indices {
+            let p = corners[k], q = corners[(k + 1) % corners.count], cross = p.x * q.y - q.x * p.y
+            area += cross
+            cx += (p.x + q.x) * cross
+            cy += (p.y + q.y) * cross
+        }
+        let c = CGPoint(x: cx / (3 * area), y: cy / (3 * area))
+        return SceneShapePart(shape: .polygon(corners.map { CGPoint(x: $0.x - c.x, y: $0.y - c.y) }), offset: c)
     }
 }

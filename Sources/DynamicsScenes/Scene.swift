@@ -14,7 +14,7 @@ public struct Scene: Sendable {
     public let defaultItems: Int
     /// Simulated seconds `dynamics simulate` runs.
     public let defaultSeconds: Double
-    /// The shape name reported by benchmarks (`box`, `circle` or `compound`).
+    /// The shape name reported by benchmarks (`box`, `circle`, `compound` or `polygon`).
     public let shape: String
     /// Whether the scene keeps rest detection on (the reference benchmark scenes turn it off).
     public let restDetection: Bool
@@ -46,15 +46,24 @@ public struct Scene: Sendable {
 
     /// Builds a world with this scene (items default to ``defaultItems``) and `configuration`. Rest detection
     /// is the configuration's, turned off for a scene that turns it off, unless `keepRestDetection` (a pile
-    /// timed at rest).
+    /// timed at rest). The world does not run the scene's timeline: ``makeRun(items:configuration:keepRestDetection:)``
+    /// does (`junkyard` drives its pusher from its timeline).
     public func makeWorld(items: Int? = nil, configuration: DynamicsConfiguration = .init(),
                           keepRestDetection: Bool = false) throws(DynamicsError) -> DynamicWorld
+    {
+        try makeRun(items: items, configuration: configuration, keepRestDetection: keepRestDetection).world
+    }
+
+    /// The scene's run (as ``makeWorld(items:configuration:keepRestDetection:)`` builds its world), whose
+    /// ``SceneRun/step()`` applies the timeline's events due before each step.
+    public func makeRun(items: Int? = nil, configuration: DynamicsConfiguration = .init(),
+                        keepRestDetection: Bool = false) throws(DynamicsError) -> SceneRun
     {
         let count = items ?? defaultItems
         guard count >= 1 else { throw .invalidValue(field: "items", value: Double(count), index: nil) }
         var configuration = configuration
         if !restDetection && !keepRestDetection { configuration.restDetection = false }
-        return try SceneRun(document(items: count), configuration: configuration).world
+        return try SceneRun(document(items: count), configuration: configuration)
     }
 }
 

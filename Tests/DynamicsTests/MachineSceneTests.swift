@@ -4,9 +4,9 @@ import DynamicsScenes
 import Foundation
 import Testing
 
-/// Box2D's benchmark scenes with motors and compound items (`tumbler`, `compounds`) against Box2D v3's
-/// `benchmarks.c`, written here in its metres with y up and converted (100 pt per metre, y down), and against
-/// the closed forms of their masses and of the motor.
+/// Box2D's benchmark scenes with motors, kinematic items and compound items (`tumbler`, `compounds`, `washer`,
+/// `junkyard`) against Box2D v3's `benchmarks.c`, written here in its metres with y up and converted (100 pt per
+/// metre, y down), and against the closed forms of their masses, the motor and the kinematic motions.
 @Suite struct MachineSceneTests {
     /// `world`'s ids in creation order.
     func createdIDs(_ world: DynamicWorld) -> [ItemID] { world.itemIDs().sorted { $0.index < $1.index } }
@@ -88,6 +88,89 @@ import Testing
             let p = world.pose(of: id).center
             // The walls' inner faces at x = ±3 950 pt, the floor's top at y = −50 pt; an item reaches 100 pt from its centre.
             #expect(abs(p.x) < 3950 && p.y < -50 && p.y > -1500, "an item at \(p)")
+        }
+    }
+
+    @Test("washer: a kinematic drum of 40 pieces at (0, 10) m turning at 25°/s, and a 90 × 90 grid of 0.2 m squares")
+    func washerLayout() throws {
+        let world = try Scene.washer.makeWorld()
+        let ids = createdIDs(world)
+        #expect(ids.count == 8_101)
+        let drum = ids[0]
+        #expect(hypot(world.pose(of: drum).center.x, world.pose(of: drum).center.y + 1000) < 1e-3)
+        // CreateWasher: y = −1.1·0.1·90 + 10 + 0.21·i, x = −9.9 + 0.21·j, row by row.
+        var worst = 0.0
+        for i in 0..<90 {
+            for j in 0..<90 {
+                let c = world.pose(of: ids[1 + 90 * i + j]).center
+                worst = max(worst, hypot(c.x - 100 * (-9.9 + 0.21 * Double(j)), c.y + 100 * (-9.9 + 10 + 0.21 * Double(i))))
+            }
+        }
+        #expect(worst < 1e-3, "a square is \(worst) pt from Box2D's place")
+    }
+
+    @Test("washer: the drum turns at its velocity alone, loaded, and every square stays inside its rim")
+    func washerTurns() throws {
+        let world = try Scene.washer.makeWorld(items: 400)
+        let ids = createdIDs(world)
+        let start = world.pose(of: ids[0])
+        try world.step(count: 120)
+        let pose = world.pose(of: ids[0]), speed = -25 * Double.pi / 180
+        #expect(abs(pose.angle - start.angle - 2 * speed) < 1e-4, "angle \(pose.angle)")
+        // 0.2 and 0.4 pt over 480 substeps at 1 000 pt from the origin, where a Float step is 6·10⁻⁵ pt.
+        #expect(abs(pose.center.x - start.center.x - 0.2) < 0.05 && abs(pose.center.y - start.center.y - 0.4) < 0.05,
+                "the drum moved by \(pose.center.x - start.center.x), \(pose.center.y - start.center.y)")
+        #expect(abs(world.angularVelocity(of: ids[0]) - speed) < 1e-6)
+        for square in ids.dropFirst() {
+            let p = world.pose(of: square).center
+            #expect(hypot(p.x - pose.center.x, p.y - pose.center.y) < 1600, "a square left the drum: \(p)")
+        }
+    }
+
+    @Test("junkyard: Box2D's 200 columns of pentagons above a pit of 261 anchored boxes, and a kinematic pusher")
+    func junkyardLayout() throws {
+        let world = try Scene.junkyard.makeWorld()
+        let ids = createdIDs(world)
+        #expect(ids.count == 261 + 8_000 + 1)
+        // CreateJunkyard: column i, row j at (1.5·(2i − 200)·0.25 ∓ 0.1, j + 15) m, the sign alternating from −;
+        // the pentagon's points at 0.25 m and angles π(√5 − 1)·k, so its centroid is off its origin.
+        let phi = Double.pi * (5.0.squareRoot() - 1)
+        let corners = (0..<5).map { k in CGPoint(x: 25 * cos(phi * Double(k)), y: -25 * sin(phi * Double(k))) }
+        guard case .polygon(let hull) = try CollisionShape.hull(of: corners) else { Issue.record("no hull"); return }
+        #expect(hull.count == 5)
+        var area = 0.0, cx = 0.0, cy = 0.0
+        for k in hull.indices {
+            let p = hull[k], q = hull[(k + 1) % hull.count], cross = p.x * q.y - q.x * p.y
+            (area, cx, cy) = (area + cross, cx + (p.x + q.x) * cross, cy + (p.y + q.y) * cross)
+        }
+        let centroid = CGPoint(x: cx / (3 * area), y: cy / (3 * area))
+        var worst = 0.0, side = -10.0
+        for i in 0..<200 {
+            for j in 0..<40 {
+                let c = world.pose(of: ids[261 + 40 * i + j]).center
+                let x = 37.5 * (2 * Double(i) - 200) + side + centroid.x, y = -100 * (Double(j) + 15) + centroid.y
+                side = -side
+                worst = max(worst, hypot(c.x - x, c.y - y))
+            }
+        }
+        #expect(worst < 1e-3, "a pentagon is \(worst) pt from Box2D's place")
+        #expect(abs(world.mass(of: ids[261]) - abs(area) / 2 / 10_000) < 1e-6, "a pentagon's mass is its area's")
+        #expect(world.pose(of: ids[8_261]).center == CGPoint(x: 0, y: -400))
+    }
+
+    @Test("junkyard: the timeline drives the pusher along x = 6 000 pt · sin(0.2 t), and the pentagons stay in the pit")
+    func junkyardPusher() throws {
+        let run = try Scene.junkyard.makeRun(items: 400)
+        let pusher = run.itemIDs.last!
+        for n in 0..<180 {
+            try run.step()
+            let x = run.world.pose(of: pusher).center.x, target = 6000 * sin(0.2 * Double(n) / 60)
+            if n % 30 == 0 { #expect(abs(x - target) < 0.05, "step \(n): the pusher is at \(x), not \(target)") }
+        }
+        #expect(run.world.pose(of: pusher).center.y == -400 && run.world.pose(of: pusher).angle == 0)
+        for id in run.itemIDs.dropFirst(261).dropLast() {
+            let p = run.world.pose(of: id).center
+            #expect(abs(p.x) < 7950 && p.y < -50, "a pentagon left the pit: \(p)")
         }
     }
 }

@@ -22,6 +22,8 @@ import Testing
         ("joint_grid", 300, 120, 0x1fa744f239980e83),
         ("tumbler", 300, 120, 0xeba070ab4a10fa47),
         ("compounds", 300, 120, 0x8e4fde6315b380b4),
+        ("washer", 300, 120, 0x5ac990d0b4997bc3),
+        ("junkyard", 300, 120, 0xa00bd3fa4c659072),
         ("chain", 300, 120, 0xfc3133c54cf04648),
         ("bridge", 300, 120, 0x426a6f9fe2b54c0a),
         ("fields", 300, 120, 0x4cfd7b3e64db38cb),
@@ -36,8 +38,9 @@ import Testing
             var configuration = DynamicsConfiguration()
             configuration.workerCount = workers
             configuration.simd = simd
-            let world = try scene.makeWorld(items: items, configuration: configuration)
-            try world.step(count: steps)
+            let run = try scene.makeRun(items: items, configuration: configuration) // the timeline too (junkyard)
+            for _ in 0..<steps { try run.step() }
+            let world = run.world
             let got = String(format: "0x%016llx", world.stateHash())
             #expect(world.stateHash() == hash, "\(name), \(items) items, \(steps) steps, \(workers) workers, SIMD \(simd): \(got)")
         }

@@ -124,8 +124,8 @@ extension SceneDocument {
             guard let o = reader.object(value, at: path, keys: ["type", "parts"]),
                   let list = o.value("parts", required: true), let values = reader.array(list, at: o.at("parts"))
             else { return nil }
-            guard (1...16).contains(values.count) else {
-                reader.error(o.at("parts"), "a group needs 1 to 16 parts, got \(values.count)")
+            guard (1...64).contains(values.count) else {
+                reader.error(o.at("parts"), "a group needs 1 to 64 parts, got \(values.count)")
                 return nil
             }
             var parts: [SceneShapePart] = []
