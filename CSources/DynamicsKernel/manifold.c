@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Narrowphase geometry: contact manifolds (up to two points with feature ids) for circles, convex
-// polygons and segments, after the separating-axis and reference-face clipping method of Box2D.
-// Shapes arrive placed relative to a common origin; the normal points from shape A to shape B.
+// polygons (rounded ones and capsules too) and segments, after the separating-axis and reference-face
+// clipping method of Box2D. A rounded polygon is its core polygon grown by its radius: the separations are
+// the cores' less the radii, and the points lie halfway between the grown surfaces. Shapes arrive placed
+// relative to a common origin; the normal points from shape A to shape B.
 #include "collision.h"
 
 #include <math.h>
@@ -96,7 +98,8 @@ static void collidePolygonCircle(const dkPlaced* a, const dkPlaced* b, float spe
 			face = i;
 		}
 	}
-	if (separation - r > speculative) return;
+	float ra = a->radius; // a rounded polygon's surface lies this far out from its core
+	if (separation - r - ra > speculative) return;
 	int32_t next = nextVertex(face, a->count);
 	float v1x = a->x[face], v1y = a->y[face], v2x = a->x[next], v2y = a->y[next];
 	float u1 = (cx - v1x) * (v2x - v1x) + (cy - v1y) * (v2y - v1y);
@@ -106,7 +109,7 @@ static void collidePolygonCircle(const dkPlaced* a, const dkPlaced* b, float spe
 		// Vertex region: the normal runs from the nearest vertex to the centre.
 		float vx = u1 < 0.0f ? v1x : v2x, vy = u1 < 0.0f ? v1y : v2y;
 		float dx = cx - vx, dy = cy - vy, d = sqrtf(dx * dx + dy * dy);
-		if (d - r > speculative || !(d > 1e-6f)) return;
+		if (d - r - ra > speculative || !(d > 1e-6f)) return;
 		nx = dx / d;
 		ny = dy / d;
 		pax = vx;
@@ -116,6 +119,10 @@ static void collidePolygonCircle(const dkPlaced* a, const dkPlaced* b, float spe
 		ny = a->ny[face];
 		pax = cx - separation * nx;
 		pay = cy - separation * ny;
+	}
+	if (ra > 0.0f) {
+		pax += ra * nx;
+		pay += ra * ny;
 	}
 	float pbx = cx - r * nx, pby = cy - r * ny;
 	m->nx = nx;
@@ -167,11 +174,21 @@ static void clipPolygons(const dkPlaced* ref, const dkPlaced* inc, int32_t edge,
 	}
 	float sl = (lx - v11x) * nx + (ly - v11y) * ny;
 	float su = (ux - v11x) * nx + (uy - v11y) * ny;
-	// Points halfway between the two surfaces.
-	lx -= 0.5f * sl * nx;
-	ly -= 0.5f * sl * ny;
-	ux -= 0.5f * su * nx;
-	uy -= 0.5f * su * ny;
+	// Points halfway between the two surfaces (a rounded polygon's lies its radius out from its core).
+	float rr = ref->radius, ri = inc->radius;
+	if (rr == 0.0f && ri == 0.0f) {
+		lx -= 0.5f * sl * nx;
+		ly -= 0.5f * sl * ny;
+		ux -= 0.5f * su * nx;
+		uy -= 0.5f * su * ny;
+	} else {
+		lx += 0.5f * (rr - ri - sl) * nx;
+		ly += 0.5f * (rr - ri - sl) * ny;
+		ux += 0.5f * (rr - ri - su) * nx;
+		uy += 0.5f * (rr - ri - su) * ny;
+		sl -= rr + ri;
+		su -= rr + ri;
+	}
 	m->nx = flip ? -nx : nx;
 	m->ny = flip ? -ny : ny;
 	m->count = 0;
@@ -191,14 +208,146 @@ static void clipPolygons(const dkPlaced* ref, const dkPlaced* inc, int32_t edge,
 	}
 }
 
+// The closest points of segments p1–q1 and p2–q2: their fractions along each, and the squared distance.
+static float segmentDistance(float p1x, float p1y, float q1x, float q1y, float p2x, float p2y, float q2x, float q2y,
+							 float* f1, float* f2)
+{
+	float d1x = q1x - p1x, d1y = q1y - p1y, d2x = q2x - p2x, d2y = q2y - p2y, rx = p1x - p2x, ry = p1y - p2y;
+	float a = d1x * d1x + d1y * d1y, e = d2x * d2x + d2y * d2y, f = d2x * rx + d2y * ry;
+	float c = d1x * rx + d1y * ry, b = d1x * d2x + d1y * d2y, denom = a * e - b * b;
+	float s = 0.0f, t;
+	if (denom > 0.0f) { // not parallel: the closest points of the lines, clamped to the first segment
+		s = (b * f - c * e) / denom;
+		s = s < 0.0f ? 0.0f : (s > 1.0f ? 1.0f : s);
+	}
+	t = (b * s + f) / e; // then the second segment's point nearest it, and the first's again if clamped
+	if (t < 0.0f) {
+		t = 0.0f;
+		s = -c / a;
+		s = s < 0.0f ? 0.0f : (s > 1.0f ? 1.0f : s);
+	} else if (t > 1.0f) {
+		t = 1.0f;
+		s = (b - c) / a;
+		s = s < 0.0f ? 0.0f : (s > 1.0f ? 1.0f : s);
+	}
+	*f1 = s;
+	*f2 = t;
+	float dx = (p1x + s * d1x) - (p2x + t * d2x), dy = (p1y + s * d1y) - (p2y + t * d2y);
+	return dx * dx + dy * dy;
+}
+
+// Rounded polygons (or a rounded one and a sharp one or a segment), as Box2D v3 collides them: while their
+// cores stand apart by more than a tenth of the slop, the reference edge and the incident edge may be closest
+// at two corners, and then they meet there, at one point on the line between the corners (two capsules end
+// to end, a rounded box on another's corner), unless clipping the edges finds points nearly as close.
+static void collideRounded(const dkPlaced* a, const dkPlaced* b, float sa, float sb, int32_t edgeA, int32_t edgeB,
+						   float speculative, dkManifold* m)
+{
+	bool flip = sb > 0.1f * DK_LINEAR_SLOP + sa;
+	const dkPlaced *ref = flip ? b : a, *inc = flip ? a : b;
+	int32_t edge = flip ? edgeB : edgeA;
+	clipPolygons(ref, inc, edge, flip, speculative, m);
+	if (!((flip ? sb : sa) > 0.1f * DK_LINEAR_SLOP)) return;
+	float nx = ref->nx[edge], ny = ref->ny[edge], minDot = INFINITY;
+	int32_t i11 = edge, i12 = nextVertex(edge, ref->count), i21 = 0;
+	for (int32_t j = 0; j < inc->count; ++j) { // the incident edge, as clipPolygons finds it
+		float d = nx * inc->nx[j] + ny * inc->ny[j];
+		if (d < minDot) {
+			minDot = d;
+			i21 = j;
+		}
+	}
+	int32_t i22 = nextVertex(i21, inc->count);
+	float f1, f2;
+	float d2 = segmentDistance(ref->x[i11], ref->y[i11], ref->x[i12], ref->y[i12], inc->x[i21], inc->y[i21], inc->x[i22],
+							   inc->y[i22], &f1, &f2);
+	float distance = sqrtf(d2), radius = ref->radius + inc->radius, separation = distance - radius;
+	if (separation > speculative) {
+		m->count = 0;
+		return;
+	}
+	float least = INFINITY;
+	for (int32_t i = 0; i < m->count; ++i) least = fminf(least, m->points[i].separation);
+	bool corners = (f1 == 0.0f || f1 == 1.0f) && (f2 == 0.0f || f2 == 1.0f);
+	if (!(separation + 0.1f * DK_LINEAR_SLOP < least) || !corners || !(distance > 0.0f)) return;
+	int32_t vr = f1 == 0.0f ? i11 : i12, vi = f2 == 0.0f ? i21 : i22;
+	float ux = (inc->x[vi] - ref->x[vr]) / distance, uy = (inc->y[vi] - ref->y[vr]) / distance; // ref to inc
+	float c1x = ref->x[vr] + ref->radius * ux, c1y = ref->y[vr] + ref->radius * uy;
+	float c2x = inc->x[vi] - inc->radius * ux, c2y = inc->y[vi] - inc->radius * uy;
+	m->nx = flip ? -ux : ux;
+	m->ny = flip ? -uy : uy;
+	m->count = 1;
+	m->owners = flip ? dkNormalOnB : dkPoint0OnB; // the normal with the reference corner, the point with the other
+	m->points[0] = (dkManifoldPoint){.px = 0.5f * (c1x + c2x), .py = 0.5f * (c1y + c2y), .separation = separation,
+									 .id = flip ? DK_MAKE_ID(vi, vr) : DK_MAKE_ID(vr, vi)};
+}
+
+// Two shapes of two vertices, one rounded at least (capsules, or a capsule and a segment), as Box2D's
+// b2CollideCapsules: the separating axis test of polygons has no axis along the segments, and two capsules end
+// to end would meet along their sides. Near-parallel segments that overlap along A's axis touch at two points,
+// B's ends clipped to A's extent; otherwise at one, between the closest points of the two segments.
+static void collideCapsules(const dkPlaced* a, const dkPlaced* b, float speculative, dkManifold* m)
+{
+	float f1, f2, radius = a->radius + b->radius;
+	float d2 = segmentDistance(a->x[0], a->y[0], a->x[1], a->y[1], b->x[0], b->y[0], b->x[1], b->y[1], &f1, &f2);
+	float distance = sqrtf(d2);
+	if (distance - radius > speculative) return;
+	float ex = a->x[1] - a->x[0], ey = a->y[1] - a->y[0], fx = b->x[1] - b->x[0], fy = b->y[1] - b->y[0];
+	float la = sqrtf(ex * ex + ey * ey), lb = sqrtf(fx * fx + fy * fy), ux = ex / la, uy = ey / la;
+	// A's side facing B's middle, and B's ends along A's axis.
+	float nx = -uy, ny = ux, mx = 0.5f * (b->x[0] + b->x[1]) - a->x[0], my = 0.5f * (b->y[0] + b->y[1]) - a->y[0];
+	if (nx * mx + ny * my < 0.0f) {
+		nx = -nx;
+		ny = -ny;
+	}
+	float t0 = (b->x[0] - a->x[0]) * ux + (b->y[0] - a->y[0]) * uy, t1 = (b->x[1] - a->x[0]) * ux + (b->y[1] - a->y[0]) * uy;
+	float sine = fabsf(ex * fy - ey * fx) / (la * lb);
+	bool overlap = fminf(t0, t1) < la - DK_LINEAR_SLOP && fmaxf(t0, t1) > DK_LINEAR_SLOP;
+	m->owners = dkPoint0OnB | dkPoint1OnB; // the normal with A, the points with B
+	if (sine < 0.05f && overlap && distance > 0.1f * DK_LINEAR_SLOP) {
+		m->nx = nx;
+		m->ny = ny;
+		m->count = 0;
+		for (int32_t k = 0; k < 2; ++k) { // B's end k, moved along B to within A's extent
+			float t = k == 0 ? t0 : t1, s = 0.0f;
+			if (t < 0.0f) s = -t / (t1 - t0) * (k == 0 ? 1.0f : -1.0f);
+			else if (t > la) s = (t - la) / (t1 - t0) * (k == 0 ? -1.0f : 1.0f);
+			float frac = k == 0 ? s : 1.0f - s; // where along B, from its vertex 0
+			float px = b->x[0] + frac * fx, py = b->y[0] + frac * fy;
+			float separation = (px - a->x[0]) * nx + (py - a->y[0]) * ny - radius;
+			if (separation > speculative) continue;
+			float shift = 0.5f * (a->radius - b->radius - separation - radius);
+			m->points[m->count++] = (dkManifoldPoint){.px = px + shift * nx, .py = py + shift * ny, .separation = separation,
+													  .id = DK_MAKE_ID(k, 2)};
+		}
+		return;
+	}
+	float pax = a->x[0] + f1 * ex, pay = a->y[0] + f1 * ey, pbx = b->x[0] + f2 * fx, pby = b->y[0] + f2 * fy;
+	if (distance > 0.1f * DK_LINEAR_SLOP) { // the closest points: the line between them
+		nx = (pbx - pax) / distance;
+		ny = (pby - pay) / distance;
+	}
+	float c1x = pax + a->radius * nx, c1y = pay + a->radius * ny, c2x = pbx - b->radius * nx, c2y = pby - b->radius * ny;
+	m->nx = nx;
+	m->ny = ny;
+	m->count = 1;
+	m->owners = dkPoint0OnB;
+	m->points[0] = (dkManifoldPoint){.px = 0.5f * (c1x + c2x), .py = 0.5f * (c1y + c2y),
+									 .separation = (c2x - c1x) * nx + (c2y - c1y) * ny,
+									 .id = DK_MAKE_ID(f1 == 0.0f ? 0 : (f1 == 1.0f ? 1 : 2), f2 == 0.0f ? 0 : (f2 == 1.0f ? 1 : 2))};
+}
+
 static void collidePolygons(const dkPlaced* a, const dkPlaced* b, float speculative, dkManifold* m)
 {
 	int32_t edgeA, edgeB;
+	float radius = a->radius + b->radius;
 	float sa = dkMaxSeparation(a, b, &edgeA);
-	if (sa > speculative) return;
+	if (sa > speculative + radius) return;
 	float sb = dkMaxSeparation(b, a, &edgeB);
-	if (sb > speculative) return;
-	if (sb > 0.1f * DK_LINEAR_SLOP + sa)
+	if (sb > speculative + radius) return;
+	if (radius > 0.0f)
+		collideRounded(a, b, sa, sb, edgeA, edgeB, speculative, m);
+	else if (sb > 0.1f * DK_LINEAR_SLOP + sa)
 		clipPolygons(b, a, edgeB, true, speculative, m);
 	else
 		clipPolygons(a, b, edgeA, false, speculative, m);
@@ -282,7 +431,7 @@ static void collideChainedFace(const dkPlaced* segment, const dkPlaced* p, int32
 		float d = nx * (p->x[j] - segment->x[edge]) + ny * (p->y[j] - segment->y[edge]);
 		if (d < least) least = d;
 	}
-	if (least > speculative) return;
+	if (least > speculative + p->radius) return;
 	clipPolygons(segment, p, edge, flip, speculative, m);
 }
 
@@ -304,6 +453,7 @@ void dkCollide(const dkPlaced* a, const dkPlaced* b, float speculative, dkManifo
 		int32_t faceA = chainedFace(a, b), faceB = faceA < 0 ? chainedFace(b, a) : -1;
 		if (faceA >= 0) collideChainedFace(a, b, faceA, false, speculative, m);
 		else if (faceB >= 0) collideChainedFace(b, a, faceB, true, speculative, m);
+		else if (a->count == 2 && b->count == 2 && a->radius + b->radius > 0.0f) collideCapsules(a, b, speculative, m);
 		else collidePolygons(a, b, speculative, m);
 	}
 }

@@ -152,6 +152,21 @@ dkResult dkWorld_CreateShape(dkWorld* world, const dkShapeDef* def, dkShapeId* o
 		break;
 	}
 	case dkGeometryPolygon: {
+		// Rounded: the points within `radius` of the convex core (a capsule when the core is a segment).
+		if (!(def->radius >= 0.0f && def->radius <= DK_MAX_SIZE)) return invalid(error, "radius", -1, def->radius);
+		s.radius = def->radius;
+		if (n == 2 && def->radius > 0.0f) { // a capsule: edge 0 runs from vertex 0 to 1, edge 1 back
+			float ex = def->x[1] - def->x[0], ey = def->y[1] - def->y[0];
+			float len = sqrtf(ex * ex + ey * ey);
+			if (!(len > 1e-3f)) return invalid(error, "capsule length", -1, len);
+			memcpy(s.x, def->x, 2 * sizeof(float));
+			memcpy(s.y, def->y, 2 * sizeof(float));
+			s.nx[0] = ey / len;
+			s.ny[0] = -ex / len;
+			s.nx[1] = -s.nx[0];
+			s.ny[1] = -s.ny[0];
+			break;
+		}
 		if (n < 3 || n > DK_MAX_POLYGON_VERTICES) return invalid(error, "collisionBoundingPath vertex count", -1, n);
 		int32_t bad;
 		if (!buildPolygon(&s, def->x, def->y, n, &bad))

@@ -84,6 +84,9 @@ final class PictureWriter: FrameSink {
                     out += "<ellipse transform=\"\(place)\" rx=\"\(n(w / 2))\" ry=\"\(n(h / 2))\" fill=\"\(fill)\"/>\n"
                 case .polygon(let points):
                     out += "<polygon transform=\"\(place)\" fill=\"\(fill)\" points=\"" + points.map { "\(n($0.x)),\(n($0.y))" }.joined(separator: " ") + "\"/>\n"
+                case .capsule, .roundedRectangle, .roundedPolygon: // their outlines
+                    let points = part.shape.outlines.first ?? []
+                    out += "<polygon transform=\"\(place)\" fill=\"\(fill)\" points=\"" + points.map { "\(n($0.x)),\(n($0.y))" }.joined(separator: " ") + "\"/>\n"
                 case .group: break
                 }
             }

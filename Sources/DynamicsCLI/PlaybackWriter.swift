@@ -39,6 +39,9 @@ final class PlaybackWriter: FrameSink {
                 case .rectangle(let w, let h): return "[\"r\",\(place),\(n(w)),\(n(h))]"
                 case .ellipse(let w, let h): return "[\"e\",\(place),\(n(w)),\(n(h))]"
                 case .polygon(let points): return "[\"p\",\(place)," + points.map { "\(n($0.x)),\(n($0.y))" }.joined(separator: ",") + "]"
+                case .capsule, .roundedRectangle, .roundedPolygon:  // drawn as their outlines
+                    let points = part.shape.outlines.first ?? []
+                    return "[\"p\",\(place)," + points.map { "\(n($0.x)),\(n($0.y))" }.joined(separator: ",") + "]"
                 case .group: return "[\"p\",\(place)]"
                 }
             }

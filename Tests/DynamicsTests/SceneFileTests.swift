@@ -346,7 +346,7 @@ import Testing
          "/generators/0/id", "makes the id 'g-1'"),
         ("{\"format\": \"dynamics-scene/1\",\n \"items\": [x]}", "", "not valid JSON: Invalid value at line 2, column 12"),
         (#"{"format": "dynamics-scene/1", "items": [{"id": "a", "center": [0, 0], "shape": {"type": "group", "parts": [{"shape": {"type": "group", "parts": []}}]}}]}"#,
-         "/items/0/shape/parts/0/shape/type", "must be one of rectangle, ellipse, circle, polygon, hull, got 'group'"),
+         "/items/0/shape/parts/0/shape/type", "must be one of rectangle, ellipse, circle, polygon, hull, capsule, roundedRectangle, got 'group'"),
         (#"{"format": "dynamics-scene/1", "items": [{"id": "a", "center": [0, 0], "shape": {"type": "group", "parts": []}}]}"#,
          "/items/0/shape/parts", "1 to 64 parts"),
         (#"{"format": "dynamics-scene/1", "items": [{"id": "a", "shape": {"type": "circle", "radius": 5}, "center": [0, 0]}], "behaviors": [{"type": "gravity", "magnitude": 1e30}]}"#,

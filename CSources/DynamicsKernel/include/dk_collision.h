@@ -23,7 +23,9 @@ typedef struct dkShapeId {
 
 typedef enum dkGeometryKind {
 	dkGeometryCircle = 0,  ///< centre (vertex 0) and radius
-	dkGeometryPolygon = 1, ///< convex polygon of 3…16 vertices (either winding)
+	/// convex polygon of 3…16 vertices (either winding), rounded by `radius` (≥ 0); with radius > 0, 2 vertices
+	/// make a capsule (the points within the radius of the segment between them)
+	dkGeometryPolygon = 1,
 	dkGeometrySegment = 2, ///< a two-sided line segment (vertices 0 and 1)
 } dkGeometryKind;
 
@@ -38,7 +40,7 @@ typedef struct dkShapeDef {
 	dkGeometryKind kind;
 	int32_t count;
 	float x[DK_MAX_POLYGON_VERTICES], y[DK_MAX_POLYGON_VERTICES];
-	float radius; ///< circles only, pt
+	float radius; ///< pt: a circle's; a polygon's rounding (0: sharp corners)
 	/// Segments only: dkChainPrevious and/or dkChainNext when the segment continues a chain at that end,
 	/// with the neighbour's far vertex (its ghost vertex): the previous segment's start in x[2], y[2], the
 	/// next segment's end in x[3], y[3]. Items slide over flat and valley joints on the faces, and meet the

@@ -5,7 +5,8 @@ import Foundation
 /// A kernel shape's geometry in the frame the kernel expects (item frame, or world for boundaries).
 enum KernelGeometry {
     case circle(center: CGPoint, radius: CGFloat)
-    case polygon([CGPoint])
+    /// A convex polygon, rounded by `radius` (0: sharp); two vertices and a radius make a capsule.
+    case polygon([CGPoint], radius: CGFloat = 0)
     /// A segment; `previous` and `next`, when it continues a chain at its start or end, are the neighbouring
     /// segments' far vertices (the kernel's ghost vertices).
     case segment(CGPoint, CGPoint, previous: CGPoint? = nil, next: CGPoint? = nil)
@@ -42,8 +43,9 @@ extension KernelWorld {
             def.kind = dkGeometryCircle
             def.radius = Float(radius)
             points = [center]
-        case let .polygon(vertices):
+        case let .polygon(vertices, radius):
             def.kind = dkGeometryPolygon
+            def.radius = Float(radius)
             points = vertices
         case let .segment(a, b, previous, next):
             def.kind = dkGeometrySegment

@@ -12,6 +12,15 @@ public enum CollisionShape: Hashable, Sendable {
     case ellipse(width: CGFloat, height: CGFloat)
     /// A convex polygon of 3…16 vertices, either winding. A concave or self-intersecting polygon throws.
     case polygon([CGPoint])
+    /// Beyond UIKit: the stadium inscribed in width × height, pt: a rectangle with round ends (half-circles of
+    /// the shorter side) on its shorter sides; a circle when the sides are equal. Exact, as Box2D's capsule.
+    case capsule(width: CGFloat, height: CGFloat)
+    /// Beyond UIKit: a width × height rectangle whose corners are rounded to `cornerRadius` pt (0 … half the
+    /// shorter side; 0 is the rectangle, half the shorter side the capsule). Exact, as Box2D's rounded box.
+    case roundedRectangle(width: CGFloat, height: CGFloat, cornerRadius: CGFloat)
+    /// Beyond UIKit: the points within `radius` pt (> 0) of a convex polygon of 3…16 vertices (the polygon grown
+    /// by the radius, its corners rounded), as Box2D's rounded polygons. Exact.
+    case roundedPolygon([CGPoint], radius: CGFloat)
 
     /// Vertices of the 16-point ellipse hull.
     static func ellipseHull(width: CGFloat, height: CGFloat) -> [CGPoint] {

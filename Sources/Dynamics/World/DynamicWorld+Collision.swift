@@ -111,6 +111,24 @@ extension CollisionShape {
             return .polygon(Self.ellipseHull(width: w, height: h).map(place))
         case let .polygon(points):
             return .polygon(points.map(place))
+        case let .capsule(w, h):
+            try positive(w, "width")
+            try positive(h, "height")
+            if w == h { return .circle(center: offset, radius: w / 2) }
+            let r = min(w, h) / 2, half = abs(w - h) / 2
+            let ends = w > h ? [CGPoint(x: -half, y: 0), CGPoint(x: half, y: 0)] : [CGPoint(x: 0, y: -half), CGPoint(x: 0, y: half)]
+            return .polygon(ends.map(place), radius: r)
+        case let .roundedRectangle(w, h, r):
+            try positive(w, "width")
+            try positive(h, "height")
+            guard r.isFinite, r >= 0, r <= min(w, h) / 2 else { throw .invalidValue(field: "cornerRadius", value: Double(r), index: nil) }
+            if r == 0 { return try CollisionShape.rectangle(width: w, height: h).kernelGeometry(offset: offset, angle: angle) }
+            if r == min(w, h) / 2 { return try CollisionShape.capsule(width: w, height: h).kernelGeometry(offset: offset, angle: angle) }
+            let (x, y) = (w / 2 - r, h / 2 - r)
+            return .polygon([CGPoint(x: -x, y: -y), CGPoint(x: x, y: -y), CGPoint(x: x, y: y), CGPoint(x: -x, y: y)].map(place), radius: r)
+        case let .roundedPolygon(points, r):
+            try positive(r, "radius")
+            return .polygon(points.map(place), radius: r)
         }
     }
 }

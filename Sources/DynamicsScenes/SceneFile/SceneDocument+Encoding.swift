@@ -48,6 +48,11 @@ extension SceneShape {
         case .ellipse(let w, let h) where w == h: .object(["type": .string("circle"), "radius": .number(w / 2)])
         case .ellipse(let w, let h): .object(["type": .string("ellipse"), "width": .number(w), "height": .number(h)])
         case .polygon(let points): .object(["type": .string("polygon"), "points": .array(points.map { .pair($0.x, $0.y) })])
+        case .capsule(let w, let h): .object(["type": .string("capsule"), "width": .number(w), "height": .number(h)])
+        case .roundedRectangle(let w, let h, let r):
+            .object(["type": .string("roundedRectangle"), "width": .number(w), "height": .number(h), "radius": .number(r)])
+        case .roundedPolygon(let points, let r):
+            .object(["type": .string("polygon"), "points": .array(points.map { .pair($0.x, $0.y) }), "radius": .number(r)])
         case .group(let parts):
             .object(["type": .string("group"), "parts": .array(parts.map { part in
                 var o: [String: SceneValue] = ["shape": part.shape.value, "offset": .pair(part.offset.x, part.offset.y)]

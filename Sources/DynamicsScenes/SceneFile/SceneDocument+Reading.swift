@@ -84,11 +84,12 @@ extension SceneDocument {
 
     static func readShape(_ value: SceneValue, at path: String, reader: SceneReader, inGroup: Bool = false) -> SceneShape? {
         guard case .object(let fields) = value else {
-            reader.error(path, "must be an object with a 'type' (rectangle, ellipse, circle, polygon, hull, group), got \(value.kindName)")
+            reader.error(path, "must be an object with a 'type' (rectangle, ellipse, circle, polygon, hull, capsule, roundedRectangle, group), got \(value.kindName)")
             return nil
         }
         let type = SceneObject(fields: fields, path: path, reader: reader)
-            .choice("type", ["rectangle", "ellipse", "circle", "polygon", "hull"] + (inGroup ? [] : ["group"]), required: true)
+            .choice("type", ["rectangle", "ellipse", "circle", "polygon", "hull", "capsule", "roundedRectangle"] + (inGroup ? [] : ["group"]),
+                    required: true)
         switch type {
         case "rectangle", "ellipse":
             guard let o = reader.object(value, at: path, keys: ["type", "width", "height"]) else { return nil }
@@ -101,25 +102,42 @@ extension SceneDocument {
                   let r = o.number("radius", required: true, maximum: 1e7, above: 0)
             else { return nil }
             return .ellipse(width: 2 * r, height: 2 * r)
-        case "polygon":
-            guard let o = reader.object(value, at: path, keys: ["type", "points"]),
+        case "capsule": // beyond UIKit
+            guard let o = reader.object(value, at: path, keys: ["type", "width", "height"]) else { return nil }
+            let w = o.number("width", required: true, maximum: 1e7, above: 0)
+            let h = o.number("height", required: true, maximum: 1e7, above: 0)
+            guard let w, let h else { return nil }
+            return .capsule(width: w, height: h)
+        case "roundedRectangle": // beyond UIKit
+            guard let o = reader.object(value, at: path, keys: ["type", "width", "height", "radius"]) else { return nil }
+            let w = o.number("width", required: true, maximum: 1e7, above: 0)
+            let h = o.number("height", required: true, maximum: 1e7, above: 0)
+            let r = o.number("radius", required: true, minimum: 0, maximum: 1e7)
+            guard let w, let h, let r else { return nil }
+            guard r <= min(w, h) / 2 else {
+                reader.error(o.at("radius"), "must be at most half the shorter side (\(min(w, h) / 2)), got \(r)")
+                return nil
+            }
+            return .roundedRectangle(width: w, height: h, radius: r)
+        case "polygon", "hull": // a hull: beyond UIKit, the convex polygon around the points, read as that polygon
+            guard let o = reader.object(value, at: path, keys: ["type", "points", "radius"]),
                   let points = o.points("points", required: true)
             else { return nil }
-            if let problem = SceneGeometry.convexityProblem(points) {
+            let radius = o.number("radius", minimum: 0, maximum: 1e7) ?? 0 // beyond UIKit: rounded corners
+            var corners = points
+            if type == "hull" {
+                do {
+                    guard case .polygon(let hull) = try CollisionShape.hull(of: points) else { return nil }
+                    corners = hull
+                } catch {
+                    reader.error(o.at("points"), "has no convex hull: \(error)")
+                    return nil
+                }
+            } else if let problem = SceneGeometry.convexityProblem(points) {
                 reader.error(o.at("points"), problem)
                 return nil
             }
-            return .polygon(points)
-        case "hull": // beyond UIKit: the convex polygon around the points, read as that polygon
-            guard let o = reader.object(value, at: path, keys: ["type", "points"]),
-                  let points = o.points("points", required: true)
-            else { return nil }
-            do {
-                if case .polygon(let corners) = try CollisionShape.hull(of: points) { return .polygon(corners) }
-            } catch {
-                reader.error(o.at("points"), "has no convex hull: \(error)")
-            }
-            return nil
+            return radius > 0 ? .roundedPolygon(corners, radius: radius) : .polygon(corners)
         case "group":
             guard let o = reader.object(value, at: path, keys: ["type", "parts"]),
                   let list = o.value("parts", required: true), let values = reader.array(list, at: o.at("parts"))

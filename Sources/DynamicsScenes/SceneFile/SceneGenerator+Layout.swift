@@ -59,6 +59,14 @@ extension SceneGenerator {
             let xs = points.map(\.x), ys = points.map(\.y)
             let sx = width / max((xs.max() ?? 1) - (xs.min() ?? 0), 1e-9), sy = height / max((ys.max() ?? 1) - (ys.min() ?? 0), 1e-9)
             return .polygon(points.map { CGPoint(x: $0.x * sx, y: $0.y * sy) })
+        case .capsule: return .capsule(width: width, height: height)
+        case .roundedRectangle(let w, let h, let r):  // the radius scaled with the shorter side
+            return .roundedRectangle(width: width, height: height, radius: r * min(width, height) / min(w, h))
+        case .roundedPolygon(let points, let r):  // the whole outline scaled to fit, the radius with its smaller scale
+            let xs = points.map(\.x), ys = points.map(\.y)
+            let w = (xs.max() ?? 0) - (xs.min() ?? 0) + 2 * r, h = (ys.max() ?? 0) - (ys.min() ?? 0) + 2 * r
+            let sx = width / max(w, 1e-9), sy = height / max(h, 1e-9)
+            return .roundedPolygon(points.map { CGPoint(x: $0.x * sx, y: $0.y * sy) }, radius: r * min(sx, sy))
         }
     }
 }

@@ -40,6 +40,13 @@ public indirect enum SceneShape: Hashable, Sendable {
     case ellipse(width: CGFloat, height: CGFloat)
     /// A convex polygon of 3…16 vertices around the item's centre (UIKit's `.path` collision bounds).
     case polygon([CGPoint])
+    /// Beyond UIKit: the stadium inscribed in width × height (round ends on its shorter sides; a circle when
+    /// equal), as `CollisionShape.capsule(width:height:)`.
+    case capsule(width: CGFloat, height: CGFloat)
+    /// Beyond UIKit: a width × height rectangle with corners rounded to `radius` (0 … half the shorter side).
+    case roundedRectangle(width: CGFloat, height: CGFloat, radius: CGFloat)
+    /// Beyond UIKit: the points within `radius` (> 0) of a convex polygon of 3…16 vertices around the centre.
+    case roundedPolygon([CGPoint], radius: CGFloat)
     /// Several shapes joined rigidly (UIKit's `DynamicItemGroup`), placed around the item's `center`. The
     /// item moves as one body whose centre of mass is the parts' (each part's mass at its offset); the world,
     /// trajectories and pictures place the item by that centre of mass.

@@ -107,6 +107,9 @@ extension SceneRun {
         case .rectangle(let w, let h): .rectangle(width: w, height: h)
         case .ellipse(let w, let h): .ellipse(width: w, height: h)
         case .polygon(let points): .polygon(points)
+        case .capsule(let w, let h): .capsule(width: w, height: h)
+        case .roundedRectangle(let w, let h, let r): .roundedRectangle(width: w, height: h, cornerRadius: r)
+        case .roundedPolygon(let points, let r): .roundedPolygon(points, radius: r)
         case .group: fatalError("a group's parts are added one by one")
         }
     }

@@ -133,6 +133,11 @@ public final class SceneRun {
         case .rectangle(let w, let h): d.shape = .rectangle(width: w, height: h)
         case .ellipse(let w, let h): d.shape = .ellipse(width: w, height: h)
         case .polygon(let points): d.shape = .polygon(points, density: m.density)
+        case .capsule(let w, let h): d.shape = (try? .capsule(width: w, height: h, density: m.density)) ?? .rectangle(width: w, height: h)
+        case .roundedRectangle(let w, let h, let r):
+            d.shape = (try? .roundedRectangle(width: w, height: h, cornerRadius: r, density: m.density)) ?? .rectangle(width: w, height: h)
+        case .roundedPolygon(let points, let r):
+            d.shape = (try? .roundedPolygon(points, radius: r, density: m.density)) ?? .polygon(points, density: m.density)
         case .group:
             let g = shape.compound(density: m.density), size = shape.extent
             d.shape = .compound(mass: g.mass, inertia: g.inertia, width: size.width, height: size.height)

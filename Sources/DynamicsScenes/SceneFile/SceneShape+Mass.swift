@@ -16,6 +16,16 @@ extension SceneShape {
         case .polygon(let points):
             if case .compound(let m, let i, _, _) = ItemDescription.Shape.polygon(points, density: density) { return (m, i) }
             return (0, 0)
+        case .capsule(let w, let h):
+            if case .compound(let m, let i, _, _) = try? ItemDescription.Shape.capsule(width: w, height: h, density: density) { return (m, i) }
+            return (0, 0)
+        case .roundedRectangle(let w, let h, let r):
+            if case .compound(let m, let i, _, _) = try? ItemDescription.Shape.roundedRectangle(width: w, height: h, cornerRadius: r,
+                                                                                                  density: density) { return (m, i) }
+            return (0, 0)
+        case .roundedPolygon(let points, let r):
+            if case .compound(let m, let i, _, _) = try? ItemDescription.Shape.roundedPolygon(points, radius: r, density: density) { return (m, i) }
+            return (0, 0)
         case .group:
             let g = compound(density: density)
             return (g.mass, g.inertia)
@@ -65,11 +75,50 @@ extension SceneShape {
                     return CGPoint(x: w / 2 * cos(a), y: h / 2 * sin(a))
                 }
             case .polygon(let points): local = points
+            case .capsule(let w, let h):
+                let r = min(w, h) / 2, half = abs(w - h) / 2
+                local = Self.roundedOutline(w >= h ? [CGPoint(x: -half, y: 0), CGPoint(x: half, y: 0)]
+                                                   : [CGPoint(x: 0, y: -half), CGPoint(x: 0, y: half)], radius: r)
+            case .roundedRectangle(let w, let h, let r):
+                let (x, y) = (w / 2 - r, h / 2 - r)
+                local = Self.roundedOutline([CGPoint(x: -x, y: -y), CGPoint(x: x, y: -y), CGPoint(x: x, y: y), CGPoint(x: -x, y: y)],
+                                            radius: r)
+            case .roundedPolygon(let points, let r): local = Self.roundedOutline(points, radius: r)
             case .group: local = []
             }
             let (s, c) = (sin(part.angle), cos(part.angle))
             return local.map { CGPoint(x: part.offset.x + c * $0.x - s * $0.y, y: part.offset.y + s * $0.x + c * $0.y) }
         }
+    }
+
+    /// The outline of the points within `r` of a convex polygon (two points: a segment), for drawing: each
+    /// corner's arc in steps of at most 15° from one edge's outward normal to the next's. Repeated points (a
+    /// radius of 0, or corners that coincide) are left out.
+    static func roundedOutline(_ core: [CGPoint], radius r: CGFloat) -> [CGPoint] {
+        let n = core.count
+        var twice: CGFloat = 0
+        for k in 0..<n { twice += core[k].x * core[(k + 1) % n].y - core[(k + 1) % n].x * core[k].y }
+        let sign: CGFloat = twice < 0 ? -1 : 1
+        func normal(_ k: Int) -> CGFloat {  // the angle of edge k's outward normal
+            let (u, v) = (core[k], core[(k + 1) % n])
+            return atan2(-sign * (v.x - u.x), sign * (v.y - u.y))
+        }
+        var points: [CGPoint] = []
+        for k in 0..<n {  // the corner at vertex k + 1, from edge k's normal to edge k + 1's
+            let v = core[(k + 1) % n], from = normal(k)
+            var sweep = normal((k + 1) % n) - from
+            if n == 2 { sweep = sign * .pi } else {
+                while sweep * sign < 0 { sweep += sign * 2 * .pi }
+                while abs(sweep) > 2 * .pi { sweep -= sign * 2 * .pi }
+            }
+            let steps = r > 0 ? max(1, Int((abs(sweep) / (.pi / 12)).rounded(.up))) : 0
+            for s in 0...steps {
+                let a = from + sweep * CGFloat(s) / CGFloat(max(steps, 1))
+                let p = CGPoint(x: v.x + r * cos(a), y: v.y + r * sin(a))
+                if points.last.map({ hypot($0.x - p.x, $0.y - p.y) > 1e-9 }) ?? true { points.append(p) }
+            }
+        }
+        return points
     }
 
     /// The extent of the outlines: width and height of their bounding box, pt.
