@@ -171,6 +171,55 @@ extension Scene {
         return d
     }
 
+    /// `spinner` (Box2D v3's benchmark): a closed path of 360 points on a circle of radius 4 000 pt about
+    /// (0, −3 200) (friction 0.1); a rounded bar (120 × 4 040 pt, a 80 × 4 000 pt core with corners of 20 pt,
+    /// friction 0) pinned to the world at its centre (0, −1 200) with a motor at −5 rad/s (Box2D's 5 rad/s
+    /// counterclockwise with y up) and no torque limit; and 6 076 items in rows of 92 at a 50 pt pitch from
+    /// (−2 300, −200), cycling a capsule (100 × 50 pt), a circle (radius 35 pt) and a 70 pt square, density 0.25,
+    /// friction 0.1, elasticity 0.1, tagged `piece`. They start overlapping, as Box2D's do. The bar's ends reach
+    /// past the ring, which it does not meet (as in Box2D, whose joint keeps the bar and the ground, holding the
+    /// ring, apart). The item count picks how many (6 076 by default), plus the bar.
+    public static let spinner = Scene(
+        name: "spinner", summary: "Box2D spinner: a motorised rounded bar stirring 6 076 capsules, circles and squares",
+        defaultItems: 6_076, defaultSeconds: 500.0 / 60, shape: "mixed", restDetection: false
+    ) { n in
+        let ring = (0..<360).map { k -> CGPoint in  // Box2D's points from (40, 0) m turning clockwise (y up), mirrored
+            let a = -2 * Double.pi * Double(k) / 360
+            return CGPoint(x: 4000 * cos(a), y: -(4000 * sin(a) + 3200))
+        }
+        var barMaterial = SceneMaterial()
+        barMaterial.friction = 0
+        var bar = SceneItem(id: "bar", shape: .roundedRectangle(width: 120, height: 4040, radius: 20), center: CGPoint(x: 0, y: -1200))
+        bar.material = barMaterial
+        var material = SceneMaterial()
+        material.density = 0.25
+        material.friction = 0.1
+        material.elasticity = 0.1
+        let shapes: [SceneShape] = [.capsule(width: 100, height: 50), .ellipse(width: 70, height: 70), .rectangle(width: 70, height: 70)]
+        var d = SceneDocument()
+        d.items = [bar] + (0..<max(1, n)).map { k in
+            var item = SceneItem(id: "piece-\(k)", shape: shapes[k % 3], center: CGPoint(x: -2300 + 50 * Double(k % 92), y: -200 - 50 * Double(k / 92)))
+            item.material = material
+            item.tags = ["piece"]
+            return item
+        }
+        // The pieces meet the ring and each other; the bar meets the pieces only: its ends reach 20 pt past the
+        // ring, which Box2D's bar passes through, as a joint keeps its bodies (the bar and the ground, which
+        // holds the ring) from colliding.
+        var ringCollision = SceneCollision()
+        ringCollision.targets = SceneTargets(tags: ["piece"])
+        ringCollision.boundaries = [.init(id: "ring", shape: .path(points: ring, closed: true))]
+        var stir = SceneCollision()
+        stir.targets = SceneTargets(items: ["bar"], tags: ["piece"])
+        stir.mode = .items
+        let motor = AttachmentMotor(speed: -5)
+        d.behaviors = [SceneDocument.gravity(), SceneBehavior(id: "collision", .collision(ringCollision)),
+                       SceneBehavior(id: "stir", .collision(stir)),
+                       SceneBehavior(id: "axle", .attachment(SceneAttachment(item: "bar", anchor: CGPoint(x: 0, y: -1200),
+                                                                             kind: .pin(motor: motor))))]
+        return d
+    }
+
     /// A group's part: the convex hull of `points` (pt, in the item's frame), placed at its centroid.
     static func centredPart(_ points: [CGPoint]) -> SceneShapePart {
         guard case .polygon(let corners) = try? CollisionShape.hull(of: points) else { preconditionFailure("a flat hull: \(points)") }

@@ -14,7 +14,7 @@ public struct Scene: Sendable {
     public let defaultItems: Int
     /// Simulated seconds `dynamics simulate` runs.
     public let defaultSeconds: Double
-    /// The shape name reported by benchmarks (`box`, `circle`, `compound` or `polygon`).
+    /// The shape name reported by benchmarks (`box`, `circle`, `compound`, `polygon` or `mixed`).
     public let shape: String
     /// Whether the scene keeps rest detection on (the reference benchmark scenes turn it off).
     public let restDetection: Bool

@@ -4,8 +4,8 @@ import DynamicsScenes
 import Foundation
 import Testing
 
-/// Box2D's benchmark scenes with motors, kinematic items and compound items (`tumbler`, `compounds`, `washer`,
-/// `junkyard`) against Box2D v3's `benchmarks.c`, written here in its metres with y up and converted (100 pt per
+/// Box2D's benchmark scenes with motors, kinematic items, compound items and rounded shapes (`tumbler`,
+/// `compounds`, `washer`, `junkyard`, `spinner`) against Box2D v3's `benchmarks.c`, written here in its metres with y up and converted (100 pt per
 /// metre, y down), and against the closed forms of their masses, the motor and the kinematic motions.
 @Suite struct MachineSceneTests {
     /// `world`'s ids in creation order.
@@ -172,5 +172,44 @@ import Testing
             let p = run.world.pose(of: id).center
             #expect(abs(p.x) < 7950 && p.y < -50, "a pentagon left the pit: \(p)")
         }
+    }
+
+    @Test("spinner: Box2D's rounded bar at (0, 12) m and 6 076 items of three shapes at a 0.5 m pitch from (−23, 2) m")
+    func spinnerLayout() throws {
+        let world = try Scene.spinner.makeWorld()
+        let ids = createdIDs(world)
+        #expect(ids.count == 6_077)
+        #expect(world.pose(of: ids[0]).center == CGPoint(x: 0, y: -1200))
+        // b2MakeRoundedBox(0.4, 20, 0.2) at density 1: the 0.8 × 40 m core grown by 0.2 m.
+        let bar = try ItemDescription.Shape.roundedRectangle(width: 120, height: 4040, cornerRadius: 20, density: 1)
+        if case .compound(let m, _, _, _) = bar { #expect(abs(world.mass(of: ids[0]) - m) < 1e-3 * m) }
+        // CreateSpinner: x from −23 m by 0.5 m, a new row 0.5 m up once x reaches 23 m (92 to a row).
+        var worst = 0.0
+        for k in 0..<6_076 {
+            let c = world.pose(of: ids[1 + k]).center
+            worst = max(worst, hypot(c.x - 100 * (-23 + 0.5 * Double(k % 92)), c.y + 100 * (2 + 0.5 * Double(k / 92))))
+        }
+        #expect(worst < 1e-3, "an item is \(worst) pt from Box2D's place")
+        // Capsule (0.5 m segment, radius 0.25 m), circle (radius 0.35 m), square (0.7 m), density 0.25.
+        let capsule = try ItemDescription.Shape.capsule(width: 100, height: 50, density: 0.25)
+        if case .compound(let m, _, _, _) = capsule { #expect(abs(world.mass(of: ids[1]) - m) < 1e-6) }
+        #expect(abs(world.mass(of: ids[2]) - 0.25 * .pi * 35 * 35 / 10_000) < 1e-6)
+        #expect(abs(world.mass(of: ids[3]) - 0.25 * 70 * 70 / 10_000) < 1e-6)
+    }
+
+    @Test("spinner: the unlimited motor turns the loaded bar at 5 rad/s, and the pieces stay in the ring but a few")
+    func spinnerTurns() throws {
+        let world = try Scene.spinner.makeWorld(items: 600)
+        let ids = createdIDs(world)
+        try world.step(count: 120)
+        #expect(abs(world.angularVelocity(of: ids[0]) + 5) < 1e-3, "ω \(world.angularVelocity(of: ids[0]))")
+        #expect(hypot(world.pose(of: ids[0]).center.x, world.pose(of: ids[0]).center.y + 1200) < 0.5)
+        // The bar's ends pass 20 pt beyond the ring at its bottom (as Box2D's do): a piece caught there can be
+        // pushed through it. No more than 1 % are.
+        let outside = ids.dropFirst().filter { id in
+            let p = world.pose(of: id).center
+            return hypot(p.x, p.y + 3200) > 4000
+        }
+        #expect(outside.count <= 6, "\(outside.count) of 600 pieces left the ring")
     }
 }

@@ -24,6 +24,7 @@ import Testing
         ("compounds", 300, 120, 0x8e4fde6315b380b4),
         ("washer", 300, 120, 0x5ac990d0b4997bc3),
         ("junkyard", 300, 120, 0xa00bd3fa4c659072),
+        ("spinner", 300, 120, 0xc95d0abf305eb94d),
         ("chain", 300, 120, 0xfc3133c54cf04648),
         ("bridge", 300, 120, 0x426a6f9fe2b54c0a),
         ("fields", 300, 120, 0x4cfd7b3e64db38cb),
