@@ -42,6 +42,15 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .executableTarget(
+            name: "Churn",
+            dependencies: [
+                .product(name: "Dynamics", package: dynamics),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/Churn",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
             name: "Springs",
             dependencies: [
                 .product(name: "Dynamics", package: dynamics),
