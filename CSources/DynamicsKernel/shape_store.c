@@ -26,6 +26,21 @@ void dkShapes_Destroy(dkWorld* world)
 	dkIdPool_Destroy(world, &world->shapeIds);
 }
 
+// A shape of two vertices (a segment, a capsule's core): edge 0 runs from vertex 0 to 1, edge 1 back, their
+// normals opposite. Returns its length (the normals are not finite for a length of 0, which callers refuse).
+static float twoSided(dkShape* s, const dkShapeDef* def)
+{
+	float ex = def->x[1] - def->x[0], ey = def->y[1] - def->y[0];
+	float len = sqrtf(ex * ex + ey * ey);
+	memcpy(s->x, def->x, 2 * sizeof(float));
+	memcpy(s->y, def->y, 2 * sizeof(float));
+	s->nx[0] = ey / len;
+	s->ny[0] = -ex / len;
+	s->nx[1] = -s->nx[0];
+	s->ny[1] = -s->ny[0];
+	return len;
+}
+
 static dkResult invalid(dkError* error, const char* field, int32_t index, double value)
 {
 	dkSetError(error, dkResultInvalidValue, index, field, value);
@@ -127,15 +142,8 @@ dkResult dkWorld_CreateShape(dkWorld* world, const dkShapeDef* def, dkShapeId* o
 		break;
 	case dkGeometrySegment: {
 		if (n != 2) return invalid(error, "count", -1, n);
-		float ex = def->x[1] - def->x[0], ey = def->y[1] - def->y[0];
-		float len = sqrtf(ex * ex + ey * ey);
+		float len = twoSided(&s, def);
 		if (!(len > 1e-3f)) return invalid(error, "segment length", -1, len);
-		memcpy(s.x, def->x, 2 * sizeof(float));
-		memcpy(s.y, def->y, 2 * sizeof(float));
-		s.nx[0] = ey / len;
-		s.ny[0] = -ex / len;
-		s.nx[1] = -s.nx[0];
-		s.ny[1] = -s.ny[0];
 		s.chain = def->chain & (dkChainPrevious | dkChainNext);
 		// The neighbours' far vertices (ghost vertices): vertex 2 before vertex 0, vertex 3 after vertex 1.
 		for (int32_t k = 0; k < 2; ++k) {
@@ -155,16 +163,9 @@ dkResult dkWorld_CreateShape(dkWorld* world, const dkShapeDef* def, dkShapeId* o
 		// Rounded: the points within `radius` of the convex core (a capsule when the core is a segment).
 		if (!(def->radius >= 0.0f && def->radius <= DK_MAX_SIZE)) return invalid(error, "radius", -1, def->radius);
 		s.radius = def->radius;
-		if (n == 2 && def->radius > 0.0f) { // a capsule: edge 0 runs from vertex 0 to 1, edge 1 back
-			float ex = def->x[1] - def->x[0], ey = def->y[1] - def->y[0];
-			float len = sqrtf(ex * ex + ey * ey);
+		if (n == 2 && def->radius > 0.0f) { // a capsule
+			float len = twoSided(&s, def);
 			if (!(len > 1e-3f)) return invalid(error, "capsule length", -1, len);
-			memcpy(s.x, def->x, 2 * sizeof(float));
-			memcpy(s.y, def->y, 2 * sizeof(float));
-			s.nx[0] = ey / len;
-			s.ny[0] = -ex / len;
-			s.nx[1] = -s.nx[0];
-			s.ny[1] = -s.ny[0];
 			break;
 		}
 		if (n < 3 || n > DK_MAX_POLYGON_VERTICES) return invalid(error, "collisionBoundingPath vertex count", -1, n);

@@ -54,16 +54,8 @@ extension Scene {
         defaultItems: 3_000, defaultSeconds: 500.0 / 60, shape: "compound", restDetection: false
     ) { n in
         let columns = 20, rows = max(1, (n + columns - 1) / columns)
-        var ground = SceneMaterial()
-        ground.friction = 0.6
-        ground.anchored = true
         var d = SceneDocument()
-        d.items = SceneDocument.listed("floor", .rectangle(width: 110, height: 100),
-                                       (0..<81).map { CGPoint(x: -4000 + 100 * Double($0), y: 0) }, material: ground)
-        for x in [-4000.0, 4000] {
-            d.items += SceneDocument.listed(x < 0 ? "left-wall" : "right-wall", .rectangle(width: 100, height: 110),
-                                            (0..<100).map { CGPoint(x: x, y: -100 * Double($0 + 1)) }, material: ground)
-        }
+        d.items = pit(floor: 81, walls: 100, at: 4000)
         // Each triangle centred on its centroid, (∓50/3, −100) pt from the item's origin.
         let left = [CGPoint(x: -250.0 / 3, y: 100), CGPoint(x: 200.0 / 3, y: 0), CGPoint(x: 50.0 / 3, y: -100)]
         let right = left.map { CGPoint(x: -$0.x, y: $0.y) }
@@ -134,16 +126,8 @@ extension Scene {
         defaultItems: 8_000, defaultSeconds: 800.0 / 60, shape: "polygon", restDetection: false
     ) { n in
         let columns = 200, rows = max(1, (n + columns - 1) / columns), steps = 800
-        var ground = SceneMaterial()
-        ground.friction = 0.6
-        ground.anchored = true
         var d = SceneDocument()
-        d.items = SceneDocument.listed("floor", .rectangle(width: 110, height: 100),
-                                       (0..<161).map { CGPoint(x: -8000 + 100 * Double($0), y: 0) }, material: ground)
-        for x in [-8000.0, 8000] {
-            d.items += SceneDocument.listed(x < 0 ? "left-wall" : "right-wall", .rectangle(width: 100, height: 110),
-                                            (0..<50).map { CGPoint(x: x, y: -100 * Double($0 + 1)) }, material: ground)
-        }
+        d.items = pit(floor: 161, walls: 50, at: 8000)
         // Box2D's points: radius 0.25 m at angles φ·i, φ = π(√5 − 1), mirrored.
         let phi = Double.pi * (5.0.squareRoot() - 1)
         let pentagon = SceneShape.group([centredPart((0..<5).map { i in
@@ -218,6 +202,21 @@ extension Scene {
                        SceneBehavior(id: "axle", .attachment(SceneAttachment(item: "bar", anchor: CGPoint(x: 0, y: -1200),
                                                                              kind: .pin(motor: motor))))]
         return d
+    }
+
+    /// Box2D's pit of static boxes, as anchored items (friction 0.6): a floor of `floor` boxes 110 × 100 pt at
+    /// x = −`half` + 100·k, y = 0, and on each side x = ∓`half` a wall of `walls` boxes 100 × 110 pt at y = −100·(k + 1).
+    static func pit(floor: Int, walls: Int, at half: Double) -> [SceneItem] {
+        var ground = SceneMaterial()
+        ground.friction = 0.6
+        ground.anchored = true
+        var items = SceneDocument.listed("floor", .rectangle(width: 110, height: 100),
+                                         (0..<floor).map { CGPoint(x: -half + 100 * Double($0), y: 0) }, material: ground)
+        for x in [-half, half] {
+            items += SceneDocument.listed(x < 0 ? "left-wall" : "right-wall", .rectangle(width: 100, height: 110),
+                                          (0..<walls).map { CGPoint(x: x, y: -100 * Double($0 + 1)) }, material: ground)
+        }
+        return items
     }
 
     /// A group's part: the convex hull of `points` (pt, in the item's frame), placed at its centroid.
