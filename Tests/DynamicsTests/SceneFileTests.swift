@@ -67,6 +67,25 @@ import Testing
         #expect(abs(late.world.pose(of: late.itemIDs[0]).center.x - 100) < 1e-2, "moved 200 pt/s for 0.5 s")
     }
 
+    @Test("a repeating event happens every 'every' s, 'count' times: three flicks of 200 pt/s each, then no more")
+    func repeatingEvents() throws {
+        let scene = Self.squareScene(#"[{"type": "push", "id": "flick", "mode": "instantaneous", "vector": [2, 0], "active": false}]"#,
+                                     timeline: #"""
+                                         [{"time": 0.5, "repeat": {"every": 1, "count": 3}, "set": {"behavior": "flick", "property": "active", "value": true}},
+                                          {"time": 0.75, "repeat": {"every": 1}, "set": {"behavior": "flick", "property": "active", "value": false}}]
+                                         """#)
+        for (seconds, expected) in [(1.0, 200.0), (2.0, 400), (3.0, 600), (5.0, 600)] {
+            let run = try Self.run(scene, seconds: seconds)
+            #expect(abs(run.world.velocity(of: run.itemIDs[0]).dx - expected) < 1e-2, "after \(seconds) s")
+        }
+        let document = try SceneDocument.parse(Data(scene.utf8))
+        #expect(SceneDocument.read(Data(document.json.utf8), yaml: false).0 == document, "repeat reads back")
+        #expect(document.timeline[0].repeating?.every == 1 && document.timeline[0].repeating?.count == 3)
+        #expect(document.timeline[1].repeating?.count == nil)
+        let tooOften = scene.replacingOccurrences(of: #""every": 1, "count": 3"#, with: #""every": 0, "count": 3"#)
+        #expect(Self.problems(tooOften).contains { $0.path == "/timeline/0/repeat/every" })
+    }
+
     @Test("an item behaviour's resistance damps as v / (1 + h·c) per substep")
     func itemBehaviorResistance() throws {
         let scene = """

@@ -181,6 +181,17 @@ public struct SceneEvent: Hashable, Sendable {
     public var time: Double
     /// What.
     public var action: Action
+    /// Beyond UIKit: the event happens again every `every` s (> 0) after `time`, `count` times in all
+    /// (nil: until the run ends). Nil: once.
+    public var repeating: (every: Double, count: Int?)? {
+        get { repeatEvery.map { ($0, repeatCount) } }
+        set {
+            repeatEvery = newValue?.every
+            repeatCount = newValue?.count
+        }
+    }
+    private var repeatEvery: Double?
+    private var repeatCount: Int?
 
     /// An event.
     public init(time: Double, _ action: Action) {

@@ -279,6 +279,11 @@ extension SceneEvent {
         case .add(let b): o["add"] = b.value
         case .remove(let id): o["remove"] = .string(id)
         }
+        if let (every, count) = repeating {
+            var r: [String: SceneValue] = ["every": .number(every)]
+            if let count { r["count"] = .number(Double(count)) }
+            o["repeat"] = .object(r)
+        }
         return .object(o)
     }
 }

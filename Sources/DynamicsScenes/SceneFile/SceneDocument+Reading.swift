@@ -502,8 +502,14 @@ extension SceneDocument {
     }
 
     static func readEvent(_ value: SceneValue, at path: String, reader: SceneReader) -> SceneEvent? {
-        guard let o = reader.object(value, at: path, keys: ["time", "set", "velocity", "drive", "add", "remove"]) else { return nil }
+        guard let o = reader.object(value, at: path, keys: ["time", "set", "velocity", "drive", "add", "remove", "repeat"])
+        else { return nil }
         let time = o.number("time", required: true, minimum: 0, maximum: 1e6)
+        var repeating: (every: Double, count: Int?)?
+        if let r = o.object("repeat", keys: ["every", "count"]) { // beyond UIKit
+            let count = r.integer("count", minimum: 1, maximum: 1_000_000)
+            if let every = r.number("every", required: true, minimum: 1e-3, maximum: 1e6) { repeating = (every, count) }
+        }
         let actions = ["set", "velocity", "drive", "add", "remove"].filter { o.has($0) }
         guard actions.count == 1 else {
             reader.error(path, actions.isEmpty ? "needs one of 'set', 'velocity', 'drive', 'add', 'remove'"
@@ -535,6 +541,8 @@ extension SceneDocument {
             action = o.string("remove").map { .remove($0) }
         }
         guard let time, let action else { return nil }
-        return SceneEvent(time: time, action)
+        var event = SceneEvent(time: time, action)
+        event.repeating = repeating
+        return event
     }
 }

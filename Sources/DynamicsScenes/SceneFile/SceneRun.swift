@@ -167,8 +167,18 @@ public final class SceneRun {
     public func step() throws(DynamicsError) {
         let stepsPerSecond = world.configuration.stepsPerSecond
         while nextEvent < pending.count, pending[nextEvent].time * stepsPerSecond <= Double(steps) + 1e-9 {
-            try apply(pending[nextEvent])
+            let event = pending[nextEvent]
+            try apply(event)
             nextEvent += 1
+            // A repeating event comes back `every` s later, after the events due by then (it keeps its place
+            // among events of the same time as the file's order does).
+            if let (every, count) = event.repeating, count.map({ $0 > 1 }) ?? true {
+                var next = event
+                next.time = event.time + every
+                next.repeating = (every, count.map { $0 - 1 })
+                let at = pending[nextEvent...].firstIndex { $0.time > next.time } ?? pending.count
+                pending.insert(next, at: at)
+            }
         }
         try world.step(count: 1)
         steps += 1
