@@ -134,23 +134,28 @@ static void collidePolygonCircle(const dkPlaced* a, const dkPlaced* b, float spe
 									 .separation = (pbx - pax) * nx + (pby - pay) * ny};
 }
 
+// The incident edge of `inc` for a reference normal: the one most anti-parallel to it.
+static int32_t incidentEdge(const dkPlaced* inc, float nx, float ny)
+{
+	int32_t edge = 0;
+	float minDot = INFINITY;
+	for (int32_t j = 0; j < inc->count; ++j) {
+		float d = nx * inc->nx[j] + ny * inc->ny[j];
+		if (d < minDot) {
+			minDot = d;
+			edge = j;
+		}
+	}
+	return edge;
+}
+
 // Clips the incident edge of `inc` against the reference edge `edge` of `ref`.
 static void clipPolygons(const dkPlaced* ref, const dkPlaced* inc, int32_t edge, bool flip, float speculative,
 						 dkManifold* m)
 {
 	float nx = ref->nx[edge], ny = ref->ny[edge];
 	int32_t i11 = edge, i12 = nextVertex(edge, ref->count);
-	// Incident edge: the one most anti-parallel to the reference normal.
-	int32_t i21 = 0;
-	float minDot = INFINITY;
-	for (int32_t j = 0; j < inc->count; ++j) {
-		float d = nx * inc->nx[j] + ny * inc->ny[j];
-		if (d < minDot) {
-			minDot = d;
-			i21 = j;
-		}
-	}
-	int32_t i22 = nextVertex(i21, inc->count);
+	int32_t i21 = incidentEdge(inc, nx, ny), i22 = nextVertex(i21, inc->count);
 	float v11x = ref->x[i11], v11y = ref->y[i11], v12x = ref->x[i12], v12y = ref->y[i12];
 	float v21x = inc->x[i21], v21y = inc->y[i21], v22x = inc->x[i22], v22y = inc->y[i22];
 	float tx = v12x - v11x, ty = v12y - v11y;
@@ -248,16 +253,8 @@ static void collideRounded(const dkPlaced* a, const dkPlaced* b, float sa, float
 	int32_t edge = flip ? edgeB : edgeA;
 	clipPolygons(ref, inc, edge, flip, speculative, m);
 	if (!((flip ? sb : sa) > 0.1f * DK_LINEAR_SLOP)) return;
-	float nx = ref->nx[edge], ny = ref->ny[edge], minDot = INFINITY;
-	int32_t i11 = edge, i12 = nextVertex(edge, ref->count), i21 = 0;
-	for (int32_t j = 0; j < inc->count; ++j) { // the incident edge, as clipPolygons finds it
-		float d = nx * inc->nx[j] + ny * inc->ny[j];
-		if (d < minDot) {
-			minDot = d;
-			i21 = j;
-		}
-	}
-	int32_t i22 = nextVertex(i21, inc->count);
+	int32_t i11 = edge, i12 = nextVertex(edge, ref->count);
+	int32_t i21 = incidentEdge(inc, ref->nx[edge], ref->ny[edge]), i22 = nextVertex(i21, inc->count);
 	float f1, f2;
 	float d2 = segmentDistance(ref->x[i11], ref->y[i11], ref->x[i12], ref->y[i12], inc->x[i21], inc->y[i21], inc->x[i22],
 							   inc->y[i22], &f1, &f2);
