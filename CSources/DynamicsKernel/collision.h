@@ -35,6 +35,7 @@ typedef struct dkShape {
 	int32_t tag;
 	float extent; // pt: the farthest the shape reaches from its item's centre (0 for a boundary)
 	uint64_t itemGroups, boundaryGroups;
+	int32_t exclusionGroup; // nonzero: no pair with a shape of the same exclusion group
 	float x[DK_MAX_POLYGON_VERTICES], y[DK_MAX_POLYGON_VERTICES];	// item frame, or world for boundaries
 	float nx[DK_MAX_POLYGON_VERTICES], ny[DK_MAX_POLYGON_VERTICES]; // outward edge normals
 } dkShape;
@@ -137,6 +138,13 @@ void dkShapes_RemoveItems(dkWorld* world, const uint8_t* removed);
 // Broadphase (broadphase.c): candidate pairs for the current positions, fattened for a step of dt;
 // -1 when out of memory (the pair list is then incomplete).
 int32_t dkBroadphase_Pairs(dkWorld* world, float dt, bool bruteForce);
+// Room for `slots` shape slots in the list of changed shapes; false when out of memory.
+bool dkBroadphase_ReserveChanges(dkWorld* world, int32_t slots);
+// The shape in `slot` was made or freed, or its filter changed: the next pass takes it in (a no-op while the
+// pair list is not valid, as the next pass is then full).
+void dkBroadphase_NoteShape(dkWorld* world, int32_t slot);
+// Every shape of the item in `slot` changed filter (a joint joined or parted it).
+void dkBroadphase_NoteItem(dkWorld* world, int32_t slot);
 void dkBroadphase_Destroy(const dkWorld* world, dkBroadphase* broadphase);
 
 // What the pair test needs of a shape slot, 24 bytes (the shapes themselves are ~300).
@@ -147,16 +155,19 @@ typedef struct dkFilter {
 	bool active;   // on an awake item that moves (dynamic, or kinematic: it may wake what it meets)
 	bool separate; // the item is joined to some item it must not collide with (joint_pairs.c)
 	bool dynamic;  // on an item that constraints move (not anchored, not kinematic; a boundary is not)
+	int32_t exclusionGroup; // the shape's (0: none)
 } dkFilter;
 
 bool dkJointPairs_Contains(const dkWorld* world, int32_t a, int32_t b);
 
 // Two shapes collide when they are on different items (or one is a boundary), one of those items is
-// dynamic, their groups accept each other (items share an item group; an item's boundary groups contain the
-// boundary's group), and no joint between their items keeps them apart.
+// dynamic, they are not in the same exclusion group, their groups accept each other (items share an item
+// group; an item's boundary groups contain the boundary's group), and no joint between their items keeps
+// them apart.
 static inline bool dkAccepts(const dkWorld* world, const dkFilter* a, const dkFilter* b)
 {
 	if (a->body >= 0 && a->body == b->body) return false;
+	if (a->exclusionGroup != 0 && a->exclusionGroup == b->exclusionGroup) return false;
 	if (!a->dynamic && !b->dynamic) return false;
 	if (a->body < 0 && b->body < 0) return false;
 	if (a->body >= 0 && b->body >= 0)

@@ -154,7 +154,8 @@ bool dkContacts_Update(dkWorld* world, float dt, int32_t substeps)
 	// Items rested, woke, came or went, or sets gave their contacts back, since the last merge: this one sorts
 	// the old contacts anew into the list and the resting ones. Between such steps no item rests or
 	// dkMerge_Wakes, and the resting contacts stay aside.
-	bool sorts = !world->pairsValid || world->restChangeCount > 0 || world->returningSets >= 0;
+	bool sorts = !world->pairsValid || world->restChangeCount > 0 || world->shapeChangeCount > 0 ||
+				 world->returningSets >= 0;
 	int32_t np = dkBroadphase_Pairs(world, dt, false);
 	double t1 = dkNowNs(), j1 = world->jobNs;
 	world->profile.broadphase = t1 - t0;
@@ -283,6 +284,8 @@ void dkContacts_Destroy(dkWorld* world)
 	dkContactEventArray_Destroy(world, &world->events);
 	dkContactEventArray_Destroy(world, &world->stepEvents);
 	dkPairArray_Destroy(world, &world->pairs);
+	dkFree(world, world->shapeChanges);
+	dkFree(world, world->shapeChanged);
 	dkFree(world, world->aabb);
 	dkFree(world, world->fatAabb);
 	dkFree(world, world->motion);

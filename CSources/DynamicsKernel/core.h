@@ -148,6 +148,14 @@ struct dkWorld {
 	bool pairsSplit;   // this step's broadphase found every pair with the still shapes in a grid of their own
 	bool pairsRelisted; // this step's broadphase took items that rested or woke into account without a full pass
 	bool pairsUnchanged; // this step's pair list is last step's, pair for pair: kept, or found again the same
+	bool pairsRetaken;	 // this step's broadphase took shapes made, freed or refiltered in without a full pass
+	// The shape slots whose shapes were made or freed, or whose filters changed (groups, joints between their
+	// items), since the broadphase last listed the shapes, each once (shapeChanged marks them): while the pair
+	// list is valid, the broadphase takes them into its lists without a full pass, and the next contact merge
+	// sorts. Room for every shape slot (shapeChangeCapacity).
+	int32_t* shapeChanges;
+	uint8_t* shapeChanged;
+	int32_t shapeChangeCount, shapeChangeCapacity;
 	bool rotationsCurrent; // the Sin and Cos columns hold every row's rotation for this step (dkStore_Rotations)
 	dkPairGrid* grid; // the pair search's grid (pair_grid.c), kept between steps
 	dkPairGrid* stillGrid; // the shapes that cannot move, while they are many (pair_grid.c)

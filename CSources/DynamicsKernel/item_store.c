@@ -209,7 +209,6 @@ static void writeMassRow(dkWorld* world, int32_t row, const dkItemDef* def)
 	float m, inertia;
 	dkShapeMass(def, &m, &inertia);
 	float** c = world->col;
-	world->pairsValid = false; // anchoring decides which pairs matter
 	bool anchored = (def->flags & dkItemAnchored) != 0, kinematic = (def->flags & dkItemKinematic) != 0;
 	bool fixedRotation = anchored || (def->flags & dkItemFixedRotation) != 0;
 	c[dkColumnWidth][row] = def->width;
@@ -417,6 +416,7 @@ dkResult dkWorld_SetMassProperties(dkWorld* world, const dkItemId* ids, int32_t 
 		int32_t row = dkStore_Resolve(world, ids[i]);
 		bool moved = dkIslands_Moves(world, row);
 		writeMassRow(world, row, def);
+		world->pairsValid = false; // anchoring decides which pairs matter
 		// An anchored item leaves its island; one that moves again links through its joints at once and
 		// through its contacts at the next step.
 		if (moved && !dkIslands_Moves(world, row)) dkIslands_Leave(world, (int32_t)world->slotOf[row]);

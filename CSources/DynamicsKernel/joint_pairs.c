@@ -5,6 +5,7 @@
 // does for bodies joined by a joint. Open addressing with linear probing and backward-shift deletion; the
 // table doubles when half full. Each item slot also counts its pairs, so the pair test looks a pair up
 // only when both of its items have one, and a world without such joints never looks anything up.
+#include "collision.h"
 #include "joint.h"
 
 #include <stdlib.h>
@@ -95,7 +96,8 @@ void dkJointPairs_Add(dkWorld* world, int32_t a, int32_t b)
 	insert(p, keyOf(a, b), 1);
 	p->perSlot[a]++;
 	p->perSlot[b]++;
-	world->pairsValid = false; // the pair list may hold the pair: find the pairs again
+	dkBroadphase_NoteItem(world, a); // the pair list may hold the pair: the items' pairs are found again
+	dkBroadphase_NoteItem(world, b);
 }
 
 void dkJointPairs_Remove(dkWorld* world, int32_t a, int32_t b)
@@ -105,7 +107,8 @@ void dkJointPairs_Remove(dkWorld* world, int32_t a, int32_t b)
 	if (i < 0) return;
 	p->perSlot[a]--;
 	p->perSlot[b]--;
-	world->pairsValid = false; // the items may touch again
+	dkBroadphase_NoteItem(world, a); // the items may touch again
+	dkBroadphase_NoteItem(world, b);
 	if (--p->counts[i] > 0) return;
 	// Backward-shift deletion: later entries of the probe run move into the hole when their home is not
 	// between the hole and themselves.

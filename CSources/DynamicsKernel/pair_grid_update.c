@@ -114,6 +114,7 @@ int dkPairGrid_Update(dkWorld* world, const int32_t* loose, int32_t looseCount, 
 	g->found.count = 0;
 	for (int32_t k = 0; k < looseCount; ++k) {
 		int32_t a = loose[k];
+		if (!filters[a].alive) continue; // freed since the build: its pairs go
 		const float* box = world->fatAabb + 4 * a;
 		int32_t range[4] = {cellOf(box[0], g->inv), cellOf(box[1], g->inv), cellOf(box[2], g->inv), cellOf(box[3], g->inv)};
 		if (spansLarge(range[0], range[1], range[2], range[3])) return 1;
@@ -123,7 +124,8 @@ int dkPairGrid_Update(dkWorld* world, const int32_t* loose, int32_t looseCount, 
 			if (found != 1) return found == 0 ? 1 : -1; // 0: a shape too large for the still grid's cells
 		}
 		for (int32_t m = k + 1; m < looseCount; ++m)
-			if (dkCandidate(world, a, loose[m], filters) && !pushFound(world, g, a, loose[m])) return -1;
+			if (filters[loose[m]].alive && dkCandidate(world, a, loose[m], filters) && !pushFound(world, g, a, loose[m]))
+				return -1;
 	}
 	// The pairs of two shapes that are not loose stay; merged with the loose shapes' pairs in order.
 	return mergeFound(world, g, isLoose, unchanged) ? 0 : -1;

@@ -110,7 +110,8 @@ static bool growShapes(dkWorld* world)
 {
 	int32_t needed = world->shapeIds.next + (dkIdPool_Reusable(&world->shapeIds) > 0 ? 0 : 1);
 	return dkShapeArray_Reserve(world, &world->shapes, needed) &&
-		   dkIdPool_Reserve(world, &world->shapeIds, world->shapes.capacity);
+		   dkIdPool_Reserve(world, &world->shapeIds, world->shapes.capacity) &&
+		   dkBroadphase_ReserveChanges(world, world->shapes.capacity);
 }
 
 dkResult dkWorld_CreateShape(dkWorld* world, const dkShapeDef* def, dkShapeId* outId, dkError* error)
@@ -189,12 +190,13 @@ dkResult dkWorld_CreateShape(dkWorld* world, const dkShapeDef* def, dkShapeId* o
 	if (generation == 0) generation = world->shapes.data[slot].generation;
 	s.itemGroups = def->itemGroups;
 	s.boundaryGroups = def->boundaryGroups;
+	s.exclusionGroup = s.body >= 0 ? def->exclusionGroup : 0;
 	s.tag = def->tag;
 	s.alive = true;
 	s.generation = generation;
 	world->shapes.data[slot] = s;
 	world->liveShapes++;
-	world->pairsValid = false;
+	dkBroadphase_NoteShape(world, slot);
 	*outId = (dkShapeId){(uint32_t)slot + 1, generation};
 	return dkResultOK;
 }
@@ -214,7 +216,7 @@ static void freeShape(dkWorld* world, int32_t slot)
 	if (row >= 0) dkSets_WakeRow(world, row);
 	world->shapes.data[slot].alive = false;
 	world->shapes.data[slot].generation++;
-	world->pairsValid = false;
+	dkBroadphase_NoteShape(world, slot);
 	dkIdPool_Free(&world->shapeIds, slot);
 	world->liveShapes--;
 }
@@ -248,6 +250,19 @@ void dkWorld_DestroyItemShapes(dkWorld* world, dkItemId item)
 	if (dkStore_Resolve(world, item) >= 0) dkShapes_RemoveItem(world, item.index1 - 1);
 }
 
+// Sets a live shape's groups; one whose groups change wakes its item and is noted for the broadphase.
+static void setGroups(dkWorld* world, int32_t slot, uint64_t itemGroups, uint64_t boundaryGroups, int32_t exclusionGroup)
+{
+	dkShape* s = &world->shapes.data[slot];
+	if (s->body < 0) exclusionGroup = 0;
+	if (s->itemGroups == itemGroups && s->boundaryGroups == boundaryGroups && s->exclusionGroup == exclusionGroup) return;
+	dkBroadphase_NoteShape(world, slot);
+	s->itemGroups = itemGroups;
+	s->boundaryGroups = boundaryGroups;
+	s->exclusionGroup = exclusionGroup;
+	if (s->body >= 0 && world->slots.data[s->body].dense >= 0) dkSets_WakeRow(world, world->slots.data[s->body].dense);
+}
+
 dkResult dkWorld_SetShapeGroups(dkWorld* world, dkShapeId id, uint64_t itemGroups, uint64_t boundaryGroups,
 								dkError* error)
 {
@@ -256,17 +271,13 @@ dkResult dkWorld_SetShapeGroups(dkWorld* world, dkShapeId id, uint64_t itemGroup
 		dkSetError(error, dkResultStaleId, -1, "shape", id.index1);
 		return dkResultStaleId;
 	}
-	if (s->itemGroups != itemGroups || s->boundaryGroups != boundaryGroups) {
-		world->pairsValid = false;
-		s->itemGroups = itemGroups;
-		s->boundaryGroups = boundaryGroups;
-		if (s->body >= 0 && world->slots.data[s->body].dense >= 0) dkSets_WakeRow(world, world->slots.data[s->body].dense);
-	}
+	setGroups(world, (int32_t)id.index1 - 1, itemGroups, boundaryGroups, s->exclusionGroup);
 	return dkResultOK;
 }
 
 dkResult dkWorld_SetItemShapeGroups(dkWorld* world, const dkItemId* items, const uint64_t* itemGroups,
-									const uint64_t* boundaryGroups, int32_t count, dkError* error)
+									const uint64_t* boundaryGroups, const int32_t* exclusionGroups, int32_t count,
+									dkError* error)
 {
 	for (int32_t i = 0; i < count; ++i) {
 		if (dkStore_Resolve(world, items[i]) < 0) {
@@ -285,8 +296,7 @@ dkResult dkWorld_SetItemShapeGroups(dkWorld* world, const dkItemId* items, const
 		const dkShape* s = &world->shapes.data[i];
 		if (!s->alive || s->body < 0 || which[s->body] < 0) continue;
 		int32_t k = which[s->body];
-		dkWorld_SetShapeGroups(world, (dkShapeId){(uint32_t)i + 1, s->generation}, itemGroups[k], boundaryGroups[k],
-							   NULL);
+		setGroups(world, i, itemGroups[k], boundaryGroups[k], exclusionGroups ? exclusionGroups[k] : s->exclusionGroup);
 	}
 	dkFree(world, which);
 	return dkResultOK;

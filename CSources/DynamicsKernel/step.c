@@ -72,12 +72,13 @@ static void publishEvents(dkWorld* world)
 }
 
 // Whether a step would change nothing: every item rests and nothing since the last step changed which
-// shapes pair (a shape, group or anchoring clears pairsValid; items that rested or woke are noted, and sets
-// that give back their contacts listed), so every contact would be carried as it is and no stage has a row
-// to visit.
+// shapes pair (anchoring clears pairsValid; shapes made, freed or refiltered and items that rested or woke
+// are noted, and sets that give back their contacts listed), so every contact would be carried as it is and
+// no stage has a row to visit.
 static bool allAtRest(const dkWorld* world)
 {
-	bool unchanged = world->pairsValid && world->restChangeCount == 0 && world->returningSets < 0;
+	bool unchanged = world->pairsValid && world->restChangeCount == 0 && world->shapeChangeCount == 0 &&
+					 world->returningSets < 0;
 	return world->awake == 0 && (unchanged || (world->liveShapes == 0 && world->contacts.count == 0 &&
 											   dkSets_RestingContacts(world) == 0));
 }

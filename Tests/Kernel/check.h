@@ -51,6 +51,10 @@ typedef struct dkContact dkContact;
 int32_t restingLists(const dkWorld* w, const dkContact** lists, int32_t* counts, int32_t max);
 int32_t setFaults(const dkWorld* w, char* detail, size_t size);
 
+// Whether the world's pair list is what a search of every pair of live shapes finds from its fat boxes
+// (collision_checks.c; w is a dkWorld* seen through the kernel's internal headers).
+bool pairsAsBruteForce(const dkWorld* w);
+
 // The groups of checks.
 void checkScenes(Report* r);                           // scene_checks.c
 int writeStates(const Report* r, const char* path);    // scene_checks.c
@@ -64,6 +68,7 @@ void persistentContacts(Report* r);                    // collision_checks.c
 void recycledManifolds(Report* r);                     // collision_checks.c
 void patchedPairs(Report* r);                          // collision_checks.c
 void splitGrids(Report* r);                            // collision_checks.c
+void churnedPairs(Report* r);                          // churn_checks.c
 void contactFrames(Report* r, dkSimdLevel best);      // frame_checks.c
 void restingContacts(Report* r);                       // rest_checks.c
 void solverSets(Report* r);                            // set_checks.c

@@ -3,6 +3,7 @@
 // shape kinds, against their definitions and closed forms.
 #include "check.h"
 #include "collision.h" // internal: built with -ICSources/DynamicsKernel
+#include "joint.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -326,8 +327,7 @@ static dkWorld* restingGridAndBalls(int32_t workers)
 	return w;
 }
 
-// The pairs a search of every pair of live shapes finds from the world's fat boxes, against its list.
-static bool pairsAsBruteForce(const dkWorld* w)
+bool pairsAsBruteForce(const dkWorld* w)
 {
 	int32_t n = w->shapeIds.next, found = 0;
 	dkFilter* filters = calloc((size_t)n, sizeof(dkFilter));
@@ -339,7 +339,7 @@ static bool pairsAsBruteForce(const dkWorld* w)
 		bool kinematic = row >= 0 && (w->flags[row] & dkItemKinematic);
 		filters[i] = (dkFilter){s->itemGroups, s->boundaryGroups, s->body, s->alive,
 								row >= 0 && row < w->awake && (w->col[dkColumnInverseMass][row] > 0.0f || kinematic),
-								false, dynamic};
+								dkJointPairs_HasSlot(w, s->body), dynamic, s->exclusionGroup};
 	}
 	bool same = true;
 	for (int32_t a = 0; a < n && same; ++a)

@@ -61,6 +61,7 @@ int main(int argc, char** argv)
 	recycledManifolds(&r);
 	patchedPairs(&r);
 	splitGrids(&r);
+	churnedPairs(&r);
 	contactFrames(&r, best);
 	restingContacts(&r);
 	solverSets(&r);

@@ -47,6 +47,9 @@ typedef struct dkShapeDef {
 	/// joint's vertex once outside a bend (manifold.c).
 	uint32_t chain;
 	uint64_t itemGroups, boundaryGroups;
+	/// Item shapes only: nonzero, the shape never collides with another item's shape of the same exclusion
+	/// group, whatever their groups (Box2D's negative group index: the limbs of one ragdoll). 0: none.
+	int32_t exclusionGroup;
 	int32_t tag; ///< returned in events (e.g. a boundary identifier's index)
 } dkShapeDef;
 
@@ -65,10 +68,12 @@ dkResult dkWorld_DestroyShape(dkWorld* world, dkShapeId id, dkError* error);
 void dkWorld_DestroyItemShapes(dkWorld* world, dkItemId item);
 dkResult dkWorld_SetShapeGroups(dkWorld* world, dkShapeId id, uint64_t itemGroups, uint64_t boundaryGroups,
 								dkError* error);
-/// Sets the groups of every shape of items[i] to itemGroups[i] and boundaryGroups[i], in one pass over
-/// the shapes (wakes items whose groups change).
+/// Sets the groups of every shape of items[i] to itemGroups[i], boundaryGroups[i] and (unless
+/// exclusionGroups is null) exclusionGroups[i], in one pass over the shapes (wakes items whose groups
+/// change).
 dkResult dkWorld_SetItemShapeGroups(dkWorld* world, const dkItemId* items, const uint64_t* itemGroups,
-									const uint64_t* boundaryGroups, int32_t count, dkError* error);
+									const uint64_t* boundaryGroups, const int32_t* exclusionGroups, int32_t count,
+									dkError* error);
 bool dkWorld_ShapeIsValid(dkWorld* world, dkShapeId id);
 
 /// A touching pair that began or ended during the last step, in a deterministic order.

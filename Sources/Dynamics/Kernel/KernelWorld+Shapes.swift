@@ -30,12 +30,13 @@ struct KernelContactEvent {
 extension KernelWorld {
     /// Creates a shape; item shapes follow `item`, boundaries (item nil) are static in world coordinates.
     func createShape(item: ItemID?, geometry: KernelGeometry, itemGroups: UInt64, boundaryGroups: UInt64,
-                     tag: Int32 = 0) throws(DynamicsError) -> KernelShapeID
+                     exclusionGroup: Int32 = 0, tag: Int32 = 0) throws(DynamicsError) -> KernelShapeID
     {
         var def = dkDefaultShapeDef()
         def.item = item.map(kernelID) ?? dkItemId()
         def.itemGroups = itemGroups
         def.boundaryGroups = boundaryGroups
+        def.exclusionGroup = exclusionGroup
         def.tag = tag
         let points: [CGPoint]
         switch geometry {
@@ -86,13 +87,23 @@ extension KernelWorld {
                                    boundaryGroups, nil)
     }
 
-    func setItemShapeGroups(items: [ItemID], itemGroups: [UInt64], boundaryGroups: [UInt64]) throws(DynamicsError) {
+    /// Sets the groups of every shape of the items (exclusion groups too, when given).
+    func setItemShapeGroups(items: [ItemID], itemGroups: [UInt64], boundaryGroups: [UInt64],
+                            exclusionGroups: [Int32]? = nil) throws(DynamicsError)
+    {
         let kids = items.map(kernelID)
         var error = dkError()
         let result = kids.withUnsafeBufferPointer { k in
             itemGroups.withUnsafeBufferPointer { ig in
                 boundaryGroups.withUnsafeBufferPointer { bg in
-                    dkWorld_SetItemShapeGroups(raw, k.baseAddress, ig.baseAddress, bg.baseAddress, Int32(k.count), &error)
+                    if let exclusionGroups {
+                        return exclusionGroups.withUnsafeBufferPointer { eg in
+                            dkWorld_SetItemShapeGroups(raw, k.baseAddress, ig.baseAddress, bg.baseAddress, eg.baseAddress,
+                                                       Int32(k.count), &error)
+                        }
+                    }
+                    return dkWorld_SetItemShapeGroups(raw, k.baseAddress, ig.baseAddress, bg.baseAddress, nil,
+                                                      Int32(k.count), &error)
                 }
             }
         }

@@ -33,19 +33,25 @@ public enum CollisionShape: Hashable, Sendable {
 
 /// Which collision behaviours an item belongs to, as bit masks (bit k = group k, 0…63).
 ///
-/// Two items collide when their ``itemGroups`` share a bit; an item and a boundary collide when the item's
-/// ``boundaryGroups`` contains the boundary's group.
+/// Two items collide when their ``itemGroups`` share a bit and they are not in the same nonzero
+/// ``exclusionGroup``; an item and a boundary collide when the item's ``boundaryGroups`` contains the
+/// boundary's group.
 public struct CollisionFilter: Hashable, Sendable {
     /// Groups whose items this item collides with.
     public var itemGroups: UInt64
     /// Groups whose boundaries this item collides with.
     public var boundaryGroups: UInt64
+    /// Beyond UIKit: items whose shapes share a nonzero exclusion group never collide with each other,
+    /// whatever their ``itemGroups`` (Box2D's negative group index): the limbs of one ragdoll. 0 (the
+    /// default): none. Any `Int32` value.
+    public var exclusionGroup: Int
     /// Collides with every item and every boundary.
     public static let all = CollisionFilter(itemGroups: .max, boundaryGroups: .max)
     /// Creates a filter.
-    public init(itemGroups: UInt64, boundaryGroups: UInt64) {
+    public init(itemGroups: UInt64, boundaryGroups: UInt64, exclusionGroup: Int = 0) {
         self.itemGroups = itemGroups
         self.boundaryGroups = boundaryGroups
+        self.exclusionGroup = exclusionGroup
     }
 }
 

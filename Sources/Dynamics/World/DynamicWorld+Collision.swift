@@ -10,10 +10,13 @@ extension DynamicWorld {
     {
         requireNoColumnView("addCollisionShape")
         for id in ids where !kernel.isValid(id) { throw .staleID(id) }
+        guard let exclusion = Int32(exactly: filter.exclusionGroup) else {
+            throw .invalidValue(field: "exclusionGroup", value: Double(filter.exclusionGroup), index: nil)
+        }
         let geometry = try shape.kernelGeometry(offset: offset, angle: angle)
         for id in ids {
             _ = try kernel.createShape(item: id, geometry: geometry, itemGroups: filter.itemGroups,
-                                       boundaryGroups: filter.boundaryGroups)
+                                       boundaryGroups: filter.boundaryGroups, exclusionGroup: exclusion)
         }
     }
 
@@ -24,11 +27,15 @@ extension DynamicWorld {
         for id in ids { kernel.destroyShapes(of: id) }
     }
 
-    /// Sets the collision filter of every shape of the items.
+    /// Sets the collision filter (groups and exclusion group) of every shape of the items.
     public func setCollisionFilter(_ filter: CollisionFilter, for ids: [ItemID]) throws(DynamicsError) {
         requireNoColumnView("setCollisionFilter")
+        guard let exclusion = Int32(exactly: filter.exclusionGroup) else {
+            throw .invalidValue(field: "exclusionGroup", value: Double(filter.exclusionGroup), index: nil)
+        }
         try kernel.setItemShapeGroups(items: ids, itemGroups: Array(repeating: filter.itemGroups, count: ids.count),
-                                      boundaryGroups: Array(repeating: filter.boundaryGroups, count: ids.count))
+                                      boundaryGroups: Array(repeating: filter.boundaryGroups, count: ids.count),
+                                      exclusionGroups: Array(repeating: exclusion, count: ids.count))
     }
 
     /// Adds a static two-sided boundary segment (pt) in collision group `group` (0…63).
