@@ -70,7 +70,9 @@ final class PictureWriter: FrameSink {
         for outline in run.boundaryOutlines {
             out += "<polyline fill=\"none\" stroke=\"#555\" points=\"" + outline.map { "\(n($0.x)),\(n($0.y))" }.joined(separator: " ") + "\"/>\n"
         }
-        for (k, i) in source.tracked.enumerated() {
+        // The tracked items, then those the timeline made and has not removed.
+        let made = run.itemIDs.indices.dropFirst(run.documentItemCount).filter { !run.isRemoved[$0] }
+        for (k, i) in (source.tracked + made).enumerated() {
             let (c, angle) = world.pose(of: run.itemIDs[i])
             let fill = "hsl(\((k * 47) % 360),55%,62%)"
             let transform = "translate(\(n(c.x)),\(n(c.y))) rotate(\(n(angle * 180 / .pi)))"

@@ -168,7 +168,7 @@ struct Simulate: ParsableCommand {
         }
         let eventFile = try events.map { try AtomicFile($0) }
         let summaryFile = try summary.map { try AtomicFile($0) }
-        let itemName = Dictionary(uniqueKeysWithValues: zip(ids, names))
+        var itemName = Dictionary(uniqueKeysWithValues: zip(ids, names)), named = ids.count
         let stepsPerSecond = world.configuration.stepsPerSecond
 
         let top = TopItem(in: world)
@@ -186,6 +186,9 @@ struct Simulate: ParsableCommand {
             }
             try timer.measure { try run.step() }
             if let eventFile {
+                // Items the timeline made name their events too.
+                for i in named..<run.itemIDs.count { itemName[run.itemIDs[i]] = run.itemNames[i] }
+                named = run.itemIDs.count
                 let time = String(format: "%.6f", Double(k) / stepsPerSecond)
                 for event in world.contactEvents {
                     try eventFile.write(Self.eventLine(event, step: k, time: time, items: itemName, boundaries: run.boundaryNames))

@@ -173,8 +173,14 @@ public struct SceneEvent: Hashable, Sendable {
         case drive(item: String, center: CGPoint, angle: CGFloat?)
         /// Adds a behaviour.
         case add(SceneBehavior)
-        /// Removes the behaviour with this id.
+        /// Removes the behaviour with this id or, beyond UIKit, the items (and their attachments) of the
+        /// template instance with this name.
         case remove(String)
+        /// Beyond UIKit: makes an instance of the template with id `template`, its origin at `origin` (pt),
+        /// its items named `instance/ITEM` (``SceneTemplate``). An instance of that name that exists already is
+        /// removed first. Repeated, the k-th time names it `instance-j` and moves its origin by `j` times
+        /// ``repeatShift``, where j is k, or k modulo ``repeatCycle`` when that is given.
+        case make(template: String, instance: String, origin: CGPoint)
     }
 
     /// When, s from the start (applied before the first step at or after it).
@@ -192,6 +198,14 @@ public struct SceneEvent: Hashable, Sendable {
     }
     private var repeatEvery: Double?
     private var repeatCount: Int?
+    /// Beyond UIKit, for a repeating `make`: how far each repetition's origin moves from the last, pt
+    /// (default zero).
+    public var repeatShift = CGVector(dx: 0, dy: 0)
+    /// Beyond UIKit, for a repeating `make`: after this many repetitions (≥ 1) the names and origins start over,
+    /// so each makes again, in place of the instance made `repeatCycle` repetitions before (nil: never).
+    public var repeatCycle: Int?
+    /// Which repetition this is (0: the event as written).
+    var occurrence = 0
 
     /// An event.
     public init(time: Double, _ action: Action) {

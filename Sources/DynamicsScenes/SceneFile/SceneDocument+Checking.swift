@@ -60,6 +60,20 @@ extension SceneDocument {
                 }
             }
         }
+        for (k, t) in reader.declaredTemplates.enumerated() where reader.declaredTemplates[..<k].contains(where: { $0.id == t.id }) {
+            reader.error(t.path, "duplicate template id '\(t.id)'")
+        }
+        // The names make events give their instances (also tags of the instances' items).
+        let makes: [(instance: String, repeats: Bool)] = timeline.compactMap { e in
+            if case .make(_, let instance, _) = e.action { return (instance, e.repeating != nil) }
+            return nil
+        }
+        func isInstance(_ name: String) -> Bool {
+            makes.contains { m in
+                m.repeats ? name.hasPrefix(m.instance + "-") && Int(name.dropFirst(m.instance.count + 1)).map { $0 >= 0 } == true
+                    : name == m.instance
+            }
+        }
         func exists(_ id: String) -> Bool {
             if ids[id] != nil { return true }
             return generators.contains { g in
@@ -74,7 +88,7 @@ extension SceneDocument {
         }
         func checkTargets(_ t: SceneTargets, at path: String) {
             for (k, id) in t.items.enumerated() { checkItem(id, at: "\(path)/items/\(k)") }
-            for (k, tag) in t.tags.enumerated() where !tags.contains(tag) {
+            for (k, tag) in t.tags.enumerated() where !tags.contains(tag) && !isInstance(tag) {
                 let hint = SceneReader.nearest(tag, in: Array(tags)).map { " (did you mean '\($0)'?)" } ?? ""
                 reader.error("\(path)/tags/\(k)", "no item or generator has the tag '\(tag)'\(hint)")
             }
@@ -117,7 +131,14 @@ extension SceneDocument {
                 if case .collision = b.kind { reader.error("\(path)/add", "a collision behaviour cannot be added by the timeline") }
                 else { checkBehavior(b, at: "\(path)/add") }
             case .remove(let id):
-                if kinds[id] == nil && !reader.declaredBehaviors.contains(id) { reader.error("\(path)/remove", "no behaviour has the id '\(id)'") }
+                if kinds[id] == nil && !reader.declaredBehaviors.contains(id) && !isInstance(id) {
+                    reader.error("\(path)/remove", "no behaviour has the id '\(id)', nor does a make event name an instance so")
+                }
+            case .make(let template, _, _):
+                if !reader.declaredTemplates.contains(where: { $0.id == template }) {
+                    let hint = SceneReader.nearest(template, in: reader.declaredTemplates.map(\.id)).map { " (did you mean '\($0)'?)" } ?? ""
+                    reader.error("\(path)/make/template", "no template has the id '\(template)'\(hint)")
+                }
             case .velocity(let t, _, _): checkTargets(t, at: "\(path)/velocity")
             case .drive(let item, _, _): checkItem(item, at: "\(path)/drive/item")
             case .set(let id, let property, let value):

@@ -15,6 +15,7 @@ extension SceneDocument {
         if !items.isEmpty { top["items"] = .array(items.map(\.value)) }
         if !generators.isEmpty { top["generators"] = .array(generators.map(\.value)) }
         if !behaviors.isEmpty { top["behaviors"] = .array(behaviors.map(\.value)) }
+        if !templates.isEmpty { top["templates"] = .array(templates.map(\.value)) }
         if !timeline.isEmpty { top["timeline"] = .array(timeline.map(\.value)) }
         return .object(top)
     }
@@ -90,6 +91,22 @@ extension SceneItem {
         if let m = material.value { o["material"] = m }
         if !tags.isEmpty { o["tags"] = .strings(tags) }
         if resting { o["resting"] = .bool(true) }
+        if exclusionGroup != 0 { o["exclusionGroup"] = .number(Double(exclusionGroup)) }
+        return .object(o)
+    }
+}
+
+extension SceneTemplate {
+    var value: SceneValue {
+        var o: [String: SceneValue] = ["id": .string(id), "items": .array(items.map(\.value))]
+        if !attachments.isEmpty {
+            o["attachments"] = .array(attachments.map { a in
+                guard case .object(var fields) = SceneBehavior(.attachment(a)).value else { return .null }
+                fields["type"] = nil
+                return .object(fields)
+            })
+        }
+        if !tags.isEmpty { o["tags"] = .strings(tags) }
         return .object(o)
     }
 }
@@ -278,10 +295,16 @@ extension SceneEvent {
             o["drive"] = .object(d)
         case .add(let b): o["add"] = b.value
         case .remove(let id): o["remove"] = .string(id)
+        case .make(let template, let instance, let origin):
+            var m: [String: SceneValue] = ["template": .string(template), "instance": .string(instance)]
+            if origin != .zero { m["origin"] = .pair(origin.x, origin.y) }
+            o["make"] = .object(m)
         }
         if let (every, count) = repeating {
             var r: [String: SceneValue] = ["every": .number(every)]
             if let count { r["count"] = .number(Double(count)) }
+            if repeatShift != CGVector(dx: 0, dy: 0) { r["shift"] = .pair(repeatShift.dx, repeatShift.dy) }
+            if let repeatCycle { r["cycle"] = .number(Double(repeatCycle)) }
             o["repeat"] = .object(r)
         }
         return .object(o)

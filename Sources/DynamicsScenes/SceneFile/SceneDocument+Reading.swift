@@ -4,7 +4,7 @@ import Foundation
 
 extension SceneDocument {
     static let topKeys = ["format", "name", "description", "bounds", "configuration", "items", "generators", "behaviors",
-                          "timeline"]
+                          "templates", "timeline"]
     static let configurationKeys = ["stepsPerSecond", "substeps", "adaptiveSubsteps", "contactFrequency", "solverIterations", "workers", "seed",
                                     "duration", "rest", "simd"]
     static let materialKeys = ["density", "elasticity", "friction", "resistance", "angularResistance", "charge", "anchored",
@@ -45,6 +45,11 @@ extension SceneDocument {
                     document.behaviors.append(b)
                     reader.behaviorPaths.append(path)
                 }
+            }
+        }
+        if let value = top.value("templates"), let values = reader.array(value, at: top.at("templates")) {
+            document.templates = values.enumerated().compactMap { k, v in
+                readTemplate(v, at: SceneReader.path(top.at("templates"), k), reader: reader)
             }
         }
         if let value = top.value("timeline"), let values = reader.array(value, at: top.at("timeline")) {
@@ -175,12 +180,13 @@ extension SceneDocument {
         }
     }
 
-    static func readItem(_ value: SceneValue, at path: String, reader: SceneReader) -> SceneItem? {
+    /// Reads an item; `declare` false for a template's, whose ids are its own.
+    static func readItem(_ value: SceneValue, at path: String, reader: SceneReader, declare: Bool = true) -> SceneItem? {
         guard let o = reader.object(value, at: path, keys: ["id", "shape", "center", "angle", "velocity", "angularVelocity",
-                                                            "material", "tags", "resting"])
+                                                            "material", "tags", "resting", "exclusionGroup"])
         else { return nil }
         let id = o.string("id", required: true)
-        if let id { reader.declaredItems.append((id, o.at("id"))) }
+        if let id, declare { reader.declaredItems.append((id, o.at("id"))) }
         let shape = o.value("shape", required: true).flatMap { readShape($0, at: o.at("shape"), reader: reader) }
         let center = o.point("center", required: true)
         let angle = o.number("angle"), velocity = o.vector("velocity"), angularVelocity = o.number("angularVelocity")
@@ -196,6 +202,7 @@ extension SceneDocument {
         item.material = material
         if let tags { item.tags = tags }
         if let resting = o.bool("resting") { item.resting = resting }
+        if let group = o.integer("exclusionGroup", minimum: Int(Int32.min), maximum: Int(Int32.max)) { item.exclusionGroup = group }
         return item
     }
 
@@ -280,9 +287,7 @@ extension SceneDocument {
         let keys: [String] = switch type {
         case "gravity": targets + ["direction", "angle", "magnitude"]
         case "collision": targets + ["mode", "boundsAsBoundary", "insets", "boundaries"]
-        case "attachment": ["item", "to", "anchor", "itemAnchor", "kind", "length", "frequency", "damping", "range",
-                            "frictionTorque", "motorSpeed", "maximumMotorTorque", "maximumMotorForce", "angularFrequency", "angularDamping",
-                            "restAngle", "axis", "collide"]
+        case "attachment": attachmentKeys
         case "snap": ["item", "point", "damping", "dampingRatio", "frequency"]
         case "push": targets + ["mode", "vector", "angle", "magnitude", "offset", "active"]
         case "field": targets + ["kind", "position", "region", "strength", "falloff", "minimumRadius", "direction", "smoothness",
@@ -502,17 +507,23 @@ extension SceneDocument {
     }
 
     static func readEvent(_ value: SceneValue, at path: String, reader: SceneReader) -> SceneEvent? {
-        guard let o = reader.object(value, at: path, keys: ["time", "set", "velocity", "drive", "add", "remove", "repeat"])
-        else { return nil }
+        let actionKeys = ["set", "velocity", "drive", "add", "remove", "make"]
+        guard let o = reader.object(value, at: path, keys: ["time", "repeat"] + actionKeys) else { return nil }
         let time = o.number("time", required: true, minimum: 0, maximum: 1e6)
         var repeating: (every: Double, count: Int?)?
-        if let r = o.object("repeat", keys: ["every", "count"]) { // beyond UIKit
+        var shift: CGVector?, cycle: Int?
+        if let r = o.object("repeat", keys: ["every", "count", "shift", "cycle"]) { // beyond UIKit
             let count = r.integer("count", minimum: 1, maximum: 1_000_000)
             if let every = r.number("every", required: true, minimum: 1e-3, maximum: 1e6) { repeating = (every, count) }
+            shift = r.vector("shift")
+            cycle = r.integer("cycle", minimum: 1, maximum: 1_000_000)
+            for key in ["shift", "cycle"] where r.has(key) && !o.has("make") {
+                reader.error(r.at(key), "applies to a repeating 'make' only")
+            }
         }
-        let actions = ["set", "velocity", "drive", "add", "remove"].filter { o.has($0) }
+        let actions = actionKeys.filter { o.has($0) }
         guard actions.count == 1 else {
-            reader.error(path, actions.isEmpty ? "needs one of 'set', 'velocity', 'drive', 'add', 'remove'"
+            reader.error(path, actions.isEmpty ? "needs one of 'set', 'velocity', 'drive', 'add', 'remove', 'make'"
                 : "has \(actions.joined(separator: " and ")): give one action per event")
             return nil
         }
@@ -537,12 +548,16 @@ extension SceneDocument {
             }
         case "add":
             action = readBehavior(o.value("add")!, at: o.at("add"), reader: reader).map { .add($0) }
+        case "make":
+            action = o.object("make", keys: ["template", "instance", "origin"]).flatMap(readMake)
         default:
             action = o.string("remove").map { .remove($0) }
         }
         guard let time, let action else { return nil }
         var event = SceneEvent(time: time, action)
         event.repeating = repeating
+        if let shift { event.repeatShift = shift }
+        event.repeatCycle = cycle
         return event
     }
 }

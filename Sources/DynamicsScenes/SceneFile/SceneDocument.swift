@@ -25,6 +25,8 @@ public struct SceneDocument: Hashable, Sendable {
     public var generators: [SceneGenerator] = []
     /// Behaviours, in order: a later item behaviour overrides an earlier one's properties.
     public var behaviors: [SceneBehavior] = []
+    /// Beyond UIKit: items and attachments the timeline's `make` events place as often as they like.
+    public var templates: [SceneTemplate] = []
     /// Changes at given times, applied before the first step at or after their time.
     public var timeline: [SceneEvent] = []
 

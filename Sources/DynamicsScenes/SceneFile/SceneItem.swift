@@ -23,6 +23,9 @@ public struct SceneItem: Hashable, Sendable {
     /// Whether the item starts at rest, with its island (`DynamicWorld.putToRest(_:)`): skipped by
     /// the step until something wakes it (default false).
     public var resting = false
+    /// Beyond UIKit: items of one nonzero exclusion group never collide with each other, whatever their
+    /// collision behaviours (`CollisionFilter.exclusionGroup`: the limbs of a ragdoll). 0 (the default): none.
+    public var exclusionGroup = 0
 
     /// An item with the default material.
     public init(id: String, shape: SceneShape, center: CGPoint) {

@@ -12,6 +12,7 @@ final class SceneReader {
     var declaredGenerators: [(id: String, count: Int)] = []
     var declaredTags = Set<String>()
     var declaredBehaviors = Set<String>()
+    var declaredTemplates: [(id: String, path: String)] = []
     /// The paths of the behaviours and events read without error, in order.
     var behaviorPaths: [String] = [], eventPaths: [String] = []
 

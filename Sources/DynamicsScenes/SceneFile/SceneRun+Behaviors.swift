@@ -12,9 +12,10 @@ extension SceneRun {
             if let id = b.id { collisionIndex[id] = collisions.count }
             collisions.append(c)
         }
-        guard !collisions.isEmpty else { return }
+        self.collisions = collisions
         itemGroups = [UInt64](repeating: 0, count: itemIDs.count)
         boundaryGroups = itemGroups
+        guard !collisions.isEmpty else { return }
         for (k, c) in collisions.enumerated() {
             let bit: UInt64 = 1 << UInt64(k)
             for i in indices(of: c.targets) {
@@ -22,28 +23,7 @@ extension SceneRun {
                 if c.mode != .items { boundaryGroups[i] |= bit }
             }
         }
-        // One behaviour over every item colliding with everything: the default filter.
-        let simple = collisions.count == 1 && collisions[0].mode == .everything
-        // Shapes in creation order, one call per run of items sharing shape and filter.
-        var start = 0
-        let held = itemIDs.indices.filter { itemGroups[$0] | boundaryGroups[$0] != 0 }
-        while start < held.count {
-            let i = held[start]
-            let filter = simple ? CollisionFilter.all : CollisionFilter(itemGroups: itemGroups[i], boundaryGroups: boundaryGroups[i])
-            var end = start + 1
-            while end < held.count, shapes[held[end]] == shapes[i],
-                  simple || (itemGroups[held[end]] == itemGroups[i] && boundaryGroups[held[end]] == boundaryGroups[i])
-            {
-                end += 1
-            }
-            let com = shapes[i].centerOfMass
-            for part in shapes[i].parts {
-                try world.addCollisionShape(Self.collisionShape(part.shape),
-                                            offset: CGPoint(x: part.offset.x - com.x, y: part.offset.y - com.y), angle: part.angle,
-                                            filter: filter, to: held[start..<end].map { itemIDs[$0] })
-            }
-            start = end
-        }
+        try addShapes(itemIDs.indices)
         for (k, c) in collisions.enumerated() {
             var made: [BoundaryID] = []
             if c.boundsAsBoundary, let b = document.bounds {
@@ -73,6 +53,33 @@ extension SceneRun {
         }
     }
 
+    /// Gives the items at `rows` that a collision behaviour holds their shapes, in creation order, one call per
+    /// run of items sharing shape and filter.
+    func addShapes(_ rows: Range<Int>) throws(DynamicsError) {
+        // One behaviour over every item colliding with everything: the default filter.
+        let simple = collisions.count == 1 && collisions[0]?.mode == .everything
+        var start = 0
+        let held = rows.filter { itemGroups[$0] | boundaryGroups[$0] != 0 }
+        while start < held.count {
+            let i = held[start]
+            let filter = simple && exclusionGroups[i] == 0 ? CollisionFilter.all
+                : CollisionFilter(itemGroups: itemGroups[i], boundaryGroups: boundaryGroups[i], exclusionGroup: exclusionGroups[i])
+            var end = start + 1
+            while end < held.count, shapes[held[end]] == shapes[i], exclusionGroups[held[end]] == exclusionGroups[i],
+                  simple || (itemGroups[held[end]] == itemGroups[i] && boundaryGroups[held[end]] == boundaryGroups[i])
+            {
+                end += 1
+            }
+            let com = shapes[i].centerOfMass
+            for part in shapes[i].parts {
+                try world.addCollisionShape(Self.collisionShape(part.shape),
+                                            offset: CGPoint(x: part.offset.x - com.x, y: part.offset.y - com.y), angle: part.angle,
+                                            filter: filter, to: held[start..<end].map { itemIDs[$0] })
+            }
+            start = end
+        }
+    }
+
     /// Removes collision behaviour k (a timeline event): its boundaries go, and its items stop colliding
     /// through it (an item it alone held keeps its shape and collides with nothing).
     func removeCollision(_ k: Int) throws(DynamicsError) {
@@ -81,9 +88,10 @@ extension SceneRun {
             boundaryNames[id] = nil
         }
         collisionBoundaries[k] = []
+        collisions[k] = nil
         let bit: UInt64 = 1 << UInt64(k)
         var changed: [Int] = []
-        for i in itemIDs.indices where (itemGroups[i] | boundaryGroups[i]) & bit != 0 {
+        for i in itemIDs.indices where !isRemoved[i] && (itemGroups[i] | boundaryGroups[i]) & bit != 0 {
             itemGroups[i] &= ~bit
             boundaryGroups[i] &= ~bit
             changed.append(i)
@@ -93,10 +101,13 @@ extension SceneRun {
         while start < changed.count {
             let i = changed[start]
             var end = start + 1
-            while end < changed.count, itemGroups[changed[end]] == itemGroups[i], boundaryGroups[changed[end]] == boundaryGroups[i] {
+            while end < changed.count, itemGroups[changed[end]] == itemGroups[i], boundaryGroups[changed[end]] == boundaryGroups[i],
+                  exclusionGroups[changed[end]] == exclusionGroups[i]
+            {
                 end += 1
             }
-            try world.setCollisionFilter(CollisionFilter(itemGroups: itemGroups[i], boundaryGroups: boundaryGroups[i]),
+            try world.setCollisionFilter(CollisionFilter(itemGroups: itemGroups[i], boundaryGroups: boundaryGroups[i],
+                                                         exclusionGroup: exclusionGroups[i]),
                                          for: changed[start..<end].map { itemIDs[$0] })
             start = end
         }
@@ -157,40 +168,52 @@ extension SceneRun {
     }
 
     /// Gravity, continuous pushes and item behaviours' materials, summed over the live behaviours and written
-    /// for the items they touch (and for those they no longer touch).
-    func applyAggregates() throws(DynamicsError) {
+    /// for the items they touch (and for those they no longer touch); only for the items at `rows` when given
+    /// (items just made).
+    func applyAggregates(only rows: Range<Int>? = nil) throws(DynamicsError) {
         let n = itemIDs.count
         var gx = [Float](repeating: 0, count: n), gy = gx, fx = gx, fy = gx, tc = gx, td = gx
         var anyGravity = false, anyForce = false
         var materials = base
+        func chosen(_ targets: SceneTargets) -> [Int] {
+            guard let rows else { return indices(of: targets) }
+            return indices(of: targets).filter { rows.contains($0) }
+        }
         for entry in live {
             switch entry.behavior.kind {
             case .gravity(let direction, let targets):
                 anyGravity = true
-                for i in indices(of: targets) {
+                for i in chosen(targets) {
                     gx[i] += Float(1000 * direction.dx)
                     gy[i] += Float(1000 * direction.dy)
                 }
             case .push(let p) where !p.instantaneous && p.active:
                 anyForce = true
                 let o = p.offset, f = p.vector
-                for i in indices(of: p.targets) {
+                for i in chosen(p.targets) {
                     fx[i] += Float(f.dx)
                     fy[i] += Float(f.dy)
                     tc[i] += Float(o.horizontal * f.dy - o.vertical * f.dx)
                     td[i] += Float(o.horizontal * f.dx + o.vertical * f.dy)
                 }
             case .item(let b):
-                for i in indices(of: b.targets) { Self.override(&materials[i], with: b) }
+                for i in chosen(b.targets) { Self.override(&materials[i], with: b) }
             default:
                 break
             }
         }
-        if anyGravity || gravitySet { try world.setGravity(x: gx, y: gy, for: itemIDs) }
-        if anyForce || forcesSet { try world.setForces(x: fx, y: fy, torqueCross: tc, torqueDot: td, for: itemIDs) }
-        gravitySet = anyGravity
-        forcesSet = anyForce
-        try writeMaterials(materials)
+        let written = (rows.map(Array.init) ?? Array(itemIDs.indices)).filter { !isRemoved[$0] }
+        let ids = written.count == n ? itemIDs : written.map { itemIDs[$0] }
+        func pick(_ v: [Float]) -> [Float] { written.count == n ? v : written.map { v[$0] } }
+        if anyGravity || gravitySet { try world.setGravity(x: pick(gx), y: pick(gy), for: ids) }
+        if anyForce || (forcesSet && rows == nil) {
+            try world.setForces(x: pick(fx), y: pick(fy), torqueCross: pick(tc), torqueDot: pick(td), for: ids)
+        }
+        if rows == nil {
+            gravitySet = anyGravity
+            forcesSet = anyForce
+        }
+        try writeMaterials(materials, rows: written)
     }
 
     static func override(_ m: inout SceneMaterial, with b: SceneItemBehavior) {
@@ -206,9 +229,9 @@ extension SceneRun {
     }
 
     /// Writes the materials that differ from those last written, one call per distinct value.
-    func writeMaterials(_ materials: [SceneMaterial]) throws(DynamicsError) {
+    func writeMaterials(_ materials: [SceneMaterial], rows: [Int]) throws(DynamicsError) {
         var changed: [SceneMaterial: [Int]] = [:]
-        for i in materials.indices where materials[i] != applied[i] { changed[materials[i], default: []].append(i) }
+        for i in rows where materials[i] != applied[i] { changed[materials[i], default: []].append(i) }
         for (m, rows) in changed.sorted(by: { $0.value[0] < $1.value[0] }) {
             let ids = rows.map { itemIDs[$0] }
             try world.setResistance(m.resistance, angular: m.angularResistance, for: ids)

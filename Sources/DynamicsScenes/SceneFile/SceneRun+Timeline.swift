@@ -22,7 +22,16 @@ extension SceneRun {
                 try applyAggregates()
             } else if let k = collisionIndex.removeValue(forKey: id) {
                 try removeCollision(k)
+            } else {
+                try removeInstance(id)
             }
+        case .make(let template, let instance, let origin):
+            guard let t = templates[template] else { return }
+            // The k-th repetition: the j-th name and origin, j = k or k modulo the cycle.
+            let j = event.repeatCycle.map { event.occurrence % $0 } ?? event.occurrence
+            let name = event.repeating == nil ? instance : "\(instance)-\(j)"
+            let at = CGPoint(x: origin.x + CGFloat(j) * event.repeatShift.dx, y: origin.y + CGFloat(j) * event.repeatShift.dy)
+            try make(t, instance: name, origin: at)
         case .set(let id, let property, let value):
             guard let k = live.firstIndex(where: { $0.behavior.id == id }) else { return }
             try set(property, to: value, of: k)

@@ -16,20 +16,32 @@ public final class SceneRun {
     public let document: SceneDocument
     /// The world.
     public let world: DynamicWorld
-    /// Every item's id string, in creation order (listed items, then each generator's).
-    public let itemNames: [String]
-    /// Every item's world id, in the same order.
-    public let itemIDs: [ItemID]
+    /// Every item's id string, in creation order: listed items, then each generator's, then those the
+    /// timeline's `make` events add (`INSTANCE/ID`). A removed item keeps its place (``isRemoved``).
+    public internal(set) var itemNames: [String]
+    /// Every item's world id, in the same order (a removed item's id is stale).
+    public internal(set) var itemIDs: [ItemID]
+    /// Whether the item at each place was removed by the timeline (a template instance's item).
+    public internal(set) var isRemoved: [Bool]
+    /// How many items the document itself gives (listed and generated): the first places, which the
+    /// timeline never removes.
+    public let documentItemCount: Int
     /// Steps taken.
     public private(set) var steps = 0
     /// The boundary identifiers by world boundary (the reference-bounds boundary has none).
     public internal(set) var boundaryNames: [BoundaryID: String] = [:]
 
-    let index: [String: Int]
-    let tags: [String: [Int]]
-    let base: [SceneMaterial]
+    var index: [String: Int]
+    var tags: [String: [Int]]
+    var base: [SceneMaterial]
     /// Each item's shape, in creation order (as ``itemNames``).
-    public let shapes: [SceneShape]
+    public internal(set) var shapes: [SceneShape]
+    /// Each item's exclusion group (``SceneItem/exclusionGroup``; 0 for generated items).
+    var exclusionGroups: [Int]
+    /// The items of each live template instance, by name.
+    var instances: [String: Range<Int>] = [:]
+    /// The templates by id.
+    let templates: [String: SceneTemplate]
     var gravitySet = false, forcesSet = false
     var applied: [SceneMaterial]
     var live: [LiveBehavior] = []
@@ -40,6 +52,8 @@ public final class SceneRun {
     var itemGroups: [UInt64] = [], boundaryGroups: [UInt64] = []
     var collisionBoundaries: [[BoundaryID]] = []
     var collisionIndex: [String: Int] = [:]
+    /// The collision behaviours by group (nil once removed), for items made later.
+    var collisions: [SceneCollision?] = []
 
     /// A behaviour of the running scene and what it made in the world.
     struct LiveBehavior {
@@ -58,6 +72,7 @@ public final class SceneRun {
         let world = try DynamicWorld(configuration: configuration ?? document.configuration.dynamics)
         self.world = world
         var names: [String] = [], materials: [SceneMaterial] = [], tags: [String: [Int]] = [:], shapes: [SceneShape] = []
+        var exclusions: [Int] = []
         var made: [ItemID] = []
         // Consecutive items with the same description are made in one call.
         var run: (description: ItemDescription, positions: [CGPoint], angles: [CGFloat])?
@@ -66,8 +81,9 @@ public final class SceneRun {
             run = nil
         }
         func addItem(_ name: String, _ shape: SceneShape, _ material: SceneMaterial, _ center: CGPoint, _ angle: CGFloat,
-                 _ itemTags: [String]) throws(DynamicsError)
+                 _ itemTags: [String], exclusion: Int = 0) throws(DynamicsError)
         {
+            exclusions.append(exclusion)
             let description = Self.description(shape, material)
             if run?.description != description { try flush() }
             if run == nil { run = (description, [], []) }
@@ -81,7 +97,9 @@ public final class SceneRun {
             materials.append(material)
             shapes.append(shape)
         }
-        for item in document.items { try addItem(item.id, item.shape, item.material, item.center, item.angle, item.tags) }
+        for item in document.items {
+            try addItem(item.id, item.shape, item.material, item.center, item.angle, item.tags, exclusion: item.exclusionGroup)
+        }
         let generated: [[(center: CGPoint, shape: SceneShape)]]
         do {
             generated = try document.generatedItems()
@@ -96,6 +114,10 @@ public final class SceneRun {
         try flush()
         itemNames = names
         itemIDs = made
+        isRemoved = Array(repeating: false, count: made.count)
+        documentItemCount = made.count
+        exclusionGroups = exclusions
+        templates = Dictionary(document.templates.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         base = materials
         self.shapes = shapes
         applied = materials
@@ -154,13 +176,13 @@ public final class SceneRun {
         return d
     }
 
-    /// The indices (creation order) of the targets' items; every item for empty targets.
+    /// The indices (creation order) of the targets' items that are not removed; every such item for empty targets.
     public func indices(of targets: SceneTargets) -> [Int] {
-        if targets.items.isEmpty && targets.tags.isEmpty { return Array(itemIDs.indices) }
+        if targets.items.isEmpty && targets.tags.isEmpty { return itemIDs.indices.filter { !isRemoved[$0] } }
         var chosen = Set<Int>()
         for id in targets.items { if let i = index[id] { chosen.insert(i) } }
         for tag in targets.tags { chosen.formUnion(tags[tag] ?? []) }
-        return chosen.sorted()
+        return chosen.filter { !isRemoved[$0] }.sorted()
     }
 
     /// Applies the events due by now, then steps the world once.
@@ -176,6 +198,7 @@ public final class SceneRun {
                 var next = event
                 next.time = event.time + every
                 next.repeating = (every, count.map { $0 - 1 })
+                next.occurrence = event.occurrence + 1
                 let at = pending[nextEvent...].firstIndex { $0.time > next.time } ?? pending.count
                 pending.insert(next, at: at)
             }

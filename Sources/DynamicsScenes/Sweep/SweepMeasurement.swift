@@ -56,12 +56,14 @@ public struct SweepMeasurement {
             case .timeToRest: out.append(restedAt.map { .number($0) } ?? .null)
             case .contactEvents: out.append(.number(Double(contactsBegun)))
             case .item(let name, let q):
-                if let i = run.itemNames.firstIndex(of: name) { out += quantity(i, q) }
+                if let i = run.itemNames.indices.first(where: { run.itemNames[$0] == name && !run.isRemoved[$0] }) {
+                    out += quantity(i, q)
+                }
                 else { out += Array(repeating: .null, count: metric.columns.count) }
             case .highest(let q):
                 // The smallest centre y; the first such item in creation order on a tie.
                 var best: Int?, bestY = CGFloat.infinity
-                for i in run.itemIDs.indices {
+                for i in run.itemIDs.indices where !run.isRemoved[i] {
                     let y = world.pose(of: run.itemIDs[i]).center.y
                     if best == nil || y < bestY { (best, bestY) = (i, y) }
                 }
