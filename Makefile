@@ -158,6 +158,7 @@ test-browser: deps browser-deps
 	"$$($(SWIFT) build --show-bin-path)/dynamics" simulate washer --items 900 --seconds 2 --output $(BROWSER_DIR)/washer.html --quiet
 	"$$($(SWIFT) build --show-bin-path)/dynamics" simulate junkyard --items 1000 --seconds 3 --output $(BROWSER_DIR)/junkyard.html --quiet
 	"$$($(SWIFT) build --show-bin-path)/dynamics" simulate spinner --items 900 --seconds 2 --output $(BROWSER_DIR)/spinner.html --quiet
+	"$$($(SWIFT) build --show-bin-path)/dynamics" simulate rain --items 1100 --seconds 3 --output $(BROWSER_DIR)/rain.html --quiet
 	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/square.html
 	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/flick.html
 	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/sticky.html
@@ -175,6 +176,7 @@ test-browser: deps browser-deps
 	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/washer.html
 	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/junkyard.html
 	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/spinner.html
+	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/rain.html
 
 # Debian's Slurm and munge for `make test-slurm`, installed when missing.
 slurm-deps:
@@ -198,7 +200,7 @@ test-asan: deps schema-deps
 		--scratch-path .build-asan
 
 # The test suite under ThreadSanitizer, then the command line's scenes at 2, 4 and 8 workers.
-TSAN_SCENES := default pile pyramid joint_grid chain bridge fields smash tumbler compounds washer junkyard spinner
+TSAN_SCENES := default pile pyramid joint_grid chain bridge fields smash tumbler compounds washer junkyard spinner rain
 
 test-tsan: deps schema-deps
 	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --disable-xctest --sanitize=thread --scratch-path .build-tsan

@@ -20,7 +20,7 @@ read -r -a workerCounts <<< "${WORKERS:-1 2}"
 # Box2D's name, ours, and the timed steps of each (Box2D's benchmark program's own step counts).
 races=("large_pyramid pyramid 500" "many_pyramids many_pyramids 200" "smash smash 300" "joint_grid joint_grid 500"
 	"tumbler tumbler 750" "compounds compounds 500" "washer washer 500" "junkyard junkyard 800"
-	"spinner spinner 500")
+	"spinner spinner 500" "rain rain 1000")
 read -r -a chosen <<< "${BENCHMARKS:-}"
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT

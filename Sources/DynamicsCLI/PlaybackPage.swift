@@ -33,11 +33,14 @@ enum PlaybackPage {
         "use strict";
         (function () {
           const meta = JSON.parse(document.getElementById("meta").textContent);
-          const text = document.getElementById("frames").textContent.replace(/\\s+/g, "");
-          const raw = atob(text), bytes = new Uint8Array(raw.length);
-          for (let i = 0; i < raw.length; i++) bytes[i] = raw.charCodeAt(i);
-          const data = new Int16Array(bytes.buffer, 0, bytes.length >> 1);
-          const n = meta.items, frames = Math.min(meta.frames, Math.floor(data.length / (3 * Math.max(n, 1))) || 1);
+          // One base64 line per frame: x, y, angle per item (x = -32768: the item is gone).
+          const lines = document.getElementById("frames").textContent.split("\\n").filter((l) => l.trim().length > 0);
+          const frameData = lines.map((line) => {
+            const raw = atob(line.trim()), bytes = new Uint8Array(raw.length);
+            for (let i = 0; i < raw.length; i++) bytes[i] = raw.charCodeAt(i);
+            return new Int16Array(bytes.buffer, 0, bytes.length >> 1);
+          });
+          const frames = Math.max(1, Math.min(meta.frames, frameData.length));
           const canvas = document.getElementById("canvas"), ctx = canvas.getContext("2d");
           const slider = document.getElementById("time"), play = document.getElementById("play");
           const speed = document.getElementById("speed"), frameLabel = document.getElementById("frame");
@@ -79,11 +82,12 @@ enum PlaybackPage {
               for (let i = 2; i < o.length; i += 2) ctx.lineTo(o[i], o[i + 1]);
               ctx.stroke();
             });
-            const base = current * 3 * n, [ox, oy] = meta.origin, u = meta.unit;
+            const data = frameData[current] || new Int16Array(0), [ox, oy] = meta.origin, u = meta.unit;
             ctx.lineWidth = 1 / s;
-            for (let k = 0; k < n; k++) {
-              const x = ox + data[base + 3 * k] * u, y = oy + data[base + 3 * k + 1] * u;
-              const a = data[base + 3 * k + 2] * (2 * Math.PI / 65536);
+            for (let k = 0; k < data.length / 3; k++) {
+              if (data[3 * k] === -32768) continue; // removed by the timeline
+              const x = ox + data[3 * k] * u, y = oy + data[3 * k + 1] * u;
+              const a = data[3 * k + 2] * (2 * Math.PI / 65536);
               ctx.save();
               ctx.translate(x, y);
               ctx.rotate(a);

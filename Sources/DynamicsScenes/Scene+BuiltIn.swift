@@ -6,7 +6,7 @@ extension Scene {
     /// Every built-in scene, in the order `dynamics scenes` lists them.
     public static let builtIn: [Scene] = [
         .default, .integration, .pile, .pileCircles, .pyramid, .manyPyramids, .smash, .scatter, .scatterGiants, .jointGrid, .tumbler,
-        .compounds, .washer, .junkyard, .spinner, .chain, .bridge, .fields, .stickyCorners,
+        .compounds, .washer, .junkyard, .spinner, .rain, .chain, .bridge, .fields, .stickyCorners,
     ]
 
     /// The built-in scene called `name`, if any.

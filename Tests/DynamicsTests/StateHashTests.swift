@@ -25,6 +25,7 @@ import Testing
         ("washer", 300, 120, 0x5ac990d0b4997bc3),
         ("junkyard", 300, 120, 0xa00bd3fa4c659072),
         ("spinner", 300, 120, 0xc95d0abf305eb94d),
+        ("rain", 11_000, 200, 0x5e5d559381ca71e8),
         ("chain", 300, 120, 0xfc3133c54cf04648),
         ("bridge", 300, 120, 0x426a6f9fe2b54c0a),
         ("fields", 300, 120, 0x4cfd7b3e64db38cb),
