@@ -190,7 +190,9 @@ int32_t dkBroadphase_Pairs(dkWorld* world, float dt, bool bruteForce)
 	// A full pass when the last step's pairs may not hold (or the boxes' margins change with dt): every
 	// slot, every row's rotation; otherwise only the shapes that can move and the awake rows (a resting row's
 	// rotation and its shapes' boxes are those of the first pass after it rested, as it has not moved since).
-	bool full = !world->pairsValid || bruteForce || dt != bp->dt;
+	// Past one changed shape in eight, retaking each changed shape's lists costs more than a full pass
+	// (Benchmarks/results, churn.md); both give the same pairs.
+	bool full = !world->pairsValid || bruteForce || dt != bp->dt || world->shapeChangeCount > n / 8;
 	bp->dt = dt;
 	int32_t retaken = full || world->shapeChangeCount == 0 ? 0 : dkShapeLists_Retake(world, bp, dt);
 	int32_t changed = full || world->restChangeCount == 0 ? 0 : dkShapeLists_Relist(world, bp);
