@@ -120,6 +120,40 @@ import Testing
         #expect(SceneDocument.read(Data(document.json.utf8), yaml: false).0 == document)
     }
 
+    @Test("a template's generators make their items with each instance, named INSTANCE/ID-N, relative to its origin")
+    func templateGenerators() throws {
+        let json = """
+            {"format": "dynamics-scene/1", "configuration": {"workers": 1},
+             "items": [{"id": "probe", "shape": {"type": "rectangle", "width": 40, "height": 40}, "center": [-500, 0]}],
+             "templates": [{"id": "crate", "generators": [
+                {"type": "grid", "id": "box", "count": 6, "columns": 3, "origin": [0, 0], "spacing": [50, 60],
+                 "shape": {"type": "rectangle", "width": 40, "height": 40}, "tags": ["small"]},
+                {"type": "random", "id": "ball", "count": 4, "rect": {"x": 200, "y": 0, "width": 300, "height": 300},
+                 "minSize": [10, 10], "maxSize": [20, 20], "shape": {"type": "circle", "radius": 1}}],
+                "attachments": [{"item": "box-0", "to": "box-1", "anchor": [25, 0], "kind": "pin"}]}],
+             "timeline": [{"time": 0, "make": {"template": "crate", "instance": "left", "origin": [1000, 500]}},
+                          {"time": 0, "make": {"template": "crate", "instance": "right", "origin": [3000, 500]}}]}
+            """
+        let document = try SceneDocument.parse(Data(json.utf8))
+        #expect(SceneDocument.read(Data(document.json.utf8), yaml: false).0 == document, "generators read back")
+        let run = try SceneRun(document)
+        try run.step()
+        #expect(run.world.itemCount == 1 + 2 * 10 && run.world.attachmentCount == 2)
+        for (k, expected) in [(0, CGPoint(x: 1000, y: 500)), (4, CGPoint(x: 1050, y: 560)), (5, CGPoint(x: 1100, y: 560))] {
+            let c = run.world.pose(of: run.itemIDs[try #require(run.itemNames.firstIndex(of: "left/box-\(k)"))]).center
+            #expect(c == expected, "left/box-\(k) at \(c)")
+        }
+        // Both instances have the same random layout, 2 000 pt apart (as Float positions hold it).
+        for k in 0..<4 {
+            let a = run.world.pose(of: run.itemIDs[try #require(run.itemNames.firstIndex(of: "left/ball-\(k)"))]).center
+            let b = run.world.pose(of: run.itemIDs[try #require(run.itemNames.firstIndex(of: "right/ball-\(k)"))]).center
+            #expect(abs(b.x - a.x - 2000) < 1e-3 && b.y == a.y && a.x >= 1200 && a.x <= 1500, "ball \(k): \(a), \(b)")
+        }
+        #expect(run.indices(of: SceneTargets(tags: ["small"])).count == 12 && run.indices(of: SceneTargets(tags: ["ball"])).count == 8)
+        let empty = json.replacingOccurrences(of: #"{"id": "crate", "generators""#, with: #"{"id": "crate", "gens""#)
+        #expect(SceneDocument.read(Data(empty.utf8), yaml: false).1.contains { $0.message.contains("needs 'items' or 'generators'") })
+    }
+
     static let malformed: [(String, String, String)] = [
         (#"[{"time": 0, "make": {"template": "piar", "instance": "x"}}]"#, "/timeline/0/make/template",
          "no template has the id 'piar' (did you mean 'pair'?)"),

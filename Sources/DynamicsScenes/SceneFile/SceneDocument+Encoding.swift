@@ -98,7 +98,9 @@ extension SceneItem {
 
 extension SceneTemplate {
     var value: SceneValue {
-        var o: [String: SceneValue] = ["id": .string(id), "items": .array(items.map(\.value))]
+        var o: [String: SceneValue] = ["id": .string(id)]
+        if !items.isEmpty || generators.isEmpty { o["items"] = .array(items.map(\.value)) }
+        if !generators.isEmpty { o["generators"] = .array(generators.map(\.value)) }
         if !attachments.isEmpty {
             o["attachments"] = .array(attachments.map { a in
                 guard case .object(var fields) = SceneBehavior(.attachment(a)).value else { return .null }

@@ -8,6 +8,14 @@ extension SceneDocument {
     /// the earlier generators' items and its own), so that no contact is there at the first step. Throws
     /// when a random layout cannot place an item apart after ``ScenePlacementError/attempts`` draws.
     public func generatedItems() throws(ScenePlacementError) -> [[(center: CGPoint, shape: SceneShape)]] {
+        try Self.place(generators, after: items, seed: configuration.seed)
+    }
+
+    /// The items of `generators` placed after `items` (the document's, or a template's), as
+    /// ``generatedItems()`` places them.
+    static func place(_ generators: [SceneGenerator], after items: [SceneItem], seed: UInt64)
+        throws(ScenePlacementError) -> [[(center: CGPoint, shape: SceneShape)]]
+    {
         var cell: CGFloat = 1
         for g in generators {
             if case .random(_, _, let maxSize, _) = g.layout { cell = max(cell, hypot(maxSize.width, maxSize.height)) }
@@ -21,7 +29,7 @@ extension SceneDocument {
         }
         var all: [[(center: CGPoint, shape: SceneShape)]] = []
         for (k, g) in generators.enumerated() {
-            let placed = try g.placements(sceneSeed: configuration.seed, avoiding: &occupied, generator: k)
+            let placed = try g.placements(sceneSeed: seed, avoiding: &occupied, generator: k)
             if case .grid = g.layout, k < lastRandom {
                 for p in placed { occupied.insert(Self.boundingBox(p.shape, at: p.center, angle: g.angle)) }
             }

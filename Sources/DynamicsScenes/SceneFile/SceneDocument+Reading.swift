@@ -49,7 +49,7 @@ extension SceneDocument {
         }
         if let value = top.value("templates"), let values = reader.array(value, at: top.at("templates")) {
             document.templates = values.enumerated().compactMap { k, v in
-                readTemplate(v, at: SceneReader.path(top.at("templates"), k), reader: reader)
+                readTemplate(v, at: SceneReader.path(top.at("templates"), k), reader: reader, seed: document.configuration.seed)
             }
         }
         if let value = top.value("timeline"), let values = reader.array(value, at: top.at("timeline")) {
@@ -206,7 +206,8 @@ extension SceneDocument {
         return item
     }
 
-    static func readGenerator(_ value: SceneValue, at path: String, reader: SceneReader) -> SceneGenerator? {
+    /// Reads a generator; `declare` false for a template's, whose items are made by the timeline.
+    static func readGenerator(_ value: SceneValue, at path: String, reader: SceneReader, declare: Bool = true) -> SceneGenerator? {
         guard case .object(let fields) = value else {
             reader.error(path, "must be an object, got \(value.kindName)")
             return nil
@@ -217,7 +218,7 @@ extension SceneDocument {
         guard let type, let o = reader.object(value, at: path, keys: keys) else { return nil }
         let id = o.string("id", required: true)
         let count = o.integer("count", required: true, minimum: 1, maximum: 100_000_000)
-        if let id { reader.declaredGenerators.append((id, count ?? 0)) }
+        if let id, declare { reader.declaredGenerators.append((id, count ?? 0)) }
         let shape = o.value("shape", required: true).flatMap { readShape($0, at: o.at("shape"), reader: reader) }
         var layout: SceneGenerator.Layout?
         if type == "grid" {

@@ -7,15 +7,42 @@ extension SceneDocument {
                                  "frictionTorque", "motorSpeed", "maximumMotorTorque", "maximumMotorForce", "angularFrequency",
                                  "angularDamping", "restAngle", "axis", "collide"]
 
-    /// Reads one template (`templates[k]`): its items are local to it, so they are not declared as the scene's.
-    static func readTemplate(_ value: SceneValue, at path: String, reader: SceneReader) -> SceneTemplate? {
-        guard let o = reader.object(value, at: path, keys: ["id", "items", "attachments", "tags"]) else { return nil }
+    /// Reads one template (`templates[k]`): its items are local to it, so they are not declared as the scene's;
+    /// its random layouts are tried with the scene's `seed`.
+    static func readTemplate(_ value: SceneValue, at path: String, reader: SceneReader, seed: UInt64) -> SceneTemplate? {
+        guard let o = reader.object(value, at: path, keys: ["id", "items", "generators", "attachments", "tags"]) else { return nil }
         let id = o.string("id", required: true)
-        var items: [SceneItem] = []
-        if let v = o.value("items", required: true), let values = reader.array(v, at: o.at("items")) {
-            if values.isEmpty { reader.error(o.at("items"), "a template needs at least one item") }
+        var items: [SceneItem] = [], generators: [SceneGenerator] = []
+        if let v = o.value("items"), let values = reader.array(v, at: o.at("items")) {
             items = values.enumerated().compactMap { k, v in
                 readItem(v, at: SceneReader.path(o.at("items"), k), reader: reader, declare: false)
+            }
+        }
+        if let v = o.value("generators"), let values = reader.array(v, at: o.at("generators")) {
+            generators = values.enumerated().compactMap { k, v in
+                readGenerator(v, at: SceneReader.path(o.at("generators"), k), reader: reader, declare: false)
+            }
+        }
+        if !o.has("items") && !o.has("generators") { reader.error(path, "a template needs 'items' or 'generators'") }
+        for (k, g) in generators.enumerated() {
+            let at = "\(o.at("generators"))/\(k)/id"
+            if generators[..<k].contains(where: { $0.id == g.id }) { reader.error(at, "duplicate generator id '\(g.id)' in the template") }
+            for item in items where item.id.hasPrefix(g.id + "-") {
+                if let n = Int(item.id.dropFirst(g.id.count + 1)), n >= 0, n < g.count {
+                    reader.error(at, "generator '\(g.id)' makes the id '\(item.id)', which an item of the template already has")
+                }
+            }
+        }
+        if !generators.isEmpty && !reader.hasErrors {
+            do {
+                _ = try SceneDocument.place(generators, after: items, seed: seed)
+            } catch {
+                reader.error("\(o.at("generators"))/\(error.generator)", error.description)
+            }
+        }
+        func isGenerated(_ name: String) -> Bool {
+            generators.contains { g in
+                name.hasPrefix(g.id + "-") && Int(name.dropFirst(g.id.count + 1)).map { $0 >= 0 && $0 < g.count } == true
             }
         }
         var attachments: [SceneAttachment] = []
@@ -23,9 +50,9 @@ extension SceneDocument {
             for (k, v) in values.enumerated() {
                 let at = SceneReader.path(o.at("attachments"), k)
                 if let a = reader.object(v, at: at, keys: attachmentKeys), let attachment = readAttachment(a) {
-                    checkTemplateItem(attachment.item, of: items, at: "\(at)/item", reader: reader)
+                    if !isGenerated(attachment.item) { checkTemplateItem(attachment.item, of: items, at: "\(at)/item", reader: reader) }
                     if let other = attachment.other {
-                        checkTemplateItem(other, of: items, at: "\(at)/to", reader: reader)
+                        if !isGenerated(other) { checkTemplateItem(other, of: items, at: "\(at)/to", reader: reader) }
                         if other == attachment.item { reader.error("\(at)/to", "an item cannot be attached to itself") }
                     }
                     attachments.append(attachment)
@@ -39,8 +66,9 @@ extension SceneDocument {
         let tags = o.strings("tags") ?? []
         guard let id else { return nil }
         reader.declaredTemplates.append((id, o.at("id")))
-        reader.declaredTags.formUnion([id] + tags + items.flatMap(\.tags))
+        reader.declaredTags.formUnion([id] + tags + items.flatMap(\.tags) + generators.map(\.id))
         var template = SceneTemplate(id: id, items: items)
+        template.generators = generators
         template.attachments = attachments
         template.tags = tags
         return template

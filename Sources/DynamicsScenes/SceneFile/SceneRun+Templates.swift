@@ -12,7 +12,7 @@ extension SceneRun {
         var made: [ItemID] = []
         // Consecutive items of one description are made in one call, as the scene's own.
         var start = 0
-        let items = template.items
+        let items = templateItems[template.id] ?? template.items
         let descriptions = items.map { Self.description($0.shape, $0.material) }
         while start < items.count {
             var end = start + 1

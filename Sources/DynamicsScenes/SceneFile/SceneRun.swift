@@ -40,8 +40,9 @@ public final class SceneRun {
     var exclusionGroups: [Int]
     /// The items of each live template instance, by name.
     var instances: [String: Range<Int>] = [:]
-    /// The templates by id.
+    /// The templates by id, and each one's items with its generators' (``SceneTemplate/allItems(seed:)``).
     let templates: [String: SceneTemplate]
+    let templateItems: [String: [SceneItem]]
     var gravitySet = false, forcesSet = false
     var applied: [SceneMaterial]
     var live: [LiveBehavior] = []
@@ -118,6 +119,16 @@ public final class SceneRun {
         documentItemCount = made.count
         exclusionGroups = exclusions
         templates = Dictionary(document.templates.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        var expanded: [String: [SceneItem]] = [:]
+        for (k, t) in document.templates.enumerated() where expanded[t.id] == nil {
+            do {
+                expanded[t.id] = try t.allItems(seed: document.configuration.seed)
+            } catch {
+                throw .invalidValue(field: "templates[\(k)].generators[\(error.generator)].count", value: Double(error.count),
+                                    index: error.placed)
+            }
+        }
+        templateItems = expanded
         base = materials
         self.shapes = shapes
         applied = materials
