@@ -5,7 +5,7 @@ import Foundation
 extension Scene {
     /// `rain` (Box2D v3's benchmark): five rows of 501 anchored 50 pt boxes (friction 0.6), 50 pt apart from
     /// x = −12 500 pt, the rows 4 500 pt apart from y = 0 up; and groups of five ragdolls (the template
-    /// `group`, ``ragdoll(at:exclusionGroup:)`` 50 pt apart, ragdoll i in exclusion group i + 1 as Box2D's group
+    /// `group`, Box2D's human 50 pt apart, ragdoll i in exclusion group i + 1 as Box2D's group
     /// index −(i + 1)) that the timeline makes before every 8th step from the first: one group per row, in
     /// columns 625 pt apart from x = −12 187.5 pt, 4 000 pt above its row. Once 40 columns exist each further
     /// column makes the oldest again in its place (a repeating `make` with a cycle of 40), as Box2D destroys and
