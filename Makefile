@@ -159,6 +159,7 @@ test-browser: deps browser-deps
 	"$$($(SWIFT) build --show-bin-path)/dynamics" simulate junkyard --items 1000 --seconds 3 --output $(BROWSER_DIR)/junkyard.html --quiet
 	"$$($(SWIFT) build --show-bin-path)/dynamics" simulate spinner --items 900 --seconds 2 --output $(BROWSER_DIR)/spinner.html --quiet
 	"$$($(SWIFT) build --show-bin-path)/dynamics" simulate rain --items 1100 --seconds 3 --output $(BROWSER_DIR)/rain.html --quiet
+	"$$($(SWIFT) build --show-bin-path)/dynamics" simulate Sources/DynamicsScenes/Resources/examples/cart-drops.json --output $(BROWSER_DIR)/carts.html --quiet
 	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/square.html
 	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/flick.html
 	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/sticky.html
@@ -177,6 +178,7 @@ test-browser: deps browser-deps
 	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/junkyard.html
 	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/spinner.html
 	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/rain.html
+	python3 Tests/Browser/check_playback.py $(BROWSER_DIR)/carts.html
 
 # Debian's Slurm and munge for `make test-slurm`, installed when missing.
 slurm-deps:
