@@ -54,6 +54,8 @@ int32_t setFaults(const dkWorld* w, char* detail, size_t size);
 // Whether the world's pair list is what a search of every pair of live shapes finds from its fat boxes
 // (collision_checks.c; w is a dkWorld* seen through the kernel's internal headers).
 bool pairsAsBruteForce(const dkWorld* w);
+// A floor, boxes at rest in mid-air and bouncing balls beside them (collision_checks.c).
+void restingGridBesideBalls(dkWorld* w, float floorY, int columns, int boxes, int ballColumns, int balls, dkItemId* grid);
 
 // The groups of checks.
 void checkScenes(Report* r);                           // scene_checks.c

@@ -20,12 +20,9 @@ static float* churnedRun(int32_t workers, bool full, int32_t* items, int32_t* re
 {
 	dkWorld* w = makeWorld(dkSimdAVX512, workers, dkIntegratorFused);
 	const float floorY = 500;
-	segment(w, -3000, floorY, 3000, floorY);
 	dkItemId grid[100];
-	for (int i = 0; i < 100; ++i) grid[i] = box(w, -2000.0f + 41.0f * (float)(i % 10), floorY - 300 - 41.0f * (float)(i / 10), 0, 40, 40);
+	restingGridBesideBalls(w, floorY, 10, 100, 10, 40, grid);
 	dkError e;
-	must(dkWorld_Rest(w, grid, 100, &e), &e, "dkWorld_Rest");
-	for (int i = 0; i < 40; ++i) ball(w, 200.0f + 70.0f * (float)(i % 10), floorY - 200 - 90.0f * (float)(i / 10), 40, 0.9f);
 	dkItemId churned[CHURN_KEEP];
 	int32_t made = 0;
 	*trace = 1469598103934665603u;

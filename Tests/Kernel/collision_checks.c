@@ -311,17 +311,27 @@ void recycledManifolds(Report* r)
 
 // ---- Pairs found again only where fat boxes changed (broadphase.c, pair_grid.c) ---------------------------
 
+// A floor segment at y = floorY; `boxes` 40 pt boxes, `columns` a row, put to rest in mid-air 300 pt above it;
+// beside them `balls` balls of radius 40 and elasticity 0.9, `ballColumns` a row, 200 pt above it. The boxes'
+// ids go to grid (room for `boxes`).
+void restingGridBesideBalls(dkWorld* w, float floorY, int columns, int boxes, int ballColumns, int balls, dkItemId* grid)
+{
+	segment(w, -3000, floorY, 3000, floorY);
+	for (int i = 0; i < boxes; ++i)
+		grid[i] = box(w, -2000.0f + 41.0f * (float)(i % columns), floorY - 300 - 41.0f * (float)(i / columns), 0, 40, 40);
+	dkError e;
+	must(dkWorld_Rest(w, grid, boxes, &e), &e, "dkWorld_Rest");
+	for (int i = 0; i < balls; ++i)
+		ball(w, 200.0f + 70.0f * (float)(i % ballColumns), floorY - 200 - 90.0f * (float)(i / ballColumns), 40, 0.9f);
+}
+
 // A grid of boxes put to rest in mid-air, balls bouncing on the floor beside it, and two balls dropped onto
 // it late (which wakes part of it): steps whose pairs are patched, found in full and kept all occur.
 static dkWorld* restingGridAndBalls(int32_t workers)
 {
 	dkWorld* w = makeWorld(dkSimdAVX512, workers, dkIntegratorFused);
-	segment(w, -3000, FLOOR, 3000, FLOOR);
 	dkItemId grid[200];
-	for (int i = 0; i < 200; ++i) grid[i] = box(w, -2000.0f + 41.0f * (float)(i % 20), FLOOR - 300 - 41.0f * (float)(i / 20), 0, 40, 40);
-	dkError e;
-	must(dkWorld_Rest(w, grid, 200, &e), &e, "dkWorld_Rest");
-	for (int i = 0; i < 24; ++i) ball(w, 200.0f + 70.0f * (float)(i % 12), FLOOR - 200 - 90.0f * (float)(i / 12), 40, 0.9f);
+	restingGridBesideBalls(w, FLOOR, 20, 200, 12, 24, grid);
 	ball(w, -1800, FLOOR - 2600, 40, 0.5f);
 	ball(w, -1500, FLOOR - 4000, 40, 0.5f);
 	return w;
