@@ -34,8 +34,8 @@ struct dkBroadphase {
 
 // Up to this many shapes whose fat boxes changed since the grid was built, and at most one in
 // DK_LOOSE_SHARE of the live ones (or DK_LOOSE_FEW), the grid answers for them; more, and a new grid is built.
-#define DK_LOOSE_LIMIT 256
-#define DK_LOOSE_SHARE 8
+#define DK_LOOSE_LIMIT 4096
+#define DK_LOOSE_SHARE 4
 #define DK_LOOSE_FEW 32
 
 // Boxes (broadphase.c): a shape's box at its item's pose with its motion, and a new fat box around it.

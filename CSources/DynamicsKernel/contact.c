@@ -291,6 +291,7 @@ void dkContacts_Destroy(dkWorld* world)
 	dkFree(world, world->motion);
 	dkPairGrid_Destroy(world, world->grid);
 	dkPairGrid_Destroy(world, world->stillGrid);
+	dkPairGrid_Destroy(world, world->looseGrid);
 	dkBroadphase_Destroy(world, world->broadphase);
 }
 

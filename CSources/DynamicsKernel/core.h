@@ -159,6 +159,7 @@ struct dkWorld {
 	bool rotationsCurrent; // the Sin and Cos columns hold every row's rotation for this step (dkStore_Rotations)
 	dkPairGrid* grid; // the pair search's grid (pair_grid.c), kept between steps
 	dkPairGrid* stillGrid; // the shapes that cannot move, while they are many (pair_grid.c)
+	dkPairGrid* looseGrid; // the loose shapes among themselves, while many (pair_grid_update.c)
 	dkBroadphase* broadphase; // what the broadphase keeps between steps (broadphase.c)
 	dkContactArray contacts; // sorted by (shapeA, shapeB): one per pair, and others carried until a merge sorts (contact.c)
 	int32_t manifoldCount; // contacts with points (dkWorld_ContactCount)

@@ -13,6 +13,7 @@
 #define DK_GRID_ENTRY_BLOCK 8192  // cell listings per block of work
 #define DK_GRID_LARGE_CELLS 8	  // a box spanning this many cells on an axis is large: not listed in the grid
 #define DK_GRID_FEW_LARGE 16	  // up to this many large shapes, every box tests each of them (no coarse grid)
+#define DK_GRID_LOOSE_EACH 64	  // up to this many loose shapes, each is tested against each (dkPairGrid_Update)
 #define DK_GRID_CELL_LIMIT 536870912.0f // 2^29: the farthest cell from the origin on an axis
 
 // One block's share of each pass: sums for the serial steps between passes, and its pairs.

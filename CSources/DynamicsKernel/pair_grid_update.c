@@ -63,9 +63,27 @@ static bool looseInGrid(const dkWorld* world, const dkPairGrid* g, int32_t a, co
 // out without `isLoose`), into the grid's spare buffer, which becomes the list; `unchanged` (if not null)
 // receives whether that is the list it was given, pair for pair. False when out of memory (the list is
 // then unchanged).
+// Sorts pairs by (a, b): a radix sort of (a, b) as 64-bit keys once they are many. False when out of memory
+// (the pairs are then unchanged).
+static bool sortPairs(const dkWorld* world, dkPair* pairs, int32_t n)
+{
+	if (n <= 256) {
+		if (n > 1) qsort(pairs, (size_t)n, sizeof(dkPair), comparePairs);
+		return true;
+	}
+	uint64_t* keys = dkAlloc(world, (size_t)n * sizeof(uint64_t));
+	if (!keys) return false;
+	for (int32_t k = 0; k < n; ++k) keys[k] = (uint64_t)(uint32_t)pairs[k].a << 32 | (uint32_t)pairs[k].b;
+	bool ok = dkRadixSort64(world, keys, NULL, n);
+	if (ok)
+		for (int32_t k = 0; k < n; ++k) pairs[k] = (dkPair){(int32_t)(keys[k] >> 32), (int32_t)(uint32_t)keys[k]};
+	dkFree(world, keys);
+	return ok;
+}
+
 static bool mergeFound(dkWorld* world, dkPairGrid* g, const uint8_t* isLoose, bool* unchanged)
 {
-	if (g->found.count > 1) qsort(g->found.data, (size_t)g->found.count, sizeof(dkPair), comparePairs);
+	if (!sortPairs(world, g->found.data, g->found.count)) return false;
 	int64_t most = (int64_t)world->pairs.count + g->found.count;
 	if (most > INT32_MAX / 2) return false;
 	if (!dkPairArray_Reserve(world, &g->spare, (int32_t)most)) return false;
@@ -99,6 +117,41 @@ static int stillPartners(dkWorld* world, int32_t a, const uint8_t* isLoose, cons
 	return looseInGrid(world, sg, a, range, isLoose, filters) ? 1 : -1;
 }
 
+// The pairs among the loose shapes, into g->found: each against each while they are few; past that, a grid
+// of their own (world->looseGrid) finds the same pairs, as a build finds what testing each pair would. False
+// when out of memory.
+static bool loosePairs(dkWorld* world, dkPairGrid* g, const int32_t* loose, int32_t looseCount, const dkFilter* filters)
+{
+	if (looseCount <= DK_GRID_LOOSE_EACH) {
+		for (int32_t k = 0; k < looseCount; ++k) {
+			int32_t a = loose[k];
+			if (!filters[a].alive) continue;
+			for (int32_t m = k + 1; m < looseCount; ++m)
+				if (filters[loose[m]].alive && dkCandidate(world, a, loose[m], filters) && !pushFound(world, g, a, loose[m]))
+					return false;
+		}
+		return true;
+	}
+	if (!world->looseGrid) world->looseGrid = dkAllocZeroed(world, sizeof(dkPairGrid));
+	if (!world->looseGrid) return false;
+	int32_t* alive = dkAlloc(world, (size_t)looseCount * sizeof(int32_t));
+	if (!alive) return false;
+	int32_t n = 0;
+	for (int32_t k = 0; k < looseCount; ++k)
+		if (filters[loose[k]].alive) alive[n++] = loose[k];
+	// A build writes the world's pair list: it lends its buffer and takes it back.
+	dkPairArray list = world->pairs;
+	world->pairs = world->looseGrid->found;
+	bool ok = dkPairGrid_Build(world, world->looseGrid, alive, n, filters, true);
+	world->looseGrid->found = world->pairs;
+	world->pairs = list;
+	dkFree(world, alive);
+	if (!ok || !dkPairArray_Reserve(world, &g->found, g->found.count + world->looseGrid->found.count)) return false;
+	memcpy(g->found.data + g->found.count, world->looseGrid->found.data, (size_t)world->looseGrid->found.count * sizeof(dkPair));
+	g->found.count += world->looseGrid->found.count;
+	return true;
+}
+
 int dkPairGrid_Update(dkWorld* world, const int32_t* loose, int32_t looseCount, const uint8_t* isLoose,
 					  const dkFilter* filters, bool* unchanged)
 {
@@ -123,10 +176,8 @@ int dkPairGrid_Update(dkWorld* world, const int32_t* loose, int32_t looseCount, 
 			int found = stillPartners(world, a, isLoose, filters);
 			if (found != 1) return found == 0 ? 1 : -1; // 0: a shape too large for the still grid's cells
 		}
-		for (int32_t m = k + 1; m < looseCount; ++m)
-			if (filters[loose[m]].alive && dkCandidate(world, a, loose[m], filters) && !pushFound(world, g, a, loose[m]))
-				return -1;
 	}
+	if (!loosePairs(world, g, loose, looseCount, filters)) return -1;
 	// The pairs of two shapes that are not loose stay; merged with the loose shapes' pairs in order.
 	return mergeFound(world, g, isLoose, unchanged) ? 0 : -1;
 }

@@ -400,9 +400,9 @@ void patchedPairs(Report* r)
 	for (int run = 0; run < 3; ++run) free(state[run]);
 }
 
-// Many balls bouncing beside a grid at rest: too many leave their fat boxes each step for the grid to answer
-// for them, so the pairs are found again, and the resting grid's shapes keep a grid of their own
-// (dkPairGrid_FindSplit). Each step's list is every pair of the fat boxes, and the states are those of a
+// Many balls bouncing beside a grid at rest: on a third of the steps or more, too many leave their fat boxes
+// for the grid to answer for them (over a quarter of the shapes since the last build), so the pairs are found
+// again, and the resting grid's shapes keep a grid of their own (dkPairGrid_FindSplit). Each step's list is every pair of the fat boxes, and the states are those of a
 // full pass every step and of 2 workers.
 void splitGrids(Report* r)
 {
@@ -425,7 +425,8 @@ void splitGrids(Report* r)
 			step(w, 1);
 			if (run == 0) {
 				split += w->pairsSplit;
-				if (w->pairsValid) ++valid, brute += pairsAsBruteForce(w);
+				// (items that rested or woke after the pairs were found change what a search would find now)
+				if (w->pairsValid && w->restChangeCount == 0) ++valid, brute += pairsAsBruteForce(w);
 			}
 			trace[run] = (trace[run] ^ (uint64_t)dkWorld_ContactCount(w) ^ ((uint64_t)w->awake << 32)) * 1099511628211u;
 		}
@@ -434,7 +435,7 @@ void splitGrids(Report* r)
 	}
 	char detail[160];
 	snprintf(detail, sizeof detail, "%d of 240 steps searched with the still grid; %d of %d matched", split, brute, valid);
-	check(r, split >= 100 && valid >= 200 && brute == valid,
+	check(r, split >= 80 && valid >= 200 && brute == valid,
 		  "split grids: each step's list is every pair of the fat boxes, the still shapes in a grid of their own", detail);
 	bool same = true;
 	for (int run = 1; run < 3; ++run)
