@@ -146,9 +146,10 @@ static bool loosePairs(dkWorld* world, dkPairGrid* g, const int32_t* loose, int3
 	world->looseGrid->found = world->pairs;
 	world->pairs = list;
 	dkFree(world, alive);
-	if (!ok || !dkPairArray_Reserve(world, &g->found, g->found.count + world->looseGrid->found.count)) return false;
-	memcpy(g->found.data + g->found.count, world->looseGrid->found.data, (size_t)world->looseGrid->found.count * sizeof(dkPair));
-	g->found.count += world->looseGrid->found.count;
+	const dkPairArray* among = &world->looseGrid->found;
+	if (!ok || !dkPairArray_Reserve(world, &g->found, g->found.count + among->count)) return false;
+	if (among->count > 0) memcpy(g->found.data + g->found.count, among->data, (size_t)among->count * sizeof(dkPair));
+	g->found.count += among->count;
 	return true;
 }
 
