@@ -150,6 +150,11 @@ import Testing
             #expect(abs(b.x - a.x - 2000) < 1e-3 && b.y == a.y && a.x >= 1200 && a.x <= 1500, "ball \(k): \(a), \(b)")
         }
         #expect(run.indices(of: SceneTargets(tags: ["small"])).count == 12 && run.indices(of: SceneTargets(tags: ["ball"])).count == 8)
+        var small = SceneLimits()
+        small.items = 9
+        #expect(SceneDocument.read(Data(json.utf8), yaml: false, limits: small).1.contains {
+            $0.path == "/templates/0/generators" && $0.message.contains("10 items, more than the limit of 9")
+        })
         let empty = json.replacingOccurrences(of: #"{"id": "crate", "generators""#, with: #"{"id": "crate", "gens""#)
         #expect(SceneDocument.read(Data(empty.utf8), yaml: false).1.contains { $0.message.contains("needs 'items' or 'generators'") })
     }

@@ -49,7 +49,8 @@ extension SceneDocument {
         }
         if let value = top.value("templates"), let values = reader.array(value, at: top.at("templates")) {
             document.templates = values.enumerated().compactMap { k, v in
-                readTemplate(v, at: SceneReader.path(top.at("templates"), k), reader: reader, seed: document.configuration.seed)
+                readTemplate(v, at: SceneReader.path(top.at("templates"), k), reader: reader, seed: document.configuration.seed,
+                             limits: limits)
             }
         }
         if let value = top.value("timeline"), let values = reader.array(value, at: top.at("timeline")) {

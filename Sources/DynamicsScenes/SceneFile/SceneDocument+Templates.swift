@@ -8,8 +8,9 @@ extension SceneDocument {
                                  "angularDamping", "restAngle", "axis", "collide"]
 
     /// Reads one template (`templates[k]`): its items are local to it, so they are not declared as the scene's;
-    /// its random layouts are tried with the scene's `seed`.
-    static func readTemplate(_ value: SceneValue, at path: String, reader: SceneReader, seed: UInt64) -> SceneTemplate? {
+    /// its random layouts are tried with the scene's `seed`, once its items are within `limits`.
+    static func readTemplate(_ value: SceneValue, at path: String, reader: SceneReader, seed: UInt64,
+                             limits: SceneLimits) -> SceneTemplate? {
         guard let o = reader.object(value, at: path, keys: ["id", "items", "generators", "attachments", "tags"]) else { return nil }
         let id = o.string("id", required: true)
         var items: [SceneItem] = [], generators: [SceneGenerator] = []
@@ -33,7 +34,11 @@ extension SceneDocument {
                 }
             }
         }
-        if !generators.isEmpty && !reader.hasErrors {
+        // One instance may hold no more items than a whole scene may.
+        let total = generators.reduce(items.count) { $0 + $1.count }
+        if total > limits.items {
+            reader.error(o.at("generators"), "an instance would have \(total) items, more than the limit of \(limits.items)")
+        } else if !generators.isEmpty && !reader.hasErrors {
             do {
                 _ = try SceneDocument.place(generators, after: items, seed: seed)
             } catch {
