@@ -54,10 +54,8 @@ extension SceneDocument {
             if generators[..<k].contains(where: { $0.id == g.id }) { reader.error(path, "duplicate generator id '\(g.id)'") }
             tags.insert(g.id)
             // A listed item whose id a generator also makes.
-            for (id, _) in reader.declaredItems where id.hasPrefix(g.id + "-") {
-                if let n = Int(id.dropFirst(g.id.count + 1)), n >= 0, n < g.count {
-                    reader.error(path, "generator '\(g.id)' makes the id '\(id)', which an item already has")
-                }
+            for (id, _) in reader.declaredItems where SceneGenerator.isNumbered(id, prefix: g.id, below: g.count) {
+                reader.error(path, "generator '\(g.id)' makes the id '\(id)', which an item already has")
             }
         }
         for (k, t) in reader.declaredTemplates.enumerated() where reader.declaredTemplates[..<k].contains(where: { $0.id == t.id }) {
@@ -70,15 +68,12 @@ extension SceneDocument {
         }
         func isInstance(_ name: String) -> Bool {
             makes.contains { m in
-                m.repeats ? name.hasPrefix(m.instance + "-") && Int(name.dropFirst(m.instance.count + 1)).map { $0 >= 0 } == true
-                    : name == m.instance
+                m.repeats ? SceneGenerator.isNumbered(name, prefix: m.instance) : name == m.instance
             }
         }
         func exists(_ id: String) -> Bool {
             if ids[id] != nil { return true }
-            return generators.contains { g in
-                id.hasPrefix(g.id + "-") && Int(id.dropFirst(g.id.count + 1)).map { $0 >= 0 && $0 < g.count } == true
-            }
+            return generators.contains { SceneGenerator.isNumbered(id, prefix: $0.id, below: $0.count) }
         }
         func checkItem(_ id: String, at path: String) {
             if !exists(id) {

@@ -28,10 +28,8 @@ extension SceneDocument {
         for (k, g) in generators.enumerated() {
             let at = "\(o.at("generators"))/\(k)/id"
             if generators[..<k].contains(where: { $0.id == g.id }) { reader.error(at, "duplicate generator id '\(g.id)' in the template") }
-            for item in items where item.id.hasPrefix(g.id + "-") {
-                if let n = Int(item.id.dropFirst(g.id.count + 1)), n >= 0, n < g.count {
-                    reader.error(at, "generator '\(g.id)' makes the id '\(item.id)', which an item of the template already has")
-                }
+            for item in items where g.makes(item.id) {
+                reader.error(at, "generator '\(g.id)' makes the id '\(item.id)', which an item of the template already has")
             }
         }
         // One instance may hold no more items than a whole scene may.
@@ -45,11 +43,7 @@ extension SceneDocument {
                 reader.error("\(o.at("generators"))/\(error.generator)", error.description)
             }
         }
-        func isGenerated(_ name: String) -> Bool {
-            generators.contains { g in
-                name.hasPrefix(g.id + "-") && Int(name.dropFirst(g.id.count + 1)).map { $0 >= 0 && $0 < g.count } == true
-            }
-        }
+        func isGenerated(_ name: String) -> Bool { generators.contains { $0.makes(name) } }
         var attachments: [SceneAttachment] = []
         if let v = o.value("attachments"), let values = reader.array(v, at: o.at("attachments")) {
             for (k, v) in values.enumerated() {

@@ -128,6 +128,16 @@ public struct SceneGenerator: Hashable, Sendable {
     /// Whether the items start at rest (`DynamicWorld.putToRest(_:)`; default false).
     public var resting = false
 
+    /// Whether `name` is `prefix-N` with N in 0..<`count`: the id of a generator's item, or of a repeating
+    /// make's instance (no count).
+    static func isNumbered(_ name: String, prefix: String, below count: Int = .max) -> Bool {
+        guard name.hasPrefix(prefix + "-"), let n = Int(name.dropFirst(prefix.count + 1)) else { return false }
+        return n >= 0 && n < count
+    }
+
+    /// Whether this generator makes an item with the id `name`.
+    func makes(_ name: String) -> Bool { Self.isNumbered(name, prefix: id, below: count) }
+
     /// A generator with the default material.
     public init(id: String, count: Int, layout: Layout, shape: SceneShape) {
         self.id = id

@@ -7,21 +7,19 @@ extension SceneRun {
     /// instance of that name: its items join the collision behaviours, gravity, pushes, item behaviours and
     /// fields whose targets hold them, and its attachments join them.
     func make(_ template: SceneTemplate, instance: String, origin: CGPoint) throws(DynamicsError) {
+        guard let items = templateItems[template.id] else { return }
         if instances[instance] != nil { try removeInstance(instance) }
         let first = itemIDs.count
         var made: [ItemID] = []
         // Consecutive items of one description are made in one call, as the scene's own.
         var start = 0
-        let items = templateItems[template.id] ?? template.items
         let descriptions = items.map { Self.description($0.shape, $0.material) }
         while start < items.count {
             var end = start + 1
             while end < items.count, descriptions[end] == descriptions[start] { end += 1 }
             let run = items[start..<end]
             let centers = run.map { item in
-                let com = item.shape.centerOfMass, c = cos(item.angle), s = sin(item.angle)
-                return CGPoint(x: origin.x + item.center.x + c * com.x - s * com.y,
-                               y: origin.y + item.center.y + s * com.x + c * com.y)
+                Self.position(of: item.shape, at: CGPoint(x: origin.x + item.center.x, y: origin.y + item.center.y), angle: item.angle)
             }
             made += try world.createItems(descriptions[start], at: centers, angles: run.map(\.angle))
             start = end

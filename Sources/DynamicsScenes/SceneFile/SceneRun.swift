@@ -88,10 +88,7 @@ public final class SceneRun {
             let description = Self.description(shape, material)
             if run?.description != description { try flush() }
             if run == nil { run = (description, [], []) }
-            // A group's item sits at its centre of mass.
-            let com = shape.centerOfMass
-            run!.positions.append(CGPoint(x: center.x + cos(angle) * com.x - sin(angle) * com.y,
-                                          y: center.y + sin(angle) * com.x + cos(angle) * com.y))
+            run!.positions.append(Self.position(of: shape, at: center, angle: angle))
             run!.angles.append(angle)
             for tag in itemTags { tags[tag, default: []].append(names.count) }
             names.append(name)
@@ -152,6 +149,13 @@ public final class SceneRun {
             next += g.count
         }
         if !resting.isEmpty { try world.putToRest(resting) }
+    }
+
+    /// Where the world places an item whose outline has its `center` there, turned by `angle`: a group's item
+    /// sits at its centre of mass.
+    static func position(of shape: SceneShape, at center: CGPoint, angle: CGFloat) -> CGPoint {
+        let com = shape.centerOfMass
+        return CGPoint(x: center.x + cos(angle) * com.x - sin(angle) * com.y, y: center.y + sin(angle) * com.x + cos(angle) * com.y)
     }
 
     static func isCollision(_ b: SceneBehavior) -> Bool {
