@@ -92,6 +92,8 @@ void dkPairGrid_Destroy(const dkWorld* world, dkPairGrid* g)
 	dkFree(world, g->memberLow);
 	dkPairArray_Destroy(world, &g->found);
 	dkPairArray_Destroy(world, &g->spare);
+	for (int32_t w = 0; w < g->workerFoundCount; ++w) dkPairArray_Destroy(world, &g->workerFound[w]);
+	dkFree(world, g->workerFound);
 	dkFree(world, g);
 }
 

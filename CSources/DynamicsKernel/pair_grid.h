@@ -64,6 +64,8 @@ struct dkPairGrid {
 	uint64_t width;
 	dkPairArray found; // pairs of the loose shapes (dkPairGrid_Update)
 	dkPairArray spare; // the other buffer of the world's pair list (its count unused)
+	dkPairArray* workerFound; // the world's grid only: each worker's pairs of a lookup (pair_grid_update.c)
+	int32_t workerFoundCount;
 };
 
 // Grows an array from `old` to `need` elements of `elem` bytes, keeping the first `keep` (0 for arrays every

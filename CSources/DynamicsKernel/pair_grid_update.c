@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool pushFound(const dkWorld* world, dkPairGrid* g, int32_t a, int32_t b)
+static bool pushFound(const dkWorld* world, dkPairArray* out, int32_t a, int32_t b)
 {
 	dkPair pair = {a < b ? a : b, a < b ? b : a};
-	return dkPairArray_Push(world, &g->found, &pair);
+	return dkPairArray_Push(world, out, &pair);
 }
 
 static int comparePairs(const void* x, const void* y)
@@ -28,15 +28,14 @@ static int comparePairs(const void* x, const void* y)
 
 // The partners of loose shape a among the shapes the last build listed in its cells (not loose ones: they
 // are listed where they were), each pair reported in the cell of the overlap's lower corner as a build
-// does; and among the build's large shapes. False when out of memory.
-static bool looseInGrid(const dkWorld* world, const dkPairGrid* g, int32_t a, const int32_t range[4],
-						const uint8_t* isLoose, const dkFilter* filters)
+// does; and among the build's large shapes; into `out`. False when out of memory.
+static bool looseInGrid(const dkWorld* world, const dkPairGrid* g, int32_t a, const uint8_t* isLoose,
+						const dkFilter* filters, dkPairArray* out)
 {
-	dkPairGrid* out = world->grid;
 	const float* box = world->fatAabb + 4 * a;
-	int32_t x0 = range[0], y0 = range[1];
+	int32_t x0 = cellOf(box[0], g->inv), y0 = cellOf(box[1], g->inv), x1 = cellOf(box[2], g->inv), y1 = cellOf(box[3], g->inv);
 	int32_t lx0 = x0 > g->minX ? x0 : g->minX, ly0 = y0 > g->minY ? y0 : g->minY;
-	int32_t lx1 = range[2] < g->maxX ? range[2] : g->maxX, ly1 = range[3] < g->maxY ? range[3] : g->maxY;
+	int32_t lx1 = x1 < g->maxX ? x1 : g->maxX, ly1 = y1 < g->maxY ? y1 : g->maxY;
 	for (int32_t cy = ly0; g->used > 0 && cy <= ly1; ++cy) {
 		for (int32_t cx = lx0; cx <= lx1; ++cx) {
 			uint64_t key = (uint64_t)(uint32_t)(cy - g->minY) * g->width + (uint32_t)(cx - g->minX);
@@ -106,15 +105,79 @@ static bool mergeFound(dkWorld* world, dkPairGrid* g, const uint8_t* isLoose, bo
 	return true;
 }
 
-// The partners of shape a (which can move) among the still grid's shapes: 1 when found, 0 when a spans so
-// many of its cells that a grid of every shape is cheaper, -1 when out of memory.
-static int stillPartners(dkWorld* world, int32_t a, const uint8_t* isLoose, const dkFilter* filters)
+// Whether shape a's fat box spans so many of grid g's cells that a new grid of every shape is cheaper than
+// looking its partners up in g.
+static bool tooLargeFor(const dkWorld* world, const dkPairGrid* g, int32_t a)
 {
-	const dkPairGrid* sg = world->stillGrid;
 	const float* box = world->fatAabb + 4 * a;
-	int32_t range[4] = {cellOf(box[0], sg->inv), cellOf(box[1], sg->inv), cellOf(box[2], sg->inv), cellOf(box[3], sg->inv)};
-	if (spansLarge(range[0], range[1], range[2], range[3])) return 0;
-	return looseInGrid(world, sg, a, range, isLoose, filters) ? 1 : -1;
+	return spansLarge(cellOf(box[0], g->inv), cellOf(box[1], g->inv), cellOf(box[2], g->inv), cellOf(box[3], g->inv));
+}
+
+// The lookups of shapes in built grids, in chunks of DK_LOOKUP_CHUNK shapes that workers claim. Each worker
+// keeps the pairs it finds in a buffer of its own; the buffers are joined and the pairs sorted after, so the
+// list does not depend on the worker count or on which worker took a chunk (a pair is found by one shape of
+// it only).
+#define DK_LOOKUP_CHUNK 64
+
+typedef struct dkLookupTask {
+	const dkWorld* world;
+	const dkPairGrid* grids[2]; // where each shape looks: the first grid, and the second unless NULL
+	const int32_t* slots;
+	int32_t count;
+	const uint8_t* isLoose;
+	const dkFilter* filters;
+	dkPairArray* found; // one per worker
+	atomic_int next;
+	atomic_bool failed;
+} dkLookupTask;
+
+static void lookupTask(void* context, int32_t worker)
+{
+	dkLookupTask* t = context;
+	dkPairArray* out = &t->found[worker];
+	for (int32_t b, e; !atomic_load_explicit(&t->failed, memory_order_relaxed) && dkClaimChunk(&t->next, DK_LOOKUP_CHUNK, t->count, &b, &e);) {
+		for (int32_t k = b; k < e; ++k) {
+			int32_t a = t->slots[k];
+			if (!t->filters[a].alive) continue; // freed since the build: its pairs go
+			bool ok = looseInGrid(t->world, t->grids[0], a, t->isLoose, t->filters, out);
+			if (ok && t->grids[1]) ok = looseInGrid(t->world, t->grids[1], a, t->isLoose, t->filters, out);
+			if (!ok) {
+				atomic_store(&t->failed, true);
+				return;
+			}
+		}
+	}
+}
+
+// Looks the partners of `count` shapes up in `first` and, unless NULL, `second`, and appends them to the
+// world grid's `found` (unsorted). False when out of memory.
+static bool lookUp(dkWorld* world, const dkPairGrid* first, const dkPairGrid* second, const int32_t* slots, int32_t count,
+				   const uint8_t* isLoose, const dkFilter* filters)
+{
+	dkPairGrid* g = world->grid;
+	int32_t workers = count >= 2 * DK_LOOKUP_CHUNK ? world->def.workerCount : 1;
+	if (g->workerFoundCount < workers) {
+		if (!dkGrid_Reserve(world, (void**)&g->workerFound, (size_t)g->workerFoundCount, (size_t)workers, sizeof(dkPairArray)))
+			return false;
+		memset(g->workerFound + g->workerFoundCount, 0, (size_t)(workers - g->workerFoundCount) * sizeof(dkPairArray));
+		g->workerFoundCount = workers;
+	}
+	for (int32_t w = 0; w < workers; ++w) g->workerFound[w].count = 0;
+	dkLookupTask task = {.world = world, .grids = {first, second}, .slots = slots, .count = count, .isLoose = isLoose,
+						 .filters = filters, .found = g->workerFound};
+	atomic_init(&task.next, 0);
+	atomic_init(&task.failed, false);
+	dkRunTasks(world, lookupTask, &task, workers);
+	if (atomic_load(&task.failed)) return false;
+	int64_t total = g->found.count;
+	for (int32_t w = 0; w < workers; ++w) total += g->workerFound[w].count;
+	if (total > INT32_MAX / 2 || !dkPairArray_Reserve(world, &g->found, (int32_t)total)) return false;
+	for (int32_t w = 0; w < workers; ++w) {
+		const dkPairArray* part = &g->workerFound[w];
+		if (part->count > 0) memcpy(g->found.data + g->found.count, part->data, (size_t)part->count * sizeof(dkPair));
+		g->found.count += part->count;
+	}
+	return true;
 }
 
 // The pairs among the loose shapes, into g->found: each against each while they are few; past that, a grid
@@ -127,7 +190,7 @@ static bool loosePairs(dkWorld* world, dkPairGrid* g, const int32_t* loose, int3
 			int32_t a = loose[k];
 			if (!filters[a].alive) continue;
 			for (int32_t m = k + 1; m < looseCount; ++m)
-				if (filters[loose[m]].alive && dkCandidate(world, a, loose[m], filters) && !pushFound(world, g, a, loose[m]))
+				if (filters[loose[m]].alive && dkCandidate(world, a, loose[m], filters) && !pushFound(world, &g->found, a, loose[m]))
 					return false;
 		}
 		return true;
@@ -165,19 +228,13 @@ int dkPairGrid_Update(dkWorld* world, const int32_t* loose, int32_t looseCount, 
 		const int32_t* built = at ? at->cellRange + 4 * loose[k] : NULL;
 		if (built && spansLarge(built[0], built[1], built[2], built[3])) return 1;
 	}
-	g->found.count = 0;
 	for (int32_t k = 0; k < looseCount; ++k) {
 		int32_t a = loose[k];
-		if (!filters[a].alive) continue; // freed since the build: its pairs go
-		const float* box = world->fatAabb + 4 * a;
-		int32_t range[4] = {cellOf(box[0], g->inv), cellOf(box[1], g->inv), cellOf(box[2], g->inv), cellOf(box[3], g->inv)};
-		if (spansLarge(range[0], range[1], range[2], range[3])) return 1;
-		if (!looseInGrid(world, g, a, range, isLoose, filters)) return -1;
-		if (g->split) {
-			int found = stillPartners(world, a, isLoose, filters);
-			if (found != 1) return found == 0 ? 1 : -1; // 0: a shape too large for the still grid's cells
-		}
+		if (!filters[a].alive) continue;
+		if (tooLargeFor(world, g, a) || (g->split && tooLargeFor(world, world->stillGrid, a))) return 1;
 	}
+	g->found.count = 0;
+	if (!lookUp(world, g, g->split ? world->stillGrid : NULL, loose, looseCount, isLoose, filters)) return -1;
 	if (!loosePairs(world, g, loose, looseCount, filters)) return -1;
 	// The pairs of two shapes that are not loose stay; merged with the loose shapes' pairs in order.
 	return mergeFound(world, g, isLoose, unchanged) ? 0 : -1;
@@ -194,16 +251,12 @@ int dkPairGrid_FindSplit(dkWorld* world, const int32_t* movers, int32_t moverCou
 		if (!dkPairGrid_Build(world, sg, still, stillCount, filters, false)) return -1;
 		*stillBuilt = true;
 	}
-	for (int32_t k = 0; k < moverCount; ++k) {
-		const float* box = world->fatAabb + 4 * movers[k];
-		if (spansLarge(cellOf(box[0], sg->inv), cellOf(box[1], sg->inv), cellOf(box[2], sg->inv), cellOf(box[3], sg->inv)))
-			return 1;
-	}
+	for (int32_t k = 0; k < moverCount; ++k)
+		if (tooLargeFor(world, sg, movers[k])) return 1;
 	g->split = false;
 	if (!dkPairGrid_Build(world, g, movers, moverCount, filters, true)) return -1;
 	g->found.count = 0;
-	for (int32_t k = 0; k < moverCount; ++k)
-		if (stillPartners(world, movers[k], isLoose, filters) < 0) return -1;
+	if (!lookUp(world, sg, NULL, movers, moverCount, isLoose, filters)) return -1;
 	if (!mergeFound(world, g, NULL, NULL)) return -1;
 	g->split = true;
 	return 0;
