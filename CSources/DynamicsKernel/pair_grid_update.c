@@ -58,10 +58,6 @@ static bool looseInGrid(const dkWorld* world, const dkPairGrid* g, int32_t a, co
 	return true;
 }
 
-// Merges the found pairs, sorted here, with the world's list, less the pairs of loose shapes (none left
-// out without `isLoose`), into the grid's spare buffer, which becomes the list; `unchanged` (if not null)
-// receives whether that is the list it was given, pair for pair. False when out of memory (the list is
-// then unchanged).
 // Sorts pairs by (a, b): a radix sort of (a, b) as 64-bit keys once they are many. False when out of memory
 // (the pairs are then unchanged).
 static bool sortPairs(const dkWorld* world, dkPair* pairs, int32_t n)
@@ -80,24 +76,107 @@ static bool sortPairs(const dkWorld* world, dkPair* pairs, int32_t n)
 	return ok;
 }
 
+// The merge of the found pairs with the list runs in parts, each the pairs whose first shape lies in a range
+// of slots: a part first counts the list's pairs it keeps, then (once every part knows where it starts)
+// writes its merged pairs. Below DK_MERGE_PARALLEL pairs in the two lists it runs on one thread, as one part.
+#define DK_MERGE_PARALLEL 8192
+#define DK_MERGE_PARTS 64 // at most; four per worker
+
+typedef struct dkPairMerge {
+	const dkPair *old, *found;
+	const uint8_t* isLoose;
+	dkPair* out;
+	int32_t parts;
+	int32_t oldStart[DK_MERGE_PARTS + 1], foundStart[DK_MERGE_PARTS + 1]; // each part's ranges in the two lists
+	int32_t kept[DK_MERGE_PARTS], outStart[DK_MERGE_PARTS], outEnd[DK_MERGE_PARTS];
+	bool same[DK_MERGE_PARTS]; // the part's pairs are the old list's at the same places
+	int32_t oldCount;
+	bool write; // the second pass
+	atomic_int next;
+} dkPairMerge;
+
+static int32_t lowerBoundFirst(const dkPair* pairs, int32_t n, int32_t a)
+{
+	int32_t lo = 0, hi = n;
+	while (lo < hi) {
+		int32_t mid = lo + (hi - lo) / 2;
+		if (pairs[mid].a < a) lo = mid + 1;
+		else hi = mid;
+	}
+	return lo;
+}
+
+static void mergePart(dkPairMerge* m, int32_t k)
+{
+	const dkPair *old = m->old, *found = m->found;
+	const uint8_t* isLoose = m->isLoose;
+	int32_t i = m->oldStart[k], ie = m->oldStart[k + 1], j = m->foundStart[k], je = m->foundStart[k + 1];
+	if (!m->write) {
+		int32_t kept = ie - i;
+		if (isLoose)
+			for (; i < ie; ++i) kept -= isLoose[old[i].a] || isLoose[old[i].b];
+		m->kept[k] = kept;
+		return;
+	}
+	int32_t n = m->outStart[k], first = n;
+	dkPair* out = m->out;
+	for (;;) {
+		while (isLoose && i < ie && (isLoose[old[i].a] || isLoose[old[i].b])) ++i;
+		bool takeOld = i < ie, takeFound = j < je;
+		if (!takeOld && !takeFound) break;
+		if (takeOld && takeFound) takeOld = comparePairs(&old[i], &found[j]) < 0;
+		out[n++] = takeOld ? old[i++] : found[j++];
+	}
+	m->outEnd[k] = n;
+	m->same[k] = n <= m->oldCount && memcmp(out + first, old + first, (size_t)(n - first) * sizeof(dkPair)) == 0;
+}
+
+static void mergeTask(void* context, int32_t worker)
+{
+	(void)worker;
+	dkPairMerge* m = context;
+	for (int32_t k; (k = atomic_fetch_add(&m->next, 1)) < m->parts;) mergePart(m, k);
+}
+
+// Merges the found pairs, sorted here, with the world's list, less the pairs of loose shapes (none left
+// out without `isLoose`), into the grid's spare buffer, which becomes the list; `unchanged` (if not null)
+// receives whether that is the list it was given, pair for pair. False when out of memory (the list is
+// then unchanged).
 static bool mergeFound(dkWorld* world, dkPairGrid* g, const uint8_t* isLoose, bool* unchanged)
 {
 	if (!sortPairs(world, g->found.data, g->found.count)) return false;
 	int64_t most = (int64_t)world->pairs.count + g->found.count;
 	if (most > INT32_MAX / 2) return false;
 	if (!dkPairArray_Reserve(world, &g->spare, (int32_t)most)) return false;
-	const dkPair *old = world->pairs.data, *found = g->found.data;
-	int32_t n = 0, i = 0, j = 0;
-	for (;;) {
-		while (isLoose && i < world->pairs.count && (isLoose[old[i].a] || isLoose[old[i].b])) ++i;
-		bool takeOld = i < world->pairs.count, takeFound = j < g->found.count;
-		if (!takeOld && !takeFound) break;
-		if (takeOld && takeFound) takeOld = comparePairs(&old[i], &found[j]) < 0;
-		g->spare.data[n++] = takeOld ? old[i++] : found[j++];
+	dkPairMerge m = {.old = world->pairs.data, .found = g->found.data, .isLoose = isLoose, .out = g->spare.data,
+					 .oldCount = world->pairs.count};
+	int32_t workers = most >= DK_MERGE_PARALLEL ? world->def.workerCount : 1;
+	m.parts = workers * 4 < DK_MERGE_PARTS ? (workers > 1 ? workers * 4 : 1) : DK_MERGE_PARTS;
+	int64_t slots = world->shapeIds.next;
+	for (int32_t k = 0; k < m.parts; ++k) { // part k: first shapes in [k·slots/parts, (k+1)·slots/parts)
+		int32_t from = (int32_t)(slots * k / m.parts);
+		m.oldStart[k] = k == 0 ? 0 : lowerBoundFirst(m.old, m.oldCount, from);
+		m.foundStart[k] = k == 0 ? 0 : lowerBoundFirst(m.found, g->found.count, from);
 	}
+	m.oldStart[m.parts] = m.oldCount;
+	m.foundStart[m.parts] = g->found.count;
+	atomic_init(&m.next, 0);
+	if (m.parts > 1) { // (one part starts at 0 and needs no count)
+		dkRunTasks(world, mergeTask, &m, workers);
+		for (int32_t k = 0, at = 0; k < m.parts; ++k) {
+			m.outStart[k] = at;
+			at += m.kept[k] + m.foundStart[k + 1] - m.foundStart[k];
+		}
+		atomic_store(&m.next, 0);
+	}
+	m.write = true;
+	dkRunTasks(world, mergeTask, &m, workers);
+	int32_t n = m.outEnd[m.parts - 1];
 	dkPairArray list = world->pairs;
-	if (unchanged)
-		*unchanged = n == list.count && (n == 0 || memcmp(g->spare.data, list.data, (size_t)n * sizeof(dkPair)) == 0);
+	if (unchanged) {
+		*unchanged = n == list.count;
+		for (int32_t k = 0; k < m.parts; ++k) *unchanged = *unchanged && m.same[k];
+	}
 	world->pairs = g->spare;
 	world->pairs.count = n;
 	g->spare = list;
