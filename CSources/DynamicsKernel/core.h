@@ -70,6 +70,7 @@ typedef struct dkMergeEntry dkMergeEntry;
 typedef struct dkJoint dkJoint;
 typedef struct dkField dkField;
 typedef struct dkPairGrid dkPairGrid;
+typedef struct dkQueryIndex dkQueryIndex;
 typedef struct dkBroadphase dkBroadphase;
 typedef struct dkFieldFrame dkFieldFrame;
 typedef struct dkTeam dkTeam;
@@ -160,6 +161,10 @@ struct dkWorld {
 	dkPairGrid* grid; // the pair search's grid (pair_grid.c), kept between steps
 	dkPairGrid* stillGrid; // the shapes that cannot move, while they are many (pair_grid.c)
 	dkPairGrid* looseGrid; // the loose shapes among themselves, while many (pair_grid_update.c)
+	// Bumped by everything that moves, makes, removes or reshapes a shape (a step, poses set, items or shapes
+	// made or removed, mass properties set): the query grid is built again after it (query_index.c).
+	uint64_t revision;
+	dkQueryIndex* queryIndex;
 	dkBroadphase* broadphase; // what the broadphase keeps between steps (broadphase.c)
 	dkContactArray contacts; // sorted by (shapeA, shapeB): one per pair, and others carried until a merge sorts (contact.c)
 	int32_t manifoldCount; // contacts with points (dkWorld_ContactCount)

@@ -84,6 +84,7 @@ static dkResult setFloats(dkWorld* world, dkColumn column, const dkItemId* ids, 
 	dkResult r = dkStore_WithRows(world, ids, count, &rows, error);
 	if (r != dkResultOK) return r;
 	for (int32_t i = 0; i < count; ++i) writeRow(world, column, dkStore_Resolve(world, ids[i]), values ? values[i] : fill);
+	world->revision++;
 	dkFree(world, rows);
 	return dkResultOK;
 }

@@ -285,6 +285,7 @@ dkResult dkWorld_CreateItems(dkWorld* world, const dkItemDef* def, const float* 
 		writeMassRow(world, row, def);
 		outIds[i] = (dkItemId){(uint32_t)slot + 1, world->slots.data[slot].generation};
 	}
+	world->revision++; // the query grid is built again (query_index.c)
 	return dkResultOK;
 }
 
@@ -377,6 +378,7 @@ dkResult dkWorld_RemoveItems(dkWorld* world, const dkItemId* ids, int32_t count,
 		if (world->liveJoints > 0) dkJoints_RemoveItems(world, removedSlots);
 		dkFree(world, removedSlots);
 	}
+	world->revision++; // the query grid is built again (query_index.c)
 	return dkResultOK;
 }
 
@@ -430,6 +432,7 @@ dkResult dkWorld_SetMassProperties(dkWorld* world, const dkItemId* ids, int32_t 
 	if (freed) dkSets_ReturnHolding(world, recolour, -1); // the sets holding a contact of a freed item (or one anchored)
 	if (recolours) dkGraph_Recolour(world, recolour);
 	dkFree(world, recolour);
+	world->revision++; // the query grid is built again (query_index.c)
 	return dkResultOK;
 }
 

@@ -196,6 +196,7 @@ dkResult dkWorld_CreateShape(dkWorld* world, const dkShapeDef* def, dkShapeId* o
 	s.generation = generation;
 	world->shapes.data[slot] = s;
 	world->liveShapes++;
+	world->revision++; // the query grid is built again (query_index.c)
 	dkBroadphase_NoteShape(world, slot);
 	*outId = (dkShapeId){(uint32_t)slot + 1, generation};
 	return dkResultOK;
@@ -216,6 +217,7 @@ static void freeShape(dkWorld* world, int32_t slot)
 	if (row >= 0) dkSets_WakeRow(world, row);
 	world->shapes.data[slot].alive = false;
 	world->shapes.data[slot].generation++;
+	world->revision++;
 	dkBroadphase_NoteShape(world, slot);
 	dkIdPool_Free(&world->shapeIds, slot);
 	world->liveShapes--;

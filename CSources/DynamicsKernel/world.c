@@ -5,6 +5,7 @@
 #include "island.h"
 #include "joint.h"
 #include "kernels.h"
+#include "query_index.h"
 #include "solver_set.h"
 
 #include <math.h>
@@ -115,6 +116,7 @@ void dkWorld_Destroy(dkWorld* world)
 	dkJoints_Destroy(world);
 	dkFields_Destroy(world);
 	dkContacts_Destroy(world);
+	dkQueryIndex_Destroy(world, world->queryIndex);
 	dkIslands_Destroy(world);
 	dkSets_Destroy(world);
 	dkGraph_Destroy(world);
@@ -167,6 +169,7 @@ dkResult dkWorld_Step(dkWorld* world, float dt, int32_t substeps, dkError* error
 	}
 	double t0 = dkNowNs();
 	world->clockNs = t0;
+	world->revision++; // (a step that fails may still have woken items or moved none: querying anew is right either way)
 	world->jobNs = 0;
 	world->jobs = 0;
 	if (!dkStep_Run(world, dt, substeps)) {

@@ -78,6 +78,7 @@ void randomSets(Report* r);                            // set_checks.c
 void holdingSets(Report* r);                           // set_checks.c
 void contactLayouts(Report* r);                        // layout_checks.c
 void laws(Report* r);                                  // law_checks.c
+void queries(Report* r);                               // query_checks.c
 void springs(Report* r, dkSimdLevel best);             // spring_checks.c
 
 #endif

@@ -69,6 +69,7 @@ int main(int argc, char** argv)
 	holdingSets(&r);
 	contactLayouts(&r);
 	laws(&r);
+	queries(&r);
 	springs(&r, best);
 	if (argc == 3 && !strcmp(argv[1], "--compare-states")) compareStates(&r, argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "--write-states")) check(&r, writeStates(&r, argv[2]), "states written", argv[2]);

@@ -9,4 +9,5 @@
 #include "dk_field.h"
 #include "dk_spring.h"
 #include "dk_build.h"
+#include "dk_query.h"
 #endif

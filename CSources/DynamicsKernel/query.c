@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: Apache-2.0
+// Entity API: the world's queries (dk_query.h). Candidates come from the query grid (query_index.c), the exact
+// answer from the shapes at their poses of the moment (query_geometry.c); results are in slot order (overlaps)
+// or by fraction and slot (rays), whatever order the grid gave them in.
+#include "dk_query.h"
+#include "query_geometry.h"
+#include "query_index.h"
+#include "trig.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool sees(const dkShape* s, dkQueryFilter filter)
+{
+	if (!s->alive || (s->itemGroups & filter.groups) == 0) return false;
+	return s->body >= 0 ? filter.items : filter.boundaries;
+}
+
+// A live shape placed at its item's pose of the moment, in world coordinates.
+static void placeNow(const dkWorld* world, const dkShape* s, dkPlaced* out)
+{
+	float x = 0, y = 0, c = 1, sn = 0;
+	if (s->body >= 0) {
+		int32_t row = world->slots.data[s->body].dense;
+		x = world->col[dkColumnPositionX][row];
+		y = world->col[dkColumnPositionY][row];
+		dkSinCos(world->col[dkColumnAngle][row], &sn, &c);
+	}
+	dkPlaceShape(s, x, y, c, sn, 0.0f, 0.0f, out);
+}
+
+static dkShapeId shapeId(const dkWorld* world, int32_t slot)
+{
+	return (dkShapeId){(uint32_t)slot + 1, world->shapes.data[slot].generation};
+}
+
+static dkItemId itemOf(const dkWorld* world, int32_t slot)
+{
+	int32_t body = world->shapes.data[slot].body;
+	if (body < 0) return (dkItemId){0, 0};
+	return (dkItemId){(uint32_t)body + 1, world->slots.data[body].generation};
+}
+
+// The query shape as a placed shape, with outward normals; false (error set) when it is not a valid one.
+static bool placeQuery(const dkQueryShape* q, dkPlaced* out, dkError* error)
+{
+	if (q->count < 1 || q->count > DK_MAX_POLYGON_VERTICES) {
+		dkSetError(error, dkResultInvalidValue, -1, "count", q->count);
+		return false;
+	}
+	if (!isfinite(q->radius) || q->radius < 0.0f) {
+		dkSetError(error, dkResultInvalidValue, -1, "radius", q->radius);
+		return false;
+	}
+	*out = (dkPlaced){.kind = q->count == 1 ? dkGeometryCircle : dkGeometryPolygon, .count = q->count, .radius = q->radius};
+	for (int32_t i = 0; i < q->count; ++i) {
+		if (!isfinite(q->x[i]) || !isfinite(q->y[i])) {
+			dkSetError(error, dkResultInvalidValue, i, !isfinite(q->x[i]) ? "x" : "y", !isfinite(q->x[i]) ? q->x[i] : q->y[i]);
+			return false;
+		}
+		out->x[i] = q->x[i], out->y[i] = q->y[i];
+	}
+	if (q->count < 3) return true;
+	double area = 0; // twice the signed area: the winding
+	for (int32_t i = 0; i < q->count; ++i) {
+		int32_t j = i + 1 < q->count ? i + 1 : 0;
+		area += (double)q->x[i] * q->y[j] - (double)q->x[j] * q->y[i];
+	}
+	for (int32_t i = 0; i < q->count; ++i) {
+		int32_t j = i + 1 < q->count ? i + 1 : 0, k = j + 1 < q->count ? j + 1 : 0;
+		float ex = q->x[j] - q->x[i], ey = q->y[j] - q->y[i], len = sqrtf(ex * ex + ey * ey);
+		double turn = (double)ex * (q->y[k] - q->y[j]) - (double)ey * (q->x[k] - q->x[j]);
+		if (!(len > 0.0f) || area == 0 || turn * area < 0) { // a repeated point, no area, or a turn the other way
+			dkSetError(error, dkResultInvalidValue, i, "convexity", turn);
+			return false;
+		}
+		out->nx[i] = (area > 0 ? ey : -ey) / len; // outward: right of a counter-clockwise edge
+		out->ny[i] = (area > 0 ? -ex : ex) / len;
+	}
+	return true;
+}
+
+static int compareSlots(const void* x, const void* y)
+{
+	int32_t a = *(const int32_t*)x, b = *(const int32_t*)y;
+	return (a > b) - (a < b);
+}
+
+int32_t dkWorld_QueryOverlaps(dkWorld* world, const dkQueryShape* shape, dkQueryFilter filter, dkShapeId* out,
+							  int32_t capacity, dkError* error)
+{
+	dkPlaced q;
+	if (!placeQuery(shape, &q, error)) return -1;
+	const dkQueryIndex* index = dkQueryIndex_Current(world);
+	float box[4] = {INFINITY, INFINITY, -INFINITY, -INFINITY};
+	for (int32_t i = 0; i < q.count; ++i)
+		box[0] = fminf(box[0], q.x[i]), box[1] = fminf(box[1], q.y[i]), box[2] = fmaxf(box[2], q.x[i]), box[3] = fmaxf(box[3], q.y[i]);
+	box[0] -= q.radius, box[1] -= q.radius, box[2] += q.radius, box[3] += q.radius;
+	dkInt32Array found = {0};
+	if (!index || !dkQueryIndex_Boxes(world, index, box, &found)) {
+		dkInt32Array_Destroy(world, &found);
+		dkSetError(error, dkResultOutOfMemory, -1, "query", world->shapeIds.next);
+		return -1;
+	}
+	int32_t n = 0;
+	for (int32_t k = 0; k < found.count; ++k) {
+		const dkShape* s = &world->shapes.data[found.data[k]];
+		if (!sees(s, filter)) continue;
+		dkPlaced placed;
+		placeNow(world, s, &placed);
+		if (dkQuery_Overlaps(&q, &placed)) found.data[n++] = found.data[k];
+	}
+	qsort(found.data, (size_t)n, sizeof(int32_t), compareSlots);
+	for (int32_t k = 0; k < n && k < capacity; ++k) out[k] = shapeId(world, found.data[k]);
+	dkInt32Array_Destroy(world, &found);
+	return n;
+}
+
+typedef struct dkRayTask {
+	const dkWorld* world;
+	dkQueryFilter filter;
+	float px, py, dx, dy;
+	bool all;
+	dkRayHit best; // the first hit so far (fraction above 1: none)
+	int32_t bestSlot;
+	dkRayHit* hits; // every hit (all), grown as needed
+	int32_t hitCount, hitCapacity;
+	bool failed;
+} dkRayTask;
+
+static float rayVisit(void* context, int32_t slot)
+{
+	dkRayTask* t = context;
+	const dkShape* s = &t->world->shapes.data[slot];
+	float limit = t->all ? 1.0f : t->best.fraction;
+	if (!sees(s, t->filter)) return limit;
+	dkPlaced placed;
+	placeNow(t->world, s, &placed);
+	dkRayResult r;
+	if (!dkQuery_RayCast(&placed, t->px, t->py, t->dx, t->dy, 1.0f, &r)) return limit;
+	dkRayHit hit = {.shape = shapeId(t->world, slot), .item = itemOf(t->world, slot), .fraction = r.fraction, .x = r.x,
+					.y = r.y, .nx = r.nx, .ny = r.ny};
+	if (!t->all) {
+		if (r.fraction < t->best.fraction || (r.fraction == t->best.fraction && slot < t->bestSlot)) {
+			t->best = hit;
+			t->bestSlot = slot;
+		}
+		return t->best.fraction;
+	}
+	if (t->hitCount == t->hitCapacity) {
+		int32_t cap = dkArray_Grown(t->hitCount + 1);
+		dkRayHit* grown = dkResize(t->world, t->hits, (size_t)t->hitCount * sizeof(dkRayHit), (size_t)cap * sizeof(dkRayHit));
+		if (!grown) {
+			t->failed = true;
+			return -1.0f; // stop the walk
+		}
+		t->hits = grown;
+		t->hitCapacity = cap;
+	}
+	t->hits[t->hitCount++] = hit;
+	return 1.0f;
+}
+
+static int compareHits(const void* x, const void* y)
+{
+	const dkRayHit *a = x, *b = y;
+	if (a->fraction != b->fraction) return (a->fraction > b->fraction) - (a->fraction < b->fraction);
+	return (a->shape.index1 > b->shape.index1) - (a->shape.index1 < b->shape.index1);
+}
+
+int32_t dkWorld_RayCast(dkWorld* world, float x0, float y0, float x1, float y1, dkQueryFilter filter, bool all,
+						dkRayHit* out, int32_t capacity, dkError* error)
+{
+	float ends[4] = {x0, y0, x1, y1};
+	static const char* const names[4] = {"x0", "y0", "x1", "y1"};
+	for (int k = 0; k < 4; ++k) {
+		if (!isfinite(ends[k])) {
+			dkSetError(error, dkResultInvalidValue, -1, names[k], ends[k]);
+			return -1;
+		}
+	}
+	const dkQueryIndex* index = dkQueryIndex_Current(world);
+	if (!index) {
+		dkSetError(error, dkResultOutOfMemory, -1, "query", world->shapeIds.next);
+		return -1;
+	}
+	dkRayTask t = {.world = world, .filter = filter, .px = x0, .py = y0, .dx = x1 - x0, .dy = y1 - y0, .all = all,
+				   .best = {.fraction = INFINITY}, .bestSlot = INT32_MAX};
+	dkQueryIndex_Ray(index, t.px, t.py, t.dx, t.dy, 1.0f, rayVisit, &t);
+	if (t.failed) {
+		dkFree(world, t.hits);
+		dkSetError(error, dkResultOutOfMemory, -1, "query", world->shapeIds.next);
+		return -1;
+	}
+	if (!all) {
+		if (t.bestSlot == INT32_MAX) return 0;
+		if (capacity > 0) out[0] = t.best;
+		return 1;
+	}
+	// A shape listed in several cells was seen in each: sorted by fraction and slot, its copies are neighbours.
+	qsort(t.hits, (size_t)t.hitCount, sizeof(dkRayHit), compareHits);
+	int32_t n = 0;
+	for (int32_t k = 0; k < t.hitCount; ++k)
+		if (n == 0 || t.hits[k].shape.index1 != t.hits[n - 1].shape.index1 || t.hits[k].fraction != t.hits[n - 1].fraction)
+			t.hits[n++] = t.hits[k];
+	for (int32_t k = 0; k < n && k < capacity; ++k) out[k] = t.hits[k];
+	dkFree(world, t.hits);
+	return n;
+}

@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: Apache-2.0
+// Data structure: the grid the world's queries search. Not the broadphase's: that one lists fat boxes as of
+// its last full pass, and between passes the shapes that left them are listed where they were; a query wants
+// the poses of the moment, which also change when poses are set between steps. So the first query after a
+// change (anything that bumps dkWorld.revision: a step, poses or shapes set, items made or removed) boxes every
+// live shape at its pose and lists it in the cells its box covers, sorted by cell, as the pair grid does
+// (pair_grid.c: the cell twice the mean box extent, rows first, a stable radix sort so that a cell's shapes are
+// in slot order). Boxes spanning DK_QUERY_LARGE_CELLS cells on an axis (long boundaries) are kept aside and
+// tested by every query. A query then reads the cells it covers, or walks a ray's cells in order.
+#include "query_index.h"
+#include "collision.h"
+#include "radix_sort.h"
+#include "trig.h"
+
+#include <math.h>
+#include <string.h>
+
+#define DK_QUERY_LARGE_CELLS 8
+#define DK_QUERY_CELL_LIMIT 536870912.0f // 2^29: the farthest cell from the origin on an axis
+
+static inline int32_t cellOf(float v, float inv)
+{
+	float f = v * inv; // beyond ±2^29 cells (or a NaN) a box shares the edge cells: still correct
+	f = f > -DK_QUERY_CELL_LIMIT ? f : -DK_QUERY_CELL_LIMIT;
+	f = f < DK_QUERY_CELL_LIMIT ? f : DK_QUERY_CELL_LIMIT;
+	int32_t t = (int32_t)f;
+	return t - (f < (float)t);
+}
+
+static inline bool isLarge(int32_t x0, int32_t y0, int32_t x1, int32_t y1)
+{
+	return x1 < x0 || y1 < y0 || x1 - x0 >= DK_QUERY_LARGE_CELLS || y1 - y0 >= DK_QUERY_LARGE_CELLS;
+}
+
+static inline uint64_t keyOf(const dkQueryIndex* q, int32_t cx, int32_t cy)
+{
+	return (uint64_t)(uint32_t)(cy - q->minY) * q->width + (uint32_t)(cx - q->minX);
+}
+
+static int32_t lowerBound(const uint64_t* keys, int32_t n, uint64_t key)
+{
+	int32_t lo = 0, hi = n;
+	while (lo < hi) {
+		int32_t mid = lo + (hi - lo) / 2;
+		if (keys[mid] < key) lo = mid + 1;
+		else hi = mid;
+	}
+	return lo;
+}
+
+// A live shape's box at its item's pose of the moment (a boundary's where it is).
+static void boxOf(const dkWorld* world, const dkShape* s, float* box)
+{
+	float x = 0, y = 0, c = 1, sn = 0;
+	if (s->body >= 0) {
+		int32_t row = world->slots.data[s->body].dense;
+		x = world->col[dkColumnPositionX][row];
+		y = world->col[dkColumnPositionY][row];
+		dkSinCos(world->col[dkColumnAngle][row], &sn, &c);
+	}
+	float lx = INFINITY, ly = INFINITY, ux = -INFINITY, uy = -INFINITY;
+	for (int32_t i = 0; i < s->count; ++i) {
+		float px = (c * s->x[i] - sn * s->y[i]) + x, py = (sn * s->x[i] + c * s->y[i]) + y;
+		lx = fminf(lx, px), ly = fminf(ly, py), ux = fmaxf(ux, px), uy = fmaxf(uy, py);
+	}
+	box[0] = lx - s->radius, box[1] = ly - s->radius, box[2] = ux + s->radius, box[3] = uy + s->radius;
+}
+
+static bool build(dkWorld* world, dkQueryIndex* q)
+{
+	int32_t slots = world->shapeIds.next;
+	if (q->slotCapacity < slots) {
+		int32_t cap = dkArray_Grown(slots);
+		float* boxes = dkResize(world, q->boxes, 0, (size_t)cap * 4 * sizeof(float));
+		if (!boxes) return false;
+		q->boxes = boxes;
+		int32_t* large = dkResize(world, q->large, 0, (size_t)cap * sizeof(int32_t));
+		if (!large) return false;
+		q->large = large;
+		q->slotCapacity = cap;
+	}
+	double extent = 0;
+	int32_t live = 0;
+	for (int32_t i = 0; i < slots; ++i) {
+		const dkShape* s = &world->shapes.data[i];
+		if (!s->alive) continue;
+		float* box = q->boxes + 4 * i;
+		boxOf(world, s, box);
+		extent += fmaxf(box[2] - box[0], box[3] - box[1]);
+		live++;
+	}
+	q->cell = live > 0 ? (float)(2.0 * extent / live) : 1.0f;
+	if (!(q->cell > 1e-3f) || !isfinite(q->cell)) q->cell = 1.0f;
+	q->inv = 1.0f / q->cell;
+	// The listings' count and range, then the listings in slot order.
+	int64_t entries = 0;
+	q->minX = q->minY = INT32_MAX;
+	q->maxX = q->maxY = INT32_MIN;
+	q->largeCount = 0;
+	for (int32_t i = 0; i < slots; ++i) {
+		if (!world->shapes.data[i].alive) continue;
+		const float* box = q->boxes + 4 * i;
+		int32_t x0 = cellOf(box[0], q->inv), y0 = cellOf(box[1], q->inv), x1 = cellOf(box[2], q->inv), y1 = cellOf(box[3], q->inv);
+		if (isLarge(x0, y0, x1, y1)) {
+			q->large[q->largeCount++] = i;
+			continue;
+		}
+		entries += (int64_t)(x1 - x0 + 1) * (y1 - y0 + 1);
+		q->minX = x0 < q->minX ? x0 : q->minX, q->minY = y0 < q->minY ? y0 : q->minY;
+		q->maxX = x1 > q->maxX ? x1 : q->maxX, q->maxY = y1 > q->maxY ? y1 : q->maxY;
+	}
+	if (entries > INT32_MAX / 2) return false;
+	if (q->entryCapacity < entries) {
+		int32_t cap = dkArray_Grown((int32_t)entries);
+		uint64_t* keys = dkResize(world, q->keys, 0, (size_t)cap * sizeof(uint64_t));
+		if (!keys) return false;
+		q->keys = keys;
+		int32_t* listed = dkResize(world, q->slots, 0, (size_t)cap * sizeof(int32_t));
+		if (!listed) return false;
+		q->slots = listed;
+		q->entryCapacity = cap;
+	}
+	q->width = entries > 0 ? (uint64_t)((int64_t)q->maxX - q->minX + 1) : 1;
+	int32_t at = 0;
+	for (int32_t i = 0; i < slots && entries > 0; ++i) {
+		if (!world->shapes.data[i].alive) continue;
+		const float* box = q->boxes + 4 * i;
+		int32_t x0 = cellOf(box[0], q->inv), y0 = cellOf(box[1], q->inv), x1 = cellOf(box[2], q->inv), y1 = cellOf(box[3], q->inv);
+		if (isLarge(x0, y0, x1, y1)) continue;
+		for (int32_t cy = y0; cy <= y1; ++cy)
+			for (int32_t cx = x0; cx <= x1; ++cx) q->keys[at] = keyOf(q, cx, cy), q->slots[at++] = i;
+	}
+	q->entries = at;
+	return dkRadixSort64(world, q->keys, q->slots, at); // stable: slots stay ascending within a cell
+}
+
+const dkQueryIndex* dkQueryIndex_Current(dkWorld* world)
+{
+	if (!world->queryIndex) world->queryIndex = dkAllocZeroed(world, sizeof(dkQueryIndex));
+	dkQueryIndex* q = world->queryIndex;
+	if (!q) return NULL;
+	if (q->built && q->revision == world->revision) return q;
+	q->built = false;
+	if (!build(world, q)) return NULL;
+	q->built = true;
+	q->revision = world->revision;
+	return q;
+}
+
+void dkQueryIndex_Destroy(const dkWorld* world, dkQueryIndex* index)
+{
+	if (!index) return;
+	dkFree(world, index->boxes);
+	dkFree(world, index->keys);
+	dkFree(world, index->slots);
+	dkFree(world, index->large);
+	dkFree(world, index);
+}
+
+bool dkQueryIndex_Boxes(const dkWorld* world, const dkQueryIndex* q, const float box[4], dkInt32Array* out)
+{
+	int32_t x0 = cellOf(box[0], q->inv), y0 = cellOf(box[1], q->inv), x1 = cellOf(box[2], q->inv), y1 = cellOf(box[3], q->inv);
+	int32_t lx0 = x0 > q->minX ? x0 : q->minX, ly0 = y0 > q->minY ? y0 : q->minY;
+	int32_t lx1 = x1 < q->maxX ? x1 : q->maxX, ly1 = y1 < q->maxY ? y1 : q->maxY;
+	// A shape is reported by the cell of the lower corner of its box's overlap with the query box, so once.
+	if (q->entries > 0 && lx0 <= lx1 && ly0 <= ly1) {
+		if ((int64_t)(lx1 - lx0 + 1) * (ly1 - ly0 + 1) > q->entries) { // covering more cells than listings: read them all
+			for (int32_t j = 0; j < q->entries; ++j) {
+				int32_t s = q->slots[j];
+				const float* b = q->boxes + 4 * s;
+				if (!dkQueryIndex_Meets(box, b)) continue;
+				int32_t bx = cellOf(b[0], q->inv), by = cellOf(b[1], q->inv);
+				uint64_t corner = keyOf(q, x0 > bx ? x0 : bx, y0 > by ? y0 : by);
+				if (q->keys[j] == corner && !dkInt32Array_Push(world, out, &s)) return false;
+			}
+		} else {
+			for (int32_t cy = ly0; cy <= ly1; ++cy) {
+				for (int32_t cx = lx0; cx <= lx1; ++cx) {
+					uint64_t key = keyOf(q, cx, cy);
+					for (int32_t j = lowerBound(q->keys, q->entries, key); j < q->entries && q->keys[j] == key; ++j) {
+						int32_t s = q->slots[j];
+						const float* b = q->boxes + 4 * s;
+						if (!dkQueryIndex_Meets(box, b)) continue;
+						int32_t bx = cellOf(b[0], q->inv), by = cellOf(b[1], q->inv);
+						if ((x0 > bx ? x0 : bx) != cx || (y0 > by ? y0 : by) != cy) continue;
+						if (!dkInt32Array_Push(world, out, &s)) return false;
+					}
+				}
+			}
+		}
+	}
+	for (int32_t l = 0; l < q->largeCount; ++l)
+		if (dkQueryIndex_Meets(box, q->boxes + 4 * q->large[l]) && !dkInt32Array_Push(world, out, &q->large[l])) return false;
+	return true;
+}
+
+void dkQueryIndex_Ray(const dkQueryIndex* q, float px, float py, float dx, float dy, float maxFraction,
+					  dkQueryRayVisit* visit, void* context)
+{
+	float limit = maxFraction;
+	for (int32_t l = 0; l < q->largeCount; ++l) limit = fminf(limit, visit(context, q->large[l]));
+	if (q->entries == 0) return;
+	// The part of the ray inside the listed cells' range (slabs), then its cells in order (a DDA walk).
+	float lo[2] = {(float)q->minX * q->cell, (float)q->minY * q->cell};
+	float hi[2] = {(float)(q->maxX + 1) * q->cell, (float)(q->maxY + 1) * q->cell};
+	float p[2] = {px, py}, d[2] = {dx, dy}, t0 = 0.0f, t1 = limit;
+	for (int a = 0; a < 2; ++a) {
+		if (d[a] == 0.0f) {
+			if (p[a] < lo[a] || p[a] > hi[a]) return;
+			continue;
+		}
+		float ta = (lo[a] - p[a]) / d[a], tb = (hi[a] - p[a]) / d[a];
+		t0 = fmaxf(t0, fminf(ta, tb));
+		t1 = fminf(t1, fmaxf(ta, tb));
+	}
+	if (!(t0 <= t1)) return;
+	float sx = px + t0 * dx, sy = py + t0 * dy;
+	int32_t cx = cellOf(sx, q->inv), cy = cellOf(sy, q->inv);
+	cx = cx < q->minX ? q->minX : cx > q->maxX ? q->maxX : cx;
+	cy = cy < q->minY ? q->minY : cy > q->maxY ? q->maxY : cy;
+	int32_t stepX = dx > 0 ? 1 : -1, stepY = dy > 0 ? 1 : -1;
+	float nextX = dx != 0.0f ? ((float)(cx + (dx > 0)) * q->cell - px) / dx : INFINITY;
+	float nextY = dy != 0.0f ? ((float)(cy + (dy > 0)) * q->cell - py) / dy : INFINITY;
+	float deltaX = dx != 0.0f ? q->cell / fabsf(dx) : INFINITY, deltaY = dy != 0.0f ? q->cell / fabsf(dy) : INFINITY;
+	// A hit on a cell's edge may be listed by the next cell only (rounding): the walk goes a little past it.
+	float slack = 1e-3f * fminf(deltaX, deltaY);
+	for (;;) {
+		uint64_t key = keyOf(q, cx, cy);
+		for (int32_t j = lowerBound(q->keys, q->entries, key); j < q->entries && q->keys[j] == key; ++j)
+			limit = fminf(limit, visit(context, q->slots[j]));
+		// The next cell, unless the ray (or what is left of it to see) ends in this one.
+		float exit = fminf(nextX, nextY);
+		if (exit - slack > limit || exit - slack > t1) return;
+		if (nextX < nextY) {
+			cx += stepX, nextX += deltaX;
+			if (cx < q->minX || cx > q->maxX) return;
+		} else {
+			cy += stepY, nextY += deltaY;
+			if (cy < q->minY || cy > q->maxY) return;
+		}
+	}
+}
