@@ -2,8 +2,8 @@
 // Geometry: the exact tests of the world's queries (query.c). Every placed shape is a convex core of 1 to
 // DK_MAX_POLYGON_VERTICES points (a point, a segment or a polygon) grown by its radius: a circle, a capsule, a
 // boundary segment, a polygon, a rounded polygon. Two such shapes overlap when their cores come within the sum
-// of their radii (touching counts), which is when a core point lies inside the other's core polygon or two core
-// edges come that close. A ray enters such a shape where it first meets one of its edges moved out by the radius
+// of their radii (touching counts), which is when a core point lies inside the other's core polygon, two core
+// edges cross, or two core edges come that close. A ray enters such a shape where it first meets one of its edges moved out by the radius
 // or one of its corner circles; a bare polygon is clipped by its edges' half-planes, a bare segment is met from
 // either side.
 #include "query_geometry.h"
@@ -52,6 +52,17 @@ static float segmentDistanceSquared(float p1x, float p1y, float q1x, float q1y, 
 	return dx * dx + dy * dy;
 }
 
+// Whether segments ab and cd cross at a point inside both (by the signs of the four orientations, in double:
+// the distance of two crossing segments, computed in float, need not come out as 0).
+static bool segmentsCross(float ax, float ay, float bx, float by, float cx, float cy, float dx, float dy)
+{
+	double o1 = ((double)bx - ax) * ((double)cy - ay) - ((double)by - ay) * ((double)cx - ax);
+	double o2 = ((double)bx - ax) * ((double)dy - ay) - ((double)by - ay) * ((double)dx - ax);
+	double o3 = ((double)dx - cx) * ((double)ay - cy) - ((double)dy - cy) * ((double)ax - cx);
+	double o4 = ((double)dx - cx) * ((double)by - cy) - ((double)dy - cy) * ((double)bx - cx);
+	return ((o1 > 0 && o2 < 0) || (o1 < 0 && o2 > 0)) && ((o3 > 0 && o4 < 0) || (o3 < 0 && o4 > 0));
+}
+
 // The number of edges of a core: a point and a segment have one (from its first point to its last).
 static inline int32_t edgeCount(const dkPlaced* p) { return p->count >= 3 ? p->count : 1; }
 
@@ -71,6 +82,7 @@ bool dkQuery_Overlaps(const dkPlaced* a, const dkPlaced* b)
 		for (int32_t j = 0; j < edgeCount(b); ++j) {
 			float cx, cy, dx, dy;
 			edge(b, j, &cx, &cy, &dx, &dy);
+			if (segmentsCross(ax, ay, bx, by, cx, cy, dx, dy)) return true;
 			nearest = fminf(nearest, segmentDistanceSquared(ax, ay, bx, by, cx, cy, dx, dy));
 		}
 	}

@@ -306,6 +306,14 @@ dkResult dkWorld_SetItemShapeGroups(dkWorld* world, const dkItemId* items, const
 
 bool dkWorld_ShapeIsValid(dkWorld* world, dkShapeId id) { return resolveShape(world, id) != NULL; }
 
+dkItemId dkWorld_ShapeItem(const dkWorld* world, dkShapeId id)
+{
+	if (id.index1 == 0 || id.index1 > (uint32_t)world->shapeIds.next) return (dkItemId){0, 0};
+	const dkShape* s = &world->shapes.data[id.index1 - 1];
+	if (!s->alive || s->generation != id.generation || s->body < 0) return (dkItemId){0, 0};
+	return (dkItemId){(uint32_t)s->body + 1, world->slots.data[s->body].generation};
+}
+
 void dkPlaceShape(const dkShape* restrict s, float x, float y, float c, float sn, float ox, float oy, dkPlaced* restrict out)
 {
 	out->kind = s->kind;

@@ -75,6 +75,8 @@ dkResult dkWorld_SetItemShapeGroups(dkWorld* world, const dkItemId* items, const
 									const uint64_t* boundaryGroups, const int32_t* exclusionGroups, int32_t count,
 									dkError* error);
 bool dkWorld_ShapeIsValid(dkWorld* world, dkShapeId id);
+/// The item a live shape belongs to (the null id for a boundary, or a stale shape id).
+dkItemId dkWorld_ShapeItem(const dkWorld* world, dkShapeId id);
 
 /// A touching pair that began or ended during the last step, in a deterministic order.
 typedef struct dkContactEvent {
