@@ -5,7 +5,10 @@
 #include "dk_query.h"
 #include "query_geometry.h"
 #include "query_index.h"
+#include "team.h"
 #include "trig.h"
+
+#include <stdatomic.h>
 
 #include <math.h>
 #include <stdlib.h>
@@ -207,4 +210,130 @@ int32_t dkWorld_RayCast(dkWorld* world, float x0, float y0, float x1, float y1, 
 	for (int32_t k = 0; k < n && k < capacity; ++k) out[k] = t.hits[k];
 	dkFree(world, t.hits);
 	return n;
+}
+
+// The bulk queries run in chunks of DK_QUERY_CHUNK queries that the workers claim; each query writes only its
+// own answer, so the answers do not depend on the split.
+#define DK_QUERY_CHUNK 256
+
+typedef struct dkBulkTask {
+	const dkWorld* world;
+	const dkQueryIndex* index;
+	dkQueryFilter filter;
+	const float *x0, *y0, *x1, *y1; // rays; points: x0, y0
+	int32_t count;
+	dkRayHit* hits;
+	dkShapeId* shapes;
+	int32_t* counts;
+	atomic_int next;
+	atomic_bool failed;
+} dkBulkTask;
+
+static void rayManyTask(void* context, int32_t worker)
+{
+	(void)worker;
+	dkBulkTask* t = context;
+	for (int32_t b, e; dkClaimChunk(&t->next, DK_QUERY_CHUNK, t->count, &b, &e);) {
+		for (int32_t i = b; i < e; ++i) {
+			dkRayTask ray = {.world = t->world, .filter = t->filter, .px = t->x0[i], .py = t->y0[i], .dx = t->x1[i] - t->x0[i],
+							 .dy = t->y1[i] - t->y0[i], .best = {.fraction = INFINITY}, .bestSlot = INT32_MAX};
+			dkQueryIndex_Ray(t->index, ray.px, ray.py, ray.dx, ray.dy, 1.0f, rayVisit, &ray);
+			t->hits[i] = ray.bestSlot == INT32_MAX ? (dkRayHit){.fraction = 1.0f} : ray.best;
+		}
+	}
+}
+
+static void pointManyTask(void* context, int32_t worker)
+{
+	(void)worker;
+	dkBulkTask* t = context;
+	dkInt32Array found = {0};
+	for (int32_t b, e; !atomic_load_explicit(&t->failed, memory_order_relaxed) && dkClaimChunk(&t->next, DK_QUERY_CHUNK, t->count, &b, &e);) {
+		for (int32_t i = b; i < e; ++i) {
+			float px = t->x0[i], py = t->y0[i], box[4] = {px, py, px, py};
+			found.count = 0;
+			if (!dkQueryIndex_Boxes(t->world, t->index, box, &found)) {
+				atomic_store(&t->failed, true);
+				break;
+			}
+			dkPlaced point = {.kind = dkGeometryCircle, .count = 1, .x = {px}, .y = {py}};
+			int32_t first = INT32_MAX, n = 0;
+			for (int32_t k = 0; k < found.count; ++k) {
+				const dkShape* s = &t->world->shapes.data[found.data[k]];
+				if (!sees(s, t->filter)) continue;
+				dkPlaced placed;
+				placeNow(t->world, s, &placed);
+				if (!dkQuery_Overlaps(&point, &placed)) continue;
+				n++;
+				first = found.data[k] < first ? found.data[k] : first;
+			}
+			t->shapes[i] = first == INT32_MAX ? (dkShapeId){0, 0} : shapeId(t->world, first);
+			if (t->counts) t->counts[i] = n;
+		}
+	}
+	dkInt32Array_Destroy(t->world, &found);
+}
+
+static bool finiteAll(const float* v, int32_t count, const char* field, dkError* error)
+{
+	for (int32_t i = 0; i < count; ++i) {
+		if (!isfinite(v[i])) {
+			dkSetError(error, dkResultInvalidValue, i, field, v[i]);
+			return false;
+		}
+	}
+	return true;
+}
+
+static int32_t bulkWorkers(const dkWorld* world, int32_t count)
+{
+	return count >= 2 * DK_QUERY_CHUNK ? world->def.workerCount : 1;
+}
+
+dkResult dkWorld_RayCastMany(dkWorld* world, const float* x0, const float* y0, const float* x1, const float* y1,
+							 int32_t count, dkQueryFilter filter, dkRayHit* out, dkError* error)
+{
+	if (count < 0 || (count > 0 && (!x0 || !y0 || !x1 || !y1 || !out))) {
+		dkSetError(error, dkResultInvalidValue, -1, "count", count);
+		return dkResultInvalidValue;
+	}
+	if (!finiteAll(x0, count, "x0", error) || !finiteAll(y0, count, "y0", error) || !finiteAll(x1, count, "x1", error) ||
+		!finiteAll(y1, count, "y1", error))
+		return dkResultInvalidValue;
+	const dkQueryIndex* index = dkQueryIndex_Current(world);
+	if (!index) {
+		dkSetError(error, dkResultOutOfMemory, -1, "query", world->shapeIds.next);
+		return dkResultOutOfMemory;
+	}
+	dkBulkTask task = {.world = world, .index = index, .filter = filter, .x0 = x0, .y0 = y0, .x1 = x1, .y1 = y1,
+					   .count = count, .hits = out};
+	atomic_init(&task.next, 0);
+	atomic_init(&task.failed, false);
+	dkRunTasks(world, rayManyTask, &task, bulkWorkers(world, count));
+	return dkResultOK;
+}
+
+dkResult dkWorld_QueryPointsMany(dkWorld* world, const float* x, const float* y, int32_t count, dkQueryFilter filter,
+								 dkShapeId* out, int32_t* counts, dkError* error)
+{
+	if (count < 0 || (count > 0 && (!x || !y || !out))) {
+		dkSetError(error, dkResultInvalidValue, -1, "count", count);
+		return dkResultInvalidValue;
+	}
+	if (!finiteAll(x, count, "x", error) || !finiteAll(y, count, "y", error)) return dkResultInvalidValue;
+	const dkQueryIndex* index = dkQueryIndex_Current(world);
+	if (!index) {
+		dkSetError(error, dkResultOutOfMemory, -1, "query", world->shapeIds.next);
+		return dkResultOutOfMemory;
+	}
+	dkBulkTask task = {.world = world, .index = index, .filter = filter, .x0 = x, .y0 = y, .count = count,
+					   .shapes = out, .counts = counts};
+	atomic_init(&task.next, 0);
+	atomic_init(&task.failed, false);
+	dkRunTasks(world, pointManyTask, &task, bulkWorkers(world, count));
+	if (atomic_load(&task.failed)) {
+		dkSetError(error, dkResultOutOfMemory, -1, "query", count);
+		return dkResultOutOfMemory;
+	}
+	return dkResultOK;
 }

@@ -163,6 +163,44 @@ import Testing
         #expect(try w.items(at: CGPoint(x: 500, y: 600)).isEmpty)
     }
 
+    @Test("bulk ray casts and point queries answer each ray and point as the single queries do, at 1 and 2 workers",
+          arguments: [1, 2])
+    func bulk(workers: Int) throws {
+        let s = try Self.scatter()
+        var configuration = s.world.configuration
+        configuration.workerCount = workers
+        try s.world.reconfigure(configuration)
+        var starts: [CGPoint] = [], ends: [CGPoint] = []
+        for k in 0..<3000 {
+            let x = CGFloat(k * 7919 % 2000), y = CGFloat(k * 104_729 % 2000)
+            let dx = CGFloat(k % 7) * 60 - 180, dy = CGFloat(k % 5) * 70 - 140
+            starts.append(CGPoint(x: x, y: y))
+            ends.append(CGPoint(x: x + dx, y: y + dy))
+        }
+        var hits: [RayHit?] = [nil]
+        try s.world.rayCast(from: starts, to: ends, into: &hits)
+        #expect(hits.count == 3000)
+        var items: [ItemID?] = []
+        try s.world.items(at: starts, into: &items)
+        var hitCount = 0, insideCount = 0
+        for k in 0..<3000 {
+            #expect(hits[k] == (try s.world.rayCast(from: starts[k], to: ends[k])), "ray \(k)")
+            let single = try s.world.items(at: starts[k])
+            // The item of the first shape made: here each item has one shape, made in index order.
+            #expect(items[k] == single.first, "point \(k)")
+            hitCount += hits[k] == nil ? 0 : 1
+            insideCount += single.isEmpty ? 0 : 1
+        }
+        #expect(hitCount > 300 && insideCount > 50, "\(hitCount) rays hit, \(insideCount) points inside")
+        #expect(throws: DynamicsError.invalidValue(field: "ends.count", value: 1, index: nil)) {
+            try s.world.rayCast(from: starts, to: [.zero], into: &hits)
+        }
+        #expect(throws: DynamicsError.invalidValue(field: "x1", value: .infinity, index: 1)) {
+            try s.world.rayCast(from: [.zero, .zero], to: [.zero, CGPoint(x: CGFloat.infinity, y: 0)], into: &hits)
+        }
+        #expect(hits.count == 3000, "a failed call leaves the buffer as it was")
+    }
+
     @Test("a query shape that is not one throws, naming what is wrong")
     func badShapes() throws {
         let w = try DynamicWorld()

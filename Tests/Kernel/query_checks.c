@@ -219,6 +219,36 @@ void queries(Report* r)
 		snprintf(what, sizeof what, "ray casts are every shape's exact test, %s", phases[phase]);
 		check(r, ok, what, detail);
 	}
+	// The bulk forms answer each ray and point as the single queries do (this world runs 2 workers on threads).
+	enum { Many = 3000 };
+	static float x0[Many], y0[Many], x1[Many], y1[Many];
+	static dkRayHit many[Many];
+	static dkShapeId at[Many];
+	static int32_t counts[Many];
+	for (int32_t k = 0; k < Many; ++k) {
+		x0[k] = uniform(&seed, -1300, 1300), y0[k] = uniform(&seed, -700, 1100);
+		x1[k] = uniform(&seed, -1300, 1300), y1[k] = uniform(&seed, -700, 1100);
+	}
+	dkError e;
+	must(dkWorld_RayCastMany(w, x0, y0, x1, y1, Many, all, many, &e), &e, "dkWorld_RayCastMany");
+	must(dkWorld_QueryPointsMany(w, x0, y0, Many, all, at, counts, &e), &e, "dkWorld_QueryPointsMany");
+	int32_t differ = 0, hits = 0, inside = 0;
+	for (int32_t k = 0; k < Many; ++k) {
+		dkRayHit one;
+		int32_t n = dkWorld_RayCast(w, x0[k], y0[k], x1[k], y1[k], all, false, &one, 1, &e);
+		if ((n == 1) != (many[k].shape.index1 != 0) || (n == 1 && memcmp(&one, &many[k], sizeof one) != 0)) differ++;
+		hits += n;
+		dkQueryShape point = {.count = 1, .x = {x0[k]}, .y = {y0[k]}};
+		dkShapeId ids[64];
+		int32_t m = dkWorld_QueryOverlaps(w, &point, all, ids, 64, &e);
+		if (m != counts[k] || (m > 0 && (ids[0].index1 != at[k].index1 || ids[0].generation != at[k].generation)) ||
+			(m == 0 && at[k].index1 != 0))
+			differ++;
+		inside += m > 0;
+	}
+	char manyDetail[120];
+	snprintf(manyDetail, sizeof manyDetail, "%d of %d rays and points differ (%d rays hit, %d points inside)", differ, 2 * Many, hits, inside);
+	check(r, differ == 0 && hits > Many / 4 && inside > 50, "bulk ray casts and point queries answer as the single ones", manyDetail);
 	dkWorld_Destroy(w);
 
 	// Closed forms: two circles overlap when their centres are at most the sum of the radii apart; a ray enters

@@ -48,6 +48,19 @@ int32_t dkWorld_QueryOverlaps(dkWorld* world, const dkQueryShape* shape, dkQuery
 int32_t dkWorld_RayCast(dkWorld* world, float x0, float y0, float x1, float y1, dkQueryFilter filter, bool all,
 						dkRayHit* out, int32_t capacity, dkError* error);
 
+/// Bulk ray casts: the first shape each of `count` rays, from (x0[i], y0[i]) to (x1[i], y1[i]), enters, into out[i]
+/// (a null shape id when none), as dkWorld_RayCast without `all` answers. The rays are split between the world's
+/// workers; each answer depends only on its ray. Returns dkResultOK, or an error (a coordinate not finite, with
+/// its ray's index; out of memory) with `out` unspecified.
+dkResult dkWorld_RayCastMany(dkWorld* world, const float* x0, const float* y0, const float* x1, const float* y1,
+							 int32_t count, dkQueryFilter filter, dkRayHit* out, dkError* error);
+
+/// Bulk point queries: for each of `count` points (x[i], y[i]), the first shape (lowest slot) that contains it into
+/// out[i] (a null id when none) and, when `counts` is not null, how many shapes contain it. Split between the
+/// workers as dkWorld_RayCastMany.
+dkResult dkWorld_QueryPointsMany(dkWorld* world, const float* x, const float* y, int32_t count, dkQueryFilter filter,
+								 dkShapeId* out, int32_t* counts, dkError* error);
+
 #ifdef __cplusplus
 }
 #endif

@@ -11,10 +11,6 @@ struct KernelRayHit {
 }
 
 extension KernelWorld {
-    private static func kernelFilter(_ filter: QueryFilter) -> dkQueryFilter {
-        dkQueryFilter(groups: filter.groups, items: filter.items, boundaries: filter.boundaries)
-    }
-
     private static func kernelShape(_ points: [CGPoint], radius: CGFloat) throws(DynamicsError) -> dkQueryShape {
         guard (1...Int(DK_MAX_POLYGON_VERTICES)).contains(points.count) else {
             throw .invalidValue(field: "query shape vertex count", value: Double(points.count), index: nil)
@@ -38,7 +34,7 @@ extension KernelWorld {
         -> [KernelShapeID]
     {
         var shape = try Self.kernelShape(points, radius: radius)
-        let kernelFilter = Self.kernelFilter(filter)
+        let kernelFilter = Self.filter(filter)
         var capacity = 64
         while true {
             var error = dkError()
@@ -58,7 +54,7 @@ extension KernelWorld {
     func rayCast(from start: CGPoint, to end: CGPoint, filter: QueryFilter, all: Bool) throws(DynamicsError)
         -> [KernelRayHit]
     {
-        let kernelFilter = Self.kernelFilter(filter)
+        let kernelFilter = Self.filter(filter)
         var capacity = all ? 16 : 1
         while true {
             var error = dkError()
@@ -83,5 +79,42 @@ extension KernelWorld {
     func item(ofShape shape: KernelShapeID) -> ItemID? {
         let item = dkWorld_ShapeItem(raw, dkShapeId(index1: shape.index, generation: shape.generation))
         return item.index1 == 0 ? nil : itemID(item)
+    }
+}
+
+extension KernelWorld {
+    /// The first hit of each ray, nil where none (dkWorld_RayCastMany).
+    func rayCastMany(x0: [Float], y0: [Float], x1: [Float], y1: [Float], filter: QueryFilter) throws(DynamicsError)
+        -> [KernelRayHit?]
+    {
+        let count = x0.count
+        var hits = [dkRayHit](repeating: dkRayHit(), count: count)
+        var error = dkError()
+        let result = hits.withUnsafeMutableBufferPointer { out in
+            dkWorld_RayCastMany(raw, x0, y0, x1, y1, Int32(count), Self.filter(filter), out.baseAddress, &error)
+        }
+        guard result == dkResultOK else { throw DynamicsError(error) }
+        return hits.map { hit in
+            guard hit.shape.index1 != 0 else { return nil }
+            return KernelRayHit(shape: KernelShapeID(index: hit.shape.index1, generation: hit.shape.generation),
+                                item: hit.item.index1 == 0 ? nil : itemID(hit.item), fraction: hit.fraction,
+                                x: hit.x, y: hit.y, nx: hit.nx, ny: hit.ny)
+        }
+    }
+
+    /// The first shape (lowest slot) containing each point, nil where none (dkWorld_QueryPointsMany).
+    func shapesMany(x: [Float], y: [Float], filter: QueryFilter) throws(DynamicsError) -> [KernelShapeID?] {
+        let count = x.count
+        var ids = [dkShapeId](repeating: dkShapeId(), count: count)
+        var error = dkError()
+        let result = ids.withUnsafeMutableBufferPointer { out in
+            dkWorld_QueryPointsMany(raw, x, y, Int32(count), Self.filter(filter), out.baseAddress, nil, &error)
+        }
+        guard result == dkResultOK else { throw DynamicsError(error) }
+        return ids.map { $0.index1 == 0 ? nil : KernelShapeID(index: $0.index1, generation: $0.generation) }
+    }
+
+    static func filter(_ filter: QueryFilter) -> dkQueryFilter {
+        dkQueryFilter(groups: filter.groups, items: filter.items, boundaries: filter.boundaries)
     }
 }

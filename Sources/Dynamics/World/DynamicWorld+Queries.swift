@@ -47,13 +47,43 @@ extension DynamicWorld {
         try rayHits(from: start, to: end, filter: filter, all: true)
     }
 
+    /// Beyond UIKit, in bulk: the first shape each ray from `starts[i]` to `ends[i]` (pt) enters, as
+    /// ``rayCast(from:to:filter:)`` answers, into `hits[i]` (nil where none). `hits` is replaced, its storage reused.
+    /// The rays are split between the world's workers; each answer depends only on its ray. Throws when the counts
+    /// differ or a coordinate is not finite (naming the ray), leaving `hits` as it was.
+    public func rayCast(from starts: [CGPoint], to ends: [CGPoint], filter: QueryFilter = .all,
+                        into hits: inout [RayHit?]) throws(DynamicsError)
+    {
+        guard starts.count == ends.count else {
+            throw .invalidValue(field: "ends.count", value: Double(ends.count), index: nil)
+        }
+        let found = try kernel.rayCastMany(x0: starts.map { Float($0.x) }, y0: starts.map { Float($0.y) },
+                                           x1: ends.map { Float($0.x) }, y1: ends.map { Float($0.y) }, filter: filter)
+        hits.removeAll(keepingCapacity: true)
+        hits.append(contentsOf: found.lazy.map { $0.map(self.rayHit) })
+    }
+
+    /// Beyond UIKit, in bulk: for each point (pt), the item of the first shape (the shape made first) that contains
+    /// it, into `items[i]` (nil where none). `items` is replaced, its storage reused. Split between the workers as
+    /// ``rayCast(from:to:filter:into:)``.
+    public func items(at points: [CGPoint], filter: QueryFilter = .items, into items: inout [ItemID?])
+        throws(DynamicsError)
+    {
+        let found = try kernel.shapesMany(x: points.map { Float($0.x) }, y: points.map { Float($0.y) },
+                                          filter: QueryFilter(groups: filter.groups, items: filter.items, boundaries: false))
+        items.removeAll(keepingCapacity: true)
+        items.append(contentsOf: found.lazy.map { $0.flatMap { self.kernel.item(ofShape: $0) } })
+    }
+
+    private func rayHit(_ hit: KernelRayHit) -> RayHit {
+        RayHit(party: hit.item.map { .item($0) } ?? .boundary(BoundaryID(index: hit.shape.index, generation: hit.shape.generation)),
+               fraction: CGFloat(hit.fraction), point: CGPoint(x: CGFloat(hit.x), y: CGFloat(hit.y)),
+               normal: CGVector(dx: CGFloat(hit.nx), dy: CGFloat(hit.ny)))
+    }
+
     private func rayHits(from start: CGPoint, to end: CGPoint, filter: QueryFilter, all: Bool) throws(DynamicsError)
         -> [RayHit]
     {
-        try kernel.rayCast(from: start, to: end, filter: filter, all: all).map { hit in
-            RayHit(party: hit.item.map { .item($0) } ?? .boundary(BoundaryID(index: hit.shape.index, generation: hit.shape.generation)),
-                   fraction: CGFloat(hit.fraction), point: CGPoint(x: CGFloat(hit.x), y: CGFloat(hit.y)),
-                   normal: CGVector(dx: CGFloat(hit.nx), dy: CGFloat(hit.ny)))
-        }
+        try kernel.rayCast(from: start, to: end, filter: filter, all: all).map(rayHit)
     }
 }
