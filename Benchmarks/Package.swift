@@ -51,6 +51,16 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .executableTarget(
+            name: "Queries",
+            dependencies: [
+                .product(name: "Dynamics", package: dynamics),
+                .product(name: "DynamicsScenes", package: dynamics),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/Queries",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
             name: "Springs",
             dependencies: [
                 .product(name: "Dynamics", package: dynamics),

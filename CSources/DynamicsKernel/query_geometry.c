@@ -95,7 +95,7 @@ static bool rayCircle(float px, float py, float dx, float dy, float cx, float cy
 	float mx = px - cx, my = py - cy, a = dx * dx + dy * dy;
 	if (a <= 0.0f || r <= 0.0f) return false;
 	float b = mx * dx + my * dy, c = mx * mx + my * my - r * r, disc = b * b - a * c;
-	if (disc < 0.0f || b > 0.0f) return false;
+	if (c <= 0.0f || disc < 0.0f || b > 0.0f) return false; // (c ≤ 0: the ray starts inside or on the circle)
 	float t = (-b - sqrtf(disc)) / a;
 	if (t < 0.0f || t >= *best) return false;
 	*best = t;
@@ -123,8 +123,12 @@ static bool raySegment(float px, float py, float dx, float dy, float ax, float a
 
 bool dkQuery_RayCast(const dkPlaced* s, float px, float py, float dx, float dy, float maxFraction, dkRayResult* out)
 {
-	dkPlaced origin = {.kind = dkGeometryCircle, .count = 1, .x = {px}, .y = {py}};
-	if (dkQuery_Overlaps(s, &origin)) return false; // a ray that starts inside a shape does not hit it
+	// A ray that starts inside a shape (or on it) does not enter it. A bare polygon's clipping and a circle's root
+	// find that out themselves, and a bare segment has no inside; a rounded shape is asked.
+	if (s->radius > 0.0f && s->count >= 2) {
+		dkPlaced origin = {.kind = dkGeometryCircle, .count = 1, .x = {px}, .y = {py}};
+		if (dkQuery_Overlaps(s, &origin)) return false;
+	}
 	float best = maxFraction, nx = 0.0f, ny = 0.0f;
 	bool hit = false;
 	if (s->count >= 3 && s->radius == 0.0f) { // a polygon: clipped by each edge's half-plane

@@ -39,6 +39,7 @@ static inline uint64_t keyOf(const dkQueryIndex* q, int32_t cx, int32_t cy)
 
 static int32_t lowerBound(const uint64_t* keys, int32_t n, uint64_t key)
 {
+	if (n == 0) return 0;
 	int32_t lo = 0, hi = n;
 	while (lo < hi) {
 		int32_t mid = lo + (hi - lo) / 2;
@@ -131,7 +132,28 @@ static bool build(dkWorld* world, dkQueryIndex* q)
 			for (int32_t cx = x0; cx <= x1; ++cx) q->keys[at] = keyOf(q, cx, cy), q->slots[at++] = i;
 	}
 	q->entries = at;
-	return dkRadixSort64(world, q->keys, q->slots, at); // stable: slots stay ascending within a cell
+	if (!dkRadixSort64(world, q->keys, q->slots, at)) return false; // stable: slots stay ascending within a cell
+	// A cell's first listing from a table while the cells are at most four per listing, else by binary search.
+	int64_t cells = at > 0 ? (int64_t)q->width * ((int64_t)q->maxY - q->minY + 1) : 0;
+	q->dense = at > 0 && cells <= 4 * (int64_t)at + 4096;
+	if (!q->dense) return true;
+	if (q->cellCapacity < cells + 1) {
+		int32_t* starts = dkResize(world, q->cellStart, 0, (size_t)(cells + 1) * sizeof(int32_t));
+		if (!starts) return false;
+		q->cellStart = starts;
+		q->cellCapacity = cells + 1;
+	}
+	for (int64_t c = 0, j = 0; c <= cells; ++c) {
+		while (j < at && q->keys[j] < (uint64_t)c) ++j;
+		q->cellStart[c] = (int32_t)j;
+	}
+	return true;
+}
+
+// The first listing of cell `key` (or where it would be).
+static inline int32_t firstListing(const dkQueryIndex* q, uint64_t key)
+{
+	return q->dense ? q->cellStart[key] : lowerBound(q->keys, q->entries, key);
 }
 
 const dkQueryIndex* dkQueryIndex_Current(dkWorld* world)
@@ -154,6 +176,7 @@ void dkQueryIndex_Destroy(const dkWorld* world, dkQueryIndex* index)
 	dkFree(world, index->keys);
 	dkFree(world, index->slots);
 	dkFree(world, index->large);
+	dkFree(world, index->cellStart);
 	dkFree(world, index);
 }
 
@@ -177,7 +200,7 @@ bool dkQueryIndex_Boxes(const dkWorld* world, const dkQueryIndex* q, const float
 			for (int32_t cy = ly0; cy <= ly1; ++cy) {
 				for (int32_t cx = lx0; cx <= lx1; ++cx) {
 					uint64_t key = keyOf(q, cx, cy);
-					for (int32_t j = lowerBound(q->keys, q->entries, key); j < q->entries && q->keys[j] == key; ++j) {
+					for (int32_t j = firstListing(q, key); j < q->entries && q->keys[j] == key; ++j) {
 						int32_t s = q->slots[j];
 						const float* b = q->boxes + 4 * s;
 						if (!dkQueryIndex_Meets(box, b)) continue;
@@ -226,7 +249,7 @@ void dkQueryIndex_Ray(const dkQueryIndex* q, float px, float py, float dx, float
 	float slack = 1e-3f * fminf(deltaX, deltaY);
 	for (;;) {
 		uint64_t key = keyOf(q, cx, cy);
-		for (int32_t j = lowerBound(q->keys, q->entries, key); j < q->entries && q->keys[j] == key; ++j)
+		for (int32_t j = firstListing(q, key); j < q->entries && q->keys[j] == key; ++j)
 			limit = fminf(limit, visit(context, q->slots[j]));
 		// The next cell, unless the ray (or what is left of it to see) ends in this one.
 		float exit = fminf(nextX, nextY);

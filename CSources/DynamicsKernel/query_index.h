@@ -17,6 +17,9 @@ typedef struct dkQueryIndex {
 	uint64_t* keys; // listing → cell key, sorted; shapes in ascending slots within a cell
 	int32_t* slots; // listing → shape slot
 	int32_t entries, entryCapacity;
+	int32_t* cellStart; // while the grid's cells are few against its listings: cell key → its first listing (keys + 1)
+	int64_t cellCapacity;
+	bool dense;
 	int32_t* large; // shapes spanning DK_QUERY_LARGE_CELLS cells or more on an axis: tested by every query
 	int32_t largeCount;
 } dkQueryIndex;

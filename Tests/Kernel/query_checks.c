@@ -219,6 +219,21 @@ void queries(Report* r)
 		snprintf(what, sizeof what, "ray casts are every shape's exact test, %s", phases[phase]);
 		check(r, ok, what, detail);
 	}
+	// A sparse grid (a few items 10⁶ pt away: far more cells than listings), where cells are found by binary search.
+	{
+		dkWorld* sparse = makeWorld(dkSimdAVX512, 1, dkIntegratorFused);
+		static dkItemId few[400];
+		buildWorld(sparse, &seed, few, 400);
+		for (int k = 0; k < 3; ++k) box(sparse, 1e6f * (float)(k + 1), -1e6f, 0, 40, 40);
+		char detail[200] = "";
+		int32_t found = 0;
+		bool ok = overlapsAgree(sparse, &seed, all, 300, detail, sizeof detail, &found) &&
+				  raysAgree(sparse, &seed, all, 200, detail, sizeof detail);
+		if (ok) snprintf(detail, sizeof detail, "%d shapes found by 300 queries, 200 rays", found);
+		check(r, ok && found > 100, "queries in a sparse grid are every shape's exact test", detail);
+		dkWorld_Destroy(sparse);
+	}
+
 	// The bulk forms answer each ray and point as the single queries do (this world runs 2 workers on threads).
 	enum { Many = 3000 };
 	static float x0[Many], y0[Many], x1[Many], y1[Many];
