@@ -48,7 +48,7 @@ struct Simulate: ParsableCommand {
     @Option(help: "Only these items in trajectories: comma-separated ids or tags (default: every item).")
     var track: String?
 
-    @Option(help: "Write contact events (began and ended) as JSON Lines to this file.")
+    @Option(help: "Write contact events (began and ended), and items entering and leaving the scene's regions, as JSON Lines to this file.")
     var events: String?
 
     @Option(help: "Write the summary as JSON to this file.")
@@ -193,6 +193,9 @@ struct Simulate: ParsableCommand {
                 for event in world.contactEvents {
                     try eventFile.write(Self.eventLine(event, step: k, time: time, items: itemName, boundaries: run.boundaryNames))
                 }
+                for event in run.regionEvents {
+                    try eventFile.write(Self.regionLine(event, step: k, time: time, item: run.itemNames[event.item]))
+                }
             }
             if k % every == 0 || k == steps { try writeFrame(k) }
             for writer in writers { try writer.afterStep(k) }
@@ -236,6 +239,15 @@ struct Simulate: ParsableCommand {
         }
         let point = e.point.map { "[\(TrajectoryWriter.number(Float($0.x))),\(TrajectoryWriter.number(Float($0.y)))]" } ?? "null"
         return "{\"step\":\(step),\"time\":\(time),\"began\":\(e.began),\"a\":\(party(e.first)),\"b\":\(party(e.second)),\"point\":\(point)}\n"
+    }
+}
+
+extension Simulate {
+    /// One region event as a JSON line: step, time, the region's id, the item's id, and whether it entered
+    /// (`"entered":true`) or left the region.
+    static func regionLine(_ e: SceneRegionEvent, step: Int, time: String, item: String) -> String {
+        "{\"step\":\(step),\"time\":\(time),\"region\":\(TrajectoryWriter.jsonString(e.region)),"
+            + "\"item\":\(TrajectoryWriter.jsonString(item)),\"entered\":\(e.entered)}\n"
     }
 }
 

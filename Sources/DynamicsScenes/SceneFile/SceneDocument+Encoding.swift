@@ -17,6 +17,7 @@ extension SceneDocument {
         if !behaviors.isEmpty { top["behaviors"] = .array(behaviors.map(\.value)) }
         if !templates.isEmpty { top["templates"] = .array(templates.map(\.value)) }
         if !timeline.isEmpty { top["timeline"] = .array(timeline.map(\.value)) }
+        if !regions.isEmpty { top["regions"] = .array(regions.map(\.value)) }
         return .object(top)
     }
 
@@ -142,6 +143,19 @@ extension SceneTargets {
     func write(into o: inout [String: SceneValue]) {
         if !items.isEmpty { o["items"] = .strings(items) }
         if !tags.isEmpty { o["tags"] = .strings(tags) }
+    }
+}
+
+extension SceneNamedRegion {
+    var value: SceneValue {
+        var o: [String: SceneValue] = ["id": .string(id)]
+        switch shape {
+        case .rectangle(let r):
+            o["rectangle"] = .object(["x": .number(r.minX), "y": .number(r.minY), "width": .number(r.width), "height": .number(r.height)])
+        case .circle(let c, let radius): o["circle"] = .object(["center": .pair(c.x, c.y), "radius": .number(radius)])
+        case .path(let points): o["path"] = .array(points.map { .pair($0.x, $0.y) })
+        }
+        return .object(o)
     }
 }
 

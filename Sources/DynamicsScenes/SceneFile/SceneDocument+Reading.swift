@@ -4,7 +4,7 @@ import Foundation
 
 extension SceneDocument {
     static let topKeys = ["format", "name", "description", "bounds", "configuration", "items", "generators", "behaviors",
-                          "templates", "timeline"]
+                          "templates", "timeline", "regions"]
     static let configurationKeys = ["stepsPerSecond", "substeps", "adaptiveSubsteps", "contactFrequency", "solverIterations", "workers", "seed",
                                     "duration", "rest", "simd"]
     static let materialKeys = ["density", "elasticity", "friction", "resistance", "angularResistance", "charge", "anchored",
@@ -60,6 +60,18 @@ extension SceneDocument {
                     document.timeline.append(e)
                     reader.eventPaths.append(path)
                 }
+            }
+        }
+        if let value = top.value("regions"), let values = reader.array(value, at: top.at("regions")) {
+            var seen = Set<String>()
+            for (k, v) in values.enumerated() {
+                let path = SceneReader.path(top.at("regions"), k)
+                guard let region = readNamedRegion(v, at: path, reader: reader) else { continue }
+                if !seen.insert(region.id).inserted {
+                    reader.error(path + "/id", "'\(region.id)' names another region already")
+                    continue
+                }
+                document.regions.append(region)
             }
         }
         document.check(reader: reader, limits: limits)
@@ -395,6 +407,38 @@ extension SceneDocument {
             return key == "union" ? .union(a, b) : key == "intersection" ? .intersection(a, b) : .difference(a, b)
         default: return nil
         }
+    }
+
+    /// A named region: {"id": ID, and one of "rectangle": {x, y, width, height}, "circle": {"center": [x, y],
+    /// "radius": r}, "path": [[x, y], …] (3 or more points)}.
+    static func readNamedRegion(_ value: SceneValue, at path: String, reader: SceneReader) -> SceneNamedRegion? {
+        guard let o = reader.object(value, at: path, keys: ["id", "rectangle", "circle", "path"]) else { return nil }
+        let id = o.string("id", required: true)
+        let given = ["rectangle", "circle", "path"].filter { o.value($0) != nil }
+        guard given.count == 1 else {
+            reader.error(path, given.isEmpty ? "needs one of rectangle, circle, path"
+                                             : "has \(given.joined(separator: " and ")): a region has one outline")
+            return nil
+        }
+        var shape: SceneNamedRegion.Shape?
+        switch given[0] {
+        case "rectangle": shape = o.rect("rectangle").map { .rectangle($0) }
+        case "circle":
+            if let c = o.object("circle", keys: ["center", "radius"]),
+               let center = c.point("center", required: true), let radius = c.number("radius", required: true, above: 0)
+            {
+                shape = .circle(center: center, radius: radius)
+            }
+        default:
+            if let points = o.points("path") {
+                if points.count >= 3 { shape = .path(points) } else {
+                    reader.error(o.at("path"), "must have 3 or more points, got \(points.count)")
+                }
+            }
+        }
+        guard let id, let shape else { return nil }
+        if id.isEmpty { reader.error(o.at("id"), "must not be empty") }
+        return id.isEmpty ? nil : SceneNamedRegion(id: id, shape: shape)
     }
 
     static func readCollision(_ o: SceneObject) -> SceneCollision? {

@@ -29,6 +29,8 @@ public struct SceneDocument: Hashable, Sendable {
     public var templates: [SceneTemplate] = []
     /// Changes at given times, applied before the first step at or after their time.
     public var timeline: [SceneEvent] = []
+    /// Beyond UIKit: named regions whose items a run counts (``SceneNamedRegion``).
+    public var regions: [SceneNamedRegion] = []
 
     /// An empty scene.
     public init() {}

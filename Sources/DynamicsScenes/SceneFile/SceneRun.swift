@@ -55,6 +55,13 @@ public final class SceneRun {
     var collisionIndex: [String: Int] = [:]
     /// The collision behaviours by group (nil once removed), for items made later.
     var collisions: [SceneCollision?] = []
+    /// Per named region, whether each item (by place) was in it after the last step (SceneRun+Regions.swift).
+    var regionInside: [[Bool]] = []
+    /// Beyond UIKit: the items that entered or left the document's named regions during the last step, region by
+    /// region in the document's order, items in place order.
+    public internal(set) var regionEvents: [SceneRegionEvent] = []
+    /// Beyond UIKit: entries into each named region since the start, in the document's order.
+    public internal(set) var regionEntries: [Int] = []
 
     /// A behaviour of the running scene and what it made in the world.
     struct LiveBehavior {
@@ -149,6 +156,7 @@ public final class SceneRun {
             next += g.count
         }
         if !resting.isEmpty { try world.putToRest(resting) }
+        startRegions()
     }
 
     /// Where the world places an item whose outline has its `center` there, turned by `angle`: a group's item
@@ -220,5 +228,6 @@ public final class SceneRun {
         }
         try world.step(count: 1)
         steps += 1
+        if !document.regions.isEmpty { updateRegions() }
     }
 }

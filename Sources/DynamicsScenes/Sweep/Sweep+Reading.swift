@@ -230,8 +230,14 @@ extension Sweep {
         case .object(let f) where f.count == 1 && f["boundingBox"] != nil:
             if case .string(let tag)? = f["boundingBox"] { return .boundingBox(tag: tag) }
             fail(path, "must be {boundingBox: TAG}, got \(entry.compact)")
+        case .object(let f) where f.count == 1 && (f["count"] != nil || f["throughput"] != nil):
+            let key = f["count"] != nil ? "count" : "throughput"
+            if case .string(let region)? = f[key], !region.isEmpty {
+                return key == "count" ? .regionCount(region) : .regionThroughput(region)
+            }
+            fail(path, "must be {\(key): REGION} with a region's id, got \(entry.compact)")
         default:
-            fail(path, "unknown metric \(entry.compact) (stateHash, kineticEnergy, timeToRest, contactEvents, {item: ID, quantity: Q}, {highest: Q}, {boundingBox: TAG})")
+            fail(path, "unknown metric \(entry.compact) (stateHash, kineticEnergy, timeToRest, contactEvents, {item: ID, quantity: Q}, {highest: Q}, {boundingBox: TAG}, {count: REGION}, {throughput: REGION})")
         }
         return nil
     }

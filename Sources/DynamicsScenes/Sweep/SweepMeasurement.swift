@@ -78,6 +78,8 @@ public struct SweepMeasurement {
                 let centres = members.map { world.pose(of: run.itemIDs[$0]).center }
                 out += [centres.map(\.x).min()!, centres.map(\.y).min()!, centres.map(\.x).max()!, centres.map(\.y).max()!]
                     .map { number(Double($0)) }
+            case .regionCount(let region): out.append(run.regionCount(region).map { .number(Double($0)) } ?? .null)
+            case .regionThroughput(let region): out.append(run.regionThroughput(region).map { .number(Double($0)) } ?? .null)
             }
         }
         return out

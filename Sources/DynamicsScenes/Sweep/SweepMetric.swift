@@ -20,6 +20,12 @@ public enum SweepMetric: Hashable, Sendable {
     case highest(Quantity)
     /// The bounding box of the centres of the items with this tag at the end (min x, min y, max x, max y, pt).
     case boundingBox(tag: String)
+    /// Beyond UIKit: how many items are in the scene's named region at the end (``SceneRun/regionCount(_:)``);
+    /// null when the scene has no such region.
+    case regionCount(String)
+    /// Beyond UIKit: how many times items entered the named region over the run
+    /// (``SceneRun/regionThroughput(_:)``); null when the scene has no such region.
+    case regionThroughput(String)
 
     /// What is measured of one item.
     public enum Quantity: String, Hashable, Sendable, CaseIterable {
@@ -41,6 +47,8 @@ public enum SweepMetric: Hashable, Sendable {
         case .item(let id, let q): q == .position ? ["\(id).x", "\(id).y"] : ["\(id).\(q.rawValue)"]
         case .highest(let q): ["highest.id"] + (q == .position ? ["highest.x", "highest.y"] : ["highest.\(q.rawValue)"])
         case .boundingBox(let tag): ["\(tag).minX", "\(tag).minY", "\(tag).maxX", "\(tag).maxY"]
+        case .regionCount(let region): ["\(region).count"]
+        case .regionThroughput(let region): ["\(region).throughput"]
         }
     }
 }
