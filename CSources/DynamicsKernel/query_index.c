@@ -13,6 +13,7 @@
 #include "trig.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define DK_QUERY_LARGE_CELLS 8
@@ -239,6 +240,13 @@ void dkQueryIndex_Ray(const dkQueryIndex* q, float px, float py, float dx, float
 	if (!(t0 <= t1)) return;
 	float sx = px + t0 * dx, sy = py + t0 * dy;
 	int32_t cx = cellOf(sx, q->inv), cy = cellOf(sy, q->inv);
+	// A walk through more cells than there are listings (a world strewn over a huge range) reads the listings
+	// instead, in order: every shape is visited, some more than once.
+	int64_t walk = llabs((int64_t)cellOf(px + t1 * dx, q->inv) - cx) + llabs((int64_t)cellOf(py + t1 * dy, q->inv) - cy);
+	if (walk > q->entries) {
+		for (int32_t j = 0; j < q->entries; ++j) visit(context, q->slots[j]);
+		return;
+	}
 	cx = cx < q->minX ? q->minX : cx > q->maxX ? q->maxX : cx;
 	cy = cy < q->minY ? q->minY : cy > q->maxY ? q->maxY : cy;
 	int32_t stepX = dx > 0 ? 1 : -1, stepY = dy > 0 ? 1 : -1;

@@ -110,8 +110,9 @@ struct BatchProgram {
     }
 
     private mutating func call(_ code: UInt8) {
-        switch code % 19 {
+        switch code % 20 {
         case 17: view()
+        case 18: query()
         case 0: create()
         case 1:
             let shape: CollisionShape
@@ -184,6 +185,31 @@ struct BatchProgram {
             } else if duration.isNaN || abs(duration) < 0.2 {  // longer steps cost too much for the fuzzer
                 attempt("step(by:)") { try $0.world.step(by: TimeInterval(duration)) }
             }
+        }
+    }
+
+    /// Asks the world every kind of query (a shape from the bytes, a ray between two points, both in bulk): each
+    /// answers or throws a `DynamicsError`, and none changes the world.
+    private mutating func query() {
+        let shape: QueryShape
+        switch input.count(4) {
+        case 0: shape = .point(input.point())
+        case 1: shape = .circle(center: input.point(), radius: input.number())
+        case 2: shape = .rectangle(CGRect(origin: input.point(), size: CGSize(width: input.number(), height: input.number())))
+        default: shape = .polygon((0..<input.count(17)).map { _ in input.point() }, radius: input.number())
+        }
+        let a = input.point(), b = input.point()
+        attempt("items(overlapping:)") { _ = try $0.world.items(overlapping: shape) }
+        attempt("parties(overlapping:)") { _ = try $0.world.parties(overlapping: shape, filter: .all) }
+        attempt("rayCast") { _ = try $0.world.rayCast(from: a, to: b) }
+        attempt("rayCastAll") { _ = try $0.world.rayCastAll(from: a, to: b) }
+        attempt("rayCast(into:)") { program in
+            var hits: [RayHit?] = []
+            try program.world.rayCast(from: [a, b], to: [b, a], into: &hits)
+        }
+        attempt("items(at:into:)") { program in
+            var items: [ItemID?] = []
+            try program.world.items(at: [a, b], into: &items)
         }
     }
 
