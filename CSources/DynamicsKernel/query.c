@@ -6,7 +6,6 @@
 #include "query_geometry.h"
 #include "query_index.h"
 #include "team.h"
-#include "trig.h"
 
 #include <stdatomic.h>
 
@@ -18,19 +17,6 @@ static bool sees(const dkShape* s, dkQueryFilter filter)
 {
 	if (!s->alive || (s->itemGroups & filter.groups) == 0) return false;
 	return s->body >= 0 ? filter.items : filter.boundaries;
-}
-
-// A live shape placed at its item's pose of the moment, in world coordinates.
-static void placeNow(const dkWorld* world, const dkShape* s, dkPlaced* out)
-{
-	float x = 0, y = 0, c = 1, sn = 0;
-	if (s->body >= 0) {
-		int32_t row = world->slots.data[s->body].dense;
-		x = world->col[dkColumnPositionX][row];
-		y = world->col[dkColumnPositionY][row];
-		dkSinCos(world->col[dkColumnAngle][row], &sn, &c);
-	}
-	dkPlaceShape(s, x, y, c, sn, 0.0f, 0.0f, out);
 }
 
 static dkShapeId shapeId(const dkWorld* world, int32_t slot)
@@ -111,7 +97,7 @@ int32_t dkWorld_QueryOverlaps(dkWorld* world, const dkQueryShape* shape, dkQuery
 		const dkShape* s = &world->shapes.data[found.data[k]];
 		if (!sees(s, filter)) continue;
 		dkPlaced placed;
-		placeNow(world, s, &placed);
+		dkQueryIndex_Place(world, index, found.data[k], &placed);
 		if (dkQuery_Overlaps(&q, &placed)) found.data[n++] = found.data[k];
 	}
 	qsort(found.data, (size_t)n, sizeof(int32_t), compareSlots);
@@ -122,31 +108,37 @@ int32_t dkWorld_QueryOverlaps(dkWorld* world, const dkQueryShape* shape, dkQuery
 
 typedef struct dkRayTask {
 	const dkWorld* world;
+	const dkQueryIndex* index;
 	dkQueryFilter filter;
 	float px, py, dx, dy;
 	bool all;
-	dkRayHit best; // the first hit so far (fraction above 1: none)
+	dkRayResult best; // the first hit so far (without `all`), of shape bestSlot (INT32_MAX: none yet)
 	int32_t bestSlot;
 	dkRayHit* hits; // every hit (all), grown as needed
 	int32_t hitCount, hitCapacity;
 	bool failed;
 } dkRayTask;
 
+static dkRayHit rayHit(const dkWorld* world, int32_t slot, const dkRayResult* r)
+{
+	return (dkRayHit){.shape = shapeId(world, slot), .item = itemOf(world, slot), .fraction = r->fraction, .x = r->x,
+					  .y = r->y, .nx = r->nx, .ny = r->ny};
+}
+
 static float rayVisit(void* context, int32_t slot)
 {
 	dkRayTask* t = context;
 	const dkShape* s = &t->world->shapes.data[slot];
-	float limit = t->all ? 1.0f : t->best.fraction;
+	float limit = t->all ? 1.0f : fminf(t->best.fraction, 1.0f);
 	if (!sees(s, t->filter)) return limit;
 	dkPlaced placed;
-	placeNow(t->world, s, &placed);
+	dkQueryIndex_Place(t->world, t->index, slot, &placed);
 	dkRayResult r;
-	if (!dkQuery_RayCast(&placed, t->px, t->py, t->dx, t->dy, 1.0f, &r)) return limit;
-	dkRayHit hit = {.shape = shapeId(t->world, slot), .item = itemOf(t->world, slot), .fraction = r.fraction, .x = r.x,
-					.y = r.y, .nx = r.nx, .ny = r.ny};
+	// Without `all`, only a hit no farther than the first so far matters (an equal one of a lower slot wins).
+	if (!dkQuery_RayCast(&placed, t->px, t->py, t->dx, t->dy, limit, &r)) return limit;
 	if (!t->all) {
 		if (r.fraction < t->best.fraction || (r.fraction == t->best.fraction && slot < t->bestSlot)) {
-			t->best = hit;
+			t->best = r;
 			t->bestSlot = slot;
 		}
 		return t->best.fraction;
@@ -161,7 +153,7 @@ static float rayVisit(void* context, int32_t slot)
 		t->hits = grown;
 		t->hitCapacity = cap;
 	}
-	t->hits[t->hitCount++] = hit;
+	t->hits[t->hitCount++] = rayHit(t->world, slot, &r);
 	return 1.0f;
 }
 
@@ -188,7 +180,7 @@ int32_t dkWorld_RayCast(dkWorld* world, float x0, float y0, float x1, float y1, 
 		dkSetError(error, dkResultOutOfMemory, -1, "query", world->shapeIds.next);
 		return -1;
 	}
-	dkRayTask t = {.world = world, .filter = filter, .px = x0, .py = y0, .dx = x1 - x0, .dy = y1 - y0, .all = all,
+	dkRayTask t = {.world = world, .index = index, .filter = filter, .px = x0, .py = y0, .dx = x1 - x0, .dy = y1 - y0, .all = all,
 				   .best = {.fraction = INFINITY}, .bestSlot = INT32_MAX};
 	dkQueryIndex_Ray(index, t.px, t.py, t.dx, t.dy, 1.0f, rayVisit, &t);
 	if (t.failed) {
@@ -198,7 +190,7 @@ int32_t dkWorld_RayCast(dkWorld* world, float x0, float y0, float x1, float y1, 
 	}
 	if (!all) {
 		if (t.bestSlot == INT32_MAX) return 0;
-		if (capacity > 0) out[0] = t.best;
+		if (capacity > 0) out[0] = rayHit(world, t.bestSlot, &t.best);
 		return 1;
 	}
 	// A shape listed in several cells was seen in each: sorted by fraction and slot, its copies are neighbours.
@@ -235,10 +227,10 @@ static void rayManyTask(void* context, int32_t worker)
 	dkBulkTask* t = context;
 	for (int32_t b, e; dkClaimChunk(&t->next, DK_QUERY_CHUNK, t->count, &b, &e);) {
 		for (int32_t i = b; i < e; ++i) {
-			dkRayTask ray = {.world = t->world, .filter = t->filter, .px = t->x0[i], .py = t->y0[i], .dx = t->x1[i] - t->x0[i],
+			dkRayTask ray = {.world = t->world, .index = t->index, .filter = t->filter, .px = t->x0[i], .py = t->y0[i], .dx = t->x1[i] - t->x0[i],
 							 .dy = t->y1[i] - t->y0[i], .best = {.fraction = INFINITY}, .bestSlot = INT32_MAX};
 			dkQueryIndex_Ray(t->index, ray.px, ray.py, ray.dx, ray.dy, 1.0f, rayVisit, &ray);
-			t->hits[i] = ray.bestSlot == INT32_MAX ? (dkRayHit){.fraction = 1.0f} : ray.best;
+			t->hits[i] = ray.bestSlot == INT32_MAX ? (dkRayHit){.fraction = 1.0f} : rayHit(t->world, ray.bestSlot, &ray.best);
 		}
 	}
 }
@@ -262,7 +254,7 @@ static void pointManyTask(void* context, int32_t worker)
 				const dkShape* s = &t->world->shapes.data[found.data[k]];
 				if (!sees(s, t->filter)) continue;
 				dkPlaced placed;
-				placeNow(t->world, s, &placed);
+				dkQueryIndex_Place(t->world, t->index, found.data[k], &placed);
 				if (!dkQuery_Overlaps(&point, &placed)) continue;
 				n++;
 				first = found.data[k] < first ? found.data[k] : first;

@@ -50,8 +50,8 @@ static int32_t lowerBound(const uint64_t* keys, int32_t n, uint64_t key)
 	return lo;
 }
 
-// A live shape's box at its item's pose of the moment (a boundary's where it is).
-static void boxOf(const dkWorld* world, const dkShape* s, float* box)
+// A live shape's box at its item's pose of the moment (a boundary's where it is), and that pose.
+static void boxOf(const dkWorld* world, const dkShape* s, float* box, float* pose)
 {
 	float x = 0, y = 0, c = 1, sn = 0;
 	if (s->body >= 0) {
@@ -60,6 +60,7 @@ static void boxOf(const dkWorld* world, const dkShape* s, float* box)
 		y = world->col[dkColumnPositionY][row];
 		dkSinCos(world->col[dkColumnAngle][row], &sn, &c);
 	}
+	pose[0] = x, pose[1] = y, pose[2] = c, pose[3] = sn;
 	float lx = INFINITY, ly = INFINITY, ux = -INFINITY, uy = -INFINITY;
 	for (int32_t i = 0; i < s->count; ++i) {
 		float px = (c * s->x[i] - sn * s->y[i]) + x, py = (sn * s->x[i] + c * s->y[i]) + y;
@@ -76,6 +77,9 @@ static bool build(dkWorld* world, dkQueryIndex* q)
 		float* boxes = dkResize(world, q->boxes, 0, (size_t)cap * 4 * sizeof(float));
 		if (!boxes) return false;
 		q->boxes = boxes;
+		float* poses = dkResize(world, q->poses, 0, (size_t)cap * 4 * sizeof(float));
+		if (!poses) return false;
+		q->poses = poses;
 		int32_t* large = dkResize(world, q->large, 0, (size_t)cap * sizeof(int32_t));
 		if (!large) return false;
 		q->large = large;
@@ -87,7 +91,7 @@ static bool build(dkWorld* world, dkQueryIndex* q)
 		const dkShape* s = &world->shapes.data[i];
 		if (!s->alive) continue;
 		float* box = q->boxes + 4 * i;
-		boxOf(world, s, box);
+		boxOf(world, s, box, q->poses + 4 * i);
 		extent += fmaxf(box[2] - box[0], box[3] - box[1]);
 		live++;
 	}
@@ -157,6 +161,12 @@ static inline int32_t firstListing(const dkQueryIndex* q, uint64_t key)
 	return q->dense ? q->cellStart[key] : lowerBound(q->keys, q->entries, key);
 }
 
+void dkQueryIndex_Place(const dkWorld* world, const dkQueryIndex* q, int32_t slot, dkPlaced* out)
+{
+	const float* pose = q->poses + 4 * slot;
+	dkPlaceShape(&world->shapes.data[slot], pose[0], pose[1], pose[2], pose[3], 0.0f, 0.0f, out);
+}
+
 const dkQueryIndex* dkQueryIndex_Current(dkWorld* world)
 {
 	if (!world->queryIndex) world->queryIndex = dkAllocZeroed(world, sizeof(dkQueryIndex));
@@ -174,6 +184,7 @@ void dkQueryIndex_Destroy(const dkWorld* world, dkQueryIndex* index)
 {
 	if (!index) return;
 	dkFree(world, index->boxes);
+	dkFree(world, index->poses);
 	dkFree(world, index->keys);
 	dkFree(world, index->slots);
 	dkFree(world, index->large);

@@ -4,12 +4,13 @@
 #ifndef DK_QUERY_INDEX_H
 #define DK_QUERY_INDEX_H
 
-#include "core.h"
+#include "collision.h"
 
 typedef struct dkQueryIndex {
 	uint64_t revision; // the world's revision it was built at
 	bool built;
 	float* boxes; // shape slot → its box (x0, y0, x1, y1) at the pose of the build, pt
+	float* poses; // shape slot → its item's pose at the build: x, y (pt), cos and sin (a boundary's: 0, 0, 1, 0)
 	int32_t slotCapacity;
 	float cell, inv; // cell side, pt, and its inverse
 	int32_t minX, minY, maxX, maxY; // range of the listed boxes' cells
@@ -29,6 +30,9 @@ static inline bool dkQueryIndex_Meets(const float* a, const float* b)
 {
 	return !(a[0] > b[2] || b[0] > a[2] || a[1] > b[3] || b[1] > a[3]);
 }
+
+// Shape `slot` (live at the build) placed at its item's pose of the build, in world coordinates.
+void dkQueryIndex_Place(const dkWorld* world, const dkQueryIndex* index, int32_t slot, dkPlaced* out);
 
 // The world's index, built anew when the world changed since; NULL when out of memory.
 const dkQueryIndex* dkQueryIndex_Current(dkWorld* world);
