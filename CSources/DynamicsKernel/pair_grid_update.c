@@ -128,7 +128,7 @@ static void mergePart(dkPairMerge* m, int32_t k)
 		out[n++] = takeOld ? old[i++] : found[j++];
 	}
 	m->outEnd[k] = n;
-	m->same[k] = n <= m->oldCount && memcmp(out + first, old + first, (size_t)(n - first) * sizeof(dkPair)) == 0;
+	m->same[k] = n <= m->oldCount && (n == first || memcmp(out + first, old + first, (size_t)(n - first) * sizeof(dkPair)) == 0);
 }
 
 static void mergeTask(void* context, int32_t worker)

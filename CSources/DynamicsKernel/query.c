@@ -100,7 +100,7 @@ int32_t dkWorld_QueryOverlaps(dkWorld* world, const dkQueryShape* shape, dkQuery
 		dkQueryIndex_Place(world, index, found.data[k], &placed);
 		if (dkQuery_Overlaps(&q, &placed)) found.data[n++] = found.data[k];
 	}
-	qsort(found.data, (size_t)n, sizeof(int32_t), compareSlots);
+	if (n > 1) qsort(found.data, (size_t)n, sizeof(int32_t), compareSlots);
 	for (int32_t k = 0; k < n && k < capacity; ++k) out[k] = shapeId(world, found.data[k]);
 	dkInt32Array_Destroy(world, &found);
 	return n;
@@ -194,7 +194,7 @@ int32_t dkWorld_RayCast(dkWorld* world, float x0, float y0, float x1, float y1, 
 		return 1;
 	}
 	// A shape listed in several cells was seen in each: sorted by fraction and slot, its copies are neighbours.
-	qsort(t.hits, (size_t)t.hitCount, sizeof(dkRayHit), compareHits);
+	if (t.hitCount > 1) qsort(t.hits, (size_t)t.hitCount, sizeof(dkRayHit), compareHits);
 	int32_t n = 0;
 	for (int32_t k = 0; k < t.hitCount; ++k)
 		if (n == 0 || t.hits[k].shape.index1 != t.hits[n - 1].shape.index1 || t.hits[k].fraction != t.hits[n - 1].fraction)
