@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
 """Ray casts into the 100 000-box pile on Box2D 3.1 through pyb2d3, beside Benchmarks/Benchmarks/Queries (the
-same layout and the same rays): the `pile` scene as it is made, in metres with y up (the layout of
+same layout and the same rays): the `pile` scene as it is made, in metres with y up (built by
 Benchmarks/pile_rest_box2d.py), before any step, and N rays from above the container to below its floor,
 ray k from x = −w + ((k·7919) mod 100 003)/100 003 · 2w at 5 m above the walls' tops to x + ((k·104 729) mod 2001 −
 1000)/200 m at 5 m below the floor (w: the container's inner half width). Each ray is one call of
@@ -20,24 +20,14 @@ import time
 
 import pyb2d3 as b2
 
+from pile_rest_box2d import build
 
-def build(n):
-    world = b2.World(gravity=(0.0, -10.0))
-    mat = b2.surface_material(friction=0.6, restitution=0.0)
+
+def container(n):
+    """The container's inner half width and its walls' height (m), as pile_rest_box2d.build lays them out."""
     cols = int(math.ceil(2.0 * math.sqrt(n)))
     rows = int(math.ceil(n / cols))
-    half_w = cols * 1.2 / 2.0 + 1.0
-    wall_h = rows * 1.2 + 10.0
-    for cx, cy, hw, hh in [(0.0, -0.5, half_w + 1.0, 0.5), (-(half_w + 0.5), wall_h / 2.0, 0.5, wall_h / 2.0),
-                           (half_w + 0.5, wall_h / 2.0, 0.5, wall_h / 2.0)]:
-        world.create_static_body(position=(cx, cy)).create_shape(b2.shape_def(material=mat), b2.box(hw, hh))
-    sdef = b2.shape_def(density=1.0, material=mat)
-    x0 = -(cols - 1) * 1.2 / 2.0
-    for i in range(n):
-        jitter = 0.1 * (((i * 7919) % 201) - 100) / 100.0
-        world.create_dynamic_body(position=(x0 + (i % cols) * 1.2 + jitter, 1.0 + (i // cols) * 1.2)).create_shape(
-            sdef, b2.box(0.5, 0.5))
-    return world, half_w, wall_h
+    return cols * 1.2 / 2.0 + 1.0, rows * 1.2 + 10.0
 
 
 def main():
@@ -46,7 +36,8 @@ def main():
     p.add_argument("--rays", type=int, default=100000)
     p.add_argument("--repeat", type=int, default=5)
     a = p.parse_args()
-    world, half_w, wall_h = build(a.items)
+    world, _, _ = build(a.items, 1)  # the pile as pile_rest_box2d.py makes it (its sleeping does not matter here)
+    half_w, wall_h = container(a.items)
     rays = []
     for k in range(a.rays):
         x = -half_w + ((k * 7919) % 100003) / 100003.0 * 2.0 * half_w

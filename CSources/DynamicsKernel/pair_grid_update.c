@@ -4,6 +4,7 @@
 // their pairs replace theirs in the sorted list (dkPairGrid_Update); while the shapes that cannot move are
 // many, the moving ones are listed in a grid of their own and look partners up in the still shapes' grid
 // too (dkPairGrid_FindSplit).
+#include "contact_merge.h"
 #include "pair_grid.h"
 #include "radix_sort.h"
 #include "team.h"
@@ -95,17 +96,6 @@ typedef struct dkPairMerge {
 	atomic_int next;
 } dkPairMerge;
 
-static int32_t lowerBoundFirst(const dkPair* pairs, int32_t n, int32_t a)
-{
-	int32_t lo = 0, hi = n;
-	while (lo < hi) {
-		int32_t mid = lo + (hi - lo) / 2;
-		if (pairs[mid].a < a) lo = mid + 1;
-		else hi = mid;
-	}
-	return lo;
-}
-
 static void mergePart(dkPairMerge* m, int32_t k)
 {
 	const dkPair *old = m->old, *found = m->found;
@@ -155,8 +145,8 @@ static bool mergeFound(dkWorld* world, dkPairGrid* g, const uint8_t* isLoose, bo
 	int64_t slots = world->shapeIds.next;
 	for (int32_t k = 0; k < m.parts; ++k) { // part k: first shapes in [k·slots/parts, (k+1)·slots/parts)
 		int32_t from = (int32_t)(slots * k / m.parts);
-		m.oldStart[k] = k == 0 ? 0 : lowerBoundFirst(m.old, m.oldCount, from);
-		m.foundStart[k] = k == 0 ? 0 : lowerBoundFirst(m.found, g->found.count, from);
+		m.oldStart[k] = k == 0 ? 0 : dkMerge_FirstPair(m.old, 0, m.oldCount, from);
+		m.foundStart[k] = k == 0 ? 0 : dkMerge_FirstPair(m.found, 0, g->found.count, from);
 	}
 	m.oldStart[m.parts] = m.oldCount;
 	m.foundStart[m.parts] = g->found.count;

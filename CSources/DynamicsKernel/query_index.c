@@ -5,10 +5,10 @@
 // change (anything that bumps dkWorld.revision: a step, poses or shapes set, items made or removed) boxes every
 // live shape at its pose and lists it in the cells its box covers, sorted by cell, as the pair grid does
 // (pair_grid.c: the cell twice the mean box extent, rows first, a stable radix sort so that a cell's shapes are
-// in slot order). Boxes spanning DK_QUERY_LARGE_CELLS cells on an axis (long boundaries) are kept aside and
+// in slot order). Boxes spanning DK_GRID_LARGE_CELLS cells on an axis (long boundaries) are kept aside and
 // tested by every query. A query then reads the cells it covers, or walks a ray's cells in order.
 #include "query_index.h"
-#include "collision.h"
+#include "pair_grid.h"
 #include "radix_sort.h"
 #include "trig.h"
 
@@ -16,38 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DK_QUERY_LARGE_CELLS 8
-#define DK_QUERY_CELL_LIMIT 536870912.0f // 2^29: the farthest cell from the origin on an axis
-
-static inline int32_t cellOf(float v, float inv)
-{
-	float f = v * inv; // beyond ±2^29 cells (or a NaN) a box shares the edge cells: still correct
-	f = f > -DK_QUERY_CELL_LIMIT ? f : -DK_QUERY_CELL_LIMIT;
-	f = f < DK_QUERY_CELL_LIMIT ? f : DK_QUERY_CELL_LIMIT;
-	int32_t t = (int32_t)f;
-	return t - (f < (float)t);
-}
-
-static inline bool isLarge(int32_t x0, int32_t y0, int32_t x1, int32_t y1)
-{
-	return x1 < x0 || y1 < y0 || x1 - x0 >= DK_QUERY_LARGE_CELLS || y1 - y0 >= DK_QUERY_LARGE_CELLS;
-}
-
+// The cells, the large boxes and the binary search are the pair grid's (pair_grid.h: cellOf, spansLarge,
+// lowerBound64).
 static inline uint64_t keyOf(const dkQueryIndex* q, int32_t cx, int32_t cy)
 {
 	return (uint64_t)(uint32_t)(cy - q->minY) * q->width + (uint32_t)(cx - q->minX);
-}
-
-static int32_t lowerBound(const uint64_t* keys, int32_t n, uint64_t key)
-{
-	if (n == 0) return 0;
-	int32_t lo = 0, hi = n;
-	while (lo < hi) {
-		int32_t mid = lo + (hi - lo) / 2;
-		if (keys[mid] < key) lo = mid + 1;
-		else hi = mid;
-	}
-	return lo;
 }
 
 // A live shape's box at its item's pose of the moment (a boundary's where it is), and that pose.
@@ -107,7 +80,7 @@ static bool build(dkWorld* world, dkQueryIndex* q)
 		if (!world->shapes.data[i].alive) continue;
 		const float* box = q->boxes + 4 * i;
 		int32_t x0 = cellOf(box[0], q->inv), y0 = cellOf(box[1], q->inv), x1 = cellOf(box[2], q->inv), y1 = cellOf(box[3], q->inv);
-		if (isLarge(x0, y0, x1, y1)) {
+		if (spansLarge(x0, y0, x1, y1)) {
 			q->large[q->largeCount++] = i;
 			continue;
 		}
@@ -132,7 +105,7 @@ static bool build(dkWorld* world, dkQueryIndex* q)
 		if (!world->shapes.data[i].alive) continue;
 		const float* box = q->boxes + 4 * i;
 		int32_t x0 = cellOf(box[0], q->inv), y0 = cellOf(box[1], q->inv), x1 = cellOf(box[2], q->inv), y1 = cellOf(box[3], q->inv);
-		if (isLarge(x0, y0, x1, y1)) continue;
+		if (spansLarge(x0, y0, x1, y1)) continue;
 		for (int32_t cy = y0; cy <= y1; ++cy)
 			for (int32_t cx = x0; cx <= x1; ++cx) q->keys[at] = keyOf(q, cx, cy), q->slots[at++] = i;
 	}
@@ -158,7 +131,7 @@ static bool build(dkWorld* world, dkQueryIndex* q)
 // The first listing of cell `key` (or where it would be).
 static inline int32_t firstListing(const dkQueryIndex* q, uint64_t key)
 {
-	return q->dense ? q->cellStart[key] : lowerBound(q->keys, q->entries, key);
+	return q->dense ? q->cellStart[key] : lowerBound64(q->keys, q->entries, key);
 }
 
 void dkQueryIndex_Place(const dkWorld* world, const dkQueryIndex* q, int32_t slot, dkPlaced* out)

@@ -21,7 +21,7 @@ typedef struct dkQueryIndex {
 	int32_t* cellStart; // while the grid's cells are few against its listings: cell key → its first listing (keys + 1)
 	int64_t cellCapacity;
 	bool dense;
-	int32_t* large; // shapes spanning DK_QUERY_LARGE_CELLS cells or more on an axis: tested by every query
+	int32_t* large; // shapes spanning DK_GRID_LARGE_CELLS cells or more on an axis: tested by every query
 	int32_t largeCount;
 } dkQueryIndex;
 

@@ -414,14 +414,11 @@ extension SceneDocument {
     static func readNamedRegion(_ value: SceneValue, at path: String, reader: SceneReader) -> SceneNamedRegion? {
         guard let o = reader.object(value, at: path, keys: ["id", "rectangle", "circle", "path"]) else { return nil }
         let id = o.string("id", required: true)
-        let given = ["rectangle", "circle", "path"].filter { o.value($0) != nil }
-        guard given.count == 1 else {
-            reader.error(path, given.isEmpty ? "needs one of rectangle, circle, path"
-                                             : "has \(given.joined(separator: " and ")): a region has one outline")
-            return nil
-        }
+        guard let outline = o.one(of: ["rectangle", "circle", "path"], none: "one of rectangle, circle, path",
+                                  several: "a region has one outline")
+        else { return nil }
         var shape: SceneNamedRegion.Shape?
-        switch given[0] {
+        switch outline {
         case "rectangle": shape = o.rect("rectangle").map { .rectangle($0) }
         case "circle":
             if let c = o.object("circle", keys: ["center", "radius"]),
@@ -567,14 +564,11 @@ extension SceneDocument {
                 reader.error(r.at(key), "applies to a repeating 'make' only")
             }
         }
-        let actions = actionKeys.filter { o.has($0) }
-        guard actions.count == 1 else {
-            reader.error(path, actions.isEmpty ? "needs one of 'set', 'velocity', 'drive', 'add', 'remove', 'make'"
-                : "has \(actions.joined(separator: " and ")): give one action per event")
-            return nil
-        }
+        guard let chosen = o.one(of: actionKeys, none: "one of 'set', 'velocity', 'drive', 'add', 'remove', 'make'",
+                                 several: "give one action per event")
+        else { return nil }
         var action: SceneEvent.Action?
-        switch actions[0] {
+        switch chosen {
         case "set":
             if let s = o.object("set", keys: ["behavior", "property", "value"]) {
                 let behavior = s.string("behavior", required: true), property = s.string("property", required: true)

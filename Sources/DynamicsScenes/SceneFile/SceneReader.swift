@@ -88,6 +88,17 @@ struct SceneObject {
     static let largest = 1e30
 
     func has(_ key: String) -> Bool { fields[key] != nil }
+
+    /// The one key of `keys` the object has; nil with a problem at the object when it has none ("needs `none`")
+    /// or several ("has a and b: `several`").
+    func one(of keys: [String], none: String, several: String) -> String? {
+        let given = keys.filter(has)
+        guard given.count == 1 else {
+            reader.error(path, given.isEmpty ? "needs \(none)" : "has \(given.joined(separator: " and ")): \(several)")
+            return nil
+        }
+        return given[0]
+    }
     func at(_ key: String) -> String { SceneReader.path(path, key) }
 
     /// The raw value; a problem when it is required and missing.
