@@ -23,6 +23,19 @@ static inline uint64_t keyOf(const dkQueryIndex* q, int32_t cx, int32_t cy)
 	return (uint64_t)(uint32_t)(cy - q->minY) * q->width + (uint32_t)(cx - q->minX);
 }
 
+// Lane by lane minimum and maximum (NaN-free inputs here).
+static inline dkF4 min4(dkF4 a, dkF4 b)
+{
+	dkM4 m = b < a;
+	return (dkF4)(((dkM4)b & m) | ((dkM4)a & ~m));
+}
+
+static inline dkF4 max4(dkF4 a, dkF4 b)
+{
+	dkM4 m = b > a;
+	return (dkF4)(((dkM4)b & m) | ((dkM4)a & ~m));
+}
+
 // A live shape's box at its item's pose of the moment (a boundary's where it is), and that pose.
 static void boxOf(const dkWorld* world, const dkShape* s, float* box, float* pose)
 {
@@ -97,6 +110,9 @@ static bool build(dkWorld* world, dkQueryIndex* q)
 		int32_t* listed = dkResize(world, q->slots, 0, (size_t)cap * sizeof(int32_t));
 		if (!listed) return false;
 		q->slots = listed;
+		float* boxes = dkResize(world, q->listBox, 0, 4 * ((size_t)cap + 4) * sizeof(float));
+		if (!boxes) return false;
+		q->listBox = boxes;
 		q->entryCapacity = cap;
 	}
 	q->width = entries > 0 ? (uint64_t)((int64_t)q->maxX - q->minX + 1) : 1;
@@ -111,6 +127,11 @@ static bool build(dkWorld* world, dkQueryIndex* q)
 	}
 	q->entries = at;
 	if (!dkRadixSort64(world, q->keys, q->slots, at)) return false; // stable: slots stay ascending within a cell
+	size_t column = (size_t)q->entryCapacity + 4;
+	for (int32_t j = 0; j < at; ++j)
+		for (int c = 0; c < 4; ++c) q->listBox[c * column + (size_t)j] = q->boxes[4 * q->slots[j] + c];
+	for (int32_t j = at; j < at + 4; ++j) // padding no ray meets
+		for (int c = 0; c < 4; ++c) q->listBox[c * column + (size_t)j] = c < 2 ? INFINITY : -INFINITY;
 	// A cell's first listing from a table while the cells are at most four per listing, else by binary search.
 	int64_t cells = at > 0 ? (int64_t)q->width * ((int64_t)q->maxY - q->minY + 1) : 0;
 	q->dense = at > 0 && cells <= 4 * (int64_t)at + 4096;
@@ -160,6 +181,7 @@ void dkQueryIndex_Destroy(const dkWorld* world, dkQueryIndex* index)
 	dkFree(world, index->poses);
 	dkFree(world, index->keys);
 	dkFree(world, index->slots);
+	dkFree(world, index->listBox);
 	dkFree(world, index->large);
 	dkFree(world, index->cellStart);
 	dkFree(world, index);
@@ -239,10 +261,27 @@ void dkQueryIndex_Ray(const dkQueryIndex* q, float px, float py, float dx, float
 	float deltaX = dx != 0.0f ? q->cell / fabsf(dx) : INFINITY, deltaY = dy != 0.0f ? q->cell / fabsf(dy) : INFINITY;
 	// A hit on a cell's edge may be listed by the next cell only (rounding): the walk goes a little past it.
 	float slack = 1e-3f * fminf(deltaX, deltaY);
+	// The slab test of four listed boxes at a time (a direction component of 0 taken as 10⁻³⁰, so that no lane
+	// divides by it), a little wide so that rounding never leaves out a box the ray touches.
+	size_t column = (size_t)q->entryCapacity + 4;
+	const float *bx0 = q->listBox, *by0 = bx0 + column, *bx1 = by0 + column, *by1 = bx1 + column;
+	float ix = 1.0f / (dx != 0.0f ? dx : 1e-30f), iy = 1.0f / (dy != 0.0f ? dy : 1e-30f);
+	dkF4 PX = {px, px, px, px}, PY = {py, py, py, py}, IX = {ix, ix, ix, ix}, IY = {iy, iy, iy, iy};
+	const float wide = 1e-5f;
 	for (;;) {
 		uint64_t key = keyOf(q, cx, cy);
-		for (int32_t j = firstListing(q, key); j < q->entries && q->keys[j] == key; ++j)
-			limit = fminf(limit, visit(context, q->slots[j]));
+		int32_t first = firstListing(q, key), end = first;
+		while (end < q->entries && q->keys[end] == key) ++end;
+		for (int32_t j = first; j < end; j += 4) {
+			dkF4 ax = (dkLoad4(bx0 + j) - PX) * IX, bx = (dkLoad4(bx1 + j) - PX) * IX;
+			dkF4 ay = (dkLoad4(by0 + j) - PY) * IY, by = (dkLoad4(by1 + j) - PY) * IY;
+			float enter[4], leave[4];
+			dkStore4(enter, max4(min4(ax, bx), min4(ay, by)));
+			dkStore4(leave, min4(max4(ax, bx), max4(ay, by)));
+			for (int32_t l = 0; l < 4 && j + l < end; ++l)
+				if (leave[l] >= -wide && enter[l] <= limit + wide && enter[l] <= leave[l] + wide)
+					limit = fminf(limit, visit(context, q->slots[j + l]));
+		}
 		// The next cell, unless the ray (or what is left of it to see) ends in this one.
 		float exit = fminf(nextX, nextY);
 		if (exit - slack > limit || exit - slack > t1) return;

@@ -17,6 +17,8 @@ typedef struct dkQueryIndex {
 	uint64_t width;
 	uint64_t* keys; // listing → cell key, sorted; shapes in ascending slots within a cell
 	int32_t* slots; // listing → shape slot
+	float* listBox; // the listed boxes in sorted order, a column each (x0, y0, x1, y1; entryCapacity + 4 each, the
+					// last 4 padding): a ray tests four of a cell's boxes at once before it reads their shapes
 	int32_t entries, entryCapacity;
 	int32_t* cellStart; // while the grid's cells are few against its listings: cell key → its first listing (keys + 1)
 	int64_t cellCapacity;
