@@ -10,9 +10,11 @@
 #include "query_index.h"
 #include "pair_grid.h"
 #include "radix_sort.h"
+#include "team.h"
 #include "trig.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,9 +57,99 @@ static void boxOf(const dkWorld* world, const dkShape* s, float* box, float* pos
 	box[0] = lx - s->radius, box[1] = ly - s->radius, box[2] = ux + s->radius, box[3] = uy + s->radius;
 }
 
+// The build runs in blocks of DK_QUERY_BLOCK shape slots that the workers claim (boxes; cell ranges and
+// counts; listings at each block's offset, in slot order) and of listings (the sorted boxes' columns); the sums
+// between passes go block by block in order, so the grid is the same for any worker count.
+#define DK_QUERY_BLOCK 4096
+
+typedef struct dkQueryBlock {
+	double extent;
+	int32_t live, entries, large, minX, minY, maxX, maxY;
+	int32_t entryStart, largeStart;
+} dkQueryBlock;
+
+enum { dkQueryBoxes, dkQueryRanges, dkQueryListings, dkQueryColumns };
+
+typedef struct dkQueryBuild {
+	const dkWorld* world;
+	dkQueryIndex* q;
+	dkQueryBlock* blocks;
+	int32_t slots, blockCount, pass;
+	atomic_int next;
+} dkQueryBuild;
+
+static void buildTask(void* context, int32_t worker)
+{
+	(void)worker;
+	dkQueryBuild* t = context;
+	dkQueryIndex* q = t->q;
+	const dkWorld* world = t->world;
+	int32_t count = t->pass == dkQueryColumns ? (q->entries + DK_QUERY_BLOCK - 1) / DK_QUERY_BLOCK : t->blockCount;
+	for (int32_t k; (k = atomic_fetch_add(&t->next, 1)) < count;) {
+		int32_t b = k * DK_QUERY_BLOCK, e = b + DK_QUERY_BLOCK < t->slots ? b + DK_QUERY_BLOCK : t->slots;
+		dkQueryBlock* block = t->pass == dkQueryColumns ? NULL : &t->blocks[k];
+		switch (t->pass) {
+		case dkQueryBoxes:
+			block->extent = 0, block->live = 0;
+			for (int32_t i = b; i < e; ++i) {
+				const dkShape* s = &world->shapes.data[i];
+				if (!s->alive) continue;
+				float* box = q->boxes + 4 * i;
+				boxOf(world, s, box, q->poses + 4 * i);
+				block->extent += fmaxf(box[2] - box[0], box[3] - box[1]);
+				block->live++;
+			}
+			break;
+		case dkQueryRanges:
+			*block = (dkQueryBlock){.minX = INT32_MAX, .minY = INT32_MAX, .maxX = INT32_MIN, .maxY = INT32_MIN};
+			for (int32_t i = b; i < e; ++i) {
+				if (!world->shapes.data[i].alive) continue;
+				const float* box = q->boxes + 4 * i;
+				int32_t x0 = cellOf(box[0], q->inv), y0 = cellOf(box[1], q->inv), x1 = cellOf(box[2], q->inv), y1 = cellOf(box[3], q->inv);
+				if (spansLarge(x0, y0, x1, y1)) {
+					block->large++;
+					continue;
+				}
+				block->entries += (x1 - x0 + 1) * (y1 - y0 + 1); // at most 64 a shape (spansLarge)
+				block->minX = x0 < block->minX ? x0 : block->minX, block->minY = y0 < block->minY ? y0 : block->minY;
+				block->maxX = x1 > block->maxX ? x1 : block->maxX, block->maxY = y1 > block->maxY ? y1 : block->maxY;
+			}
+			break;
+		case dkQueryListings: {
+			int32_t at = block->entryStart, large = block->largeStart;
+			for (int32_t i = b; i < e; ++i) {
+				if (!world->shapes.data[i].alive) continue;
+				const float* box = q->boxes + 4 * i;
+				int32_t x0 = cellOf(box[0], q->inv), y0 = cellOf(box[1], q->inv), x1 = cellOf(box[2], q->inv), y1 = cellOf(box[3], q->inv);
+				if (spansLarge(x0, y0, x1, y1)) {
+					q->large[large++] = i;
+					continue;
+				}
+				for (int32_t cy = y0; cy <= y1; ++cy)
+					for (int32_t cx = x0; cx <= x1; ++cx) q->keys[at] = keyOf(q, cx, cy), q->slots[at++] = i;
+			}
+			break;
+		}
+		default: { // dkQueryColumns: listings [b, e) of the sorted order
+			size_t column = (size_t)q->entryCapacity + 4;
+			int32_t end = b + DK_QUERY_BLOCK < q->entries ? b + DK_QUERY_BLOCK : q->entries;
+			for (int32_t j = b; j < end; ++j)
+				for (int c = 0; c < 4; ++c) q->listBox[c * column + (size_t)j] = q->boxes[4 * q->slots[j] + c];
+		}
+		}
+	}
+}
+
+static void runBuildPass(dkWorld* world, dkQueryBuild* t, int pass, int32_t work)
+{
+	t->pass = pass;
+	atomic_store(&t->next, 0);
+	dkRunTasks(world, buildTask, t, work >= 2 * DK_QUERY_BLOCK ? world->def.workerCount : 1);
+}
+
 static bool build(dkWorld* world, dkQueryIndex* q)
 {
-	int32_t slots = world->shapeIds.next;
+	int32_t slots = world->shapeIds.next, blockCount = (slots + DK_QUERY_BLOCK - 1) / DK_QUERY_BLOCK;
 	if (q->slotCapacity < slots) {
 		int32_t cap = dkArray_Grown(slots);
 		float* boxes = dkResize(world, q->boxes, 0, (size_t)cap * 4 * sizeof(float));
@@ -71,65 +163,54 @@ static bool build(dkWorld* world, dkQueryIndex* q)
 		q->large = large;
 		q->slotCapacity = cap;
 	}
+	dkQueryBlock* blocks = dkAlloc(world, (size_t)(blockCount > 0 ? blockCount : 1) * sizeof(dkQueryBlock));
+	if (!blocks) return false;
+	dkQueryBuild t = {.world = world, .q = q, .blocks = blocks, .slots = slots, .blockCount = blockCount};
+	atomic_init(&t.next, 0);
+	runBuildPass(world, &t, dkQueryBoxes, slots);
 	double extent = 0;
 	int32_t live = 0;
-	for (int32_t i = 0; i < slots; ++i) {
-		const dkShape* s = &world->shapes.data[i];
-		if (!s->alive) continue;
-		float* box = q->boxes + 4 * i;
-		boxOf(world, s, box, q->poses + 4 * i);
-		extent += fmaxf(box[2] - box[0], box[3] - box[1]);
-		live++;
-	}
+	for (int32_t k = 0; k < blockCount; ++k) extent += blocks[k].extent, live += blocks[k].live;
 	q->cell = live > 0 ? (float)(2.0 * extent / live) : 1.0f;
 	if (!(q->cell > 1e-3f) || !isfinite(q->cell)) q->cell = 1.0f;
 	q->inv = 1.0f / q->cell;
 	// The listings' count and range, then the listings in slot order.
+	runBuildPass(world, &t, dkQueryRanges, slots);
 	int64_t entries = 0;
 	q->minX = q->minY = INT32_MAX;
 	q->maxX = q->maxY = INT32_MIN;
 	q->largeCount = 0;
-	for (int32_t i = 0; i < slots; ++i) {
-		if (!world->shapes.data[i].alive) continue;
-		const float* box = q->boxes + 4 * i;
-		int32_t x0 = cellOf(box[0], q->inv), y0 = cellOf(box[1], q->inv), x1 = cellOf(box[2], q->inv), y1 = cellOf(box[3], q->inv);
-		if (spansLarge(x0, y0, x1, y1)) {
-			q->large[q->largeCount++] = i;
-			continue;
-		}
-		entries += (int64_t)(x1 - x0 + 1) * (y1 - y0 + 1);
-		q->minX = x0 < q->minX ? x0 : q->minX, q->minY = y0 < q->minY ? y0 : q->minY;
-		q->maxX = x1 > q->maxX ? x1 : q->maxX, q->maxY = y1 > q->maxY ? y1 : q->maxY;
+	for (int32_t k = 0; k < blockCount; ++k) {
+		const dkQueryBlock* block = &blocks[k];
+		blocks[k].entryStart = (int32_t)(entries < INT32_MAX ? entries : INT32_MAX);
+		blocks[k].largeStart = q->largeCount;
+		entries += block->entries;
+		q->largeCount += block->large;
+		q->minX = block->minX < q->minX ? block->minX : q->minX, q->minY = block->minY < q->minY ? block->minY : q->minY;
+		q->maxX = block->maxX > q->maxX ? block->maxX : q->maxX, q->maxY = block->maxY > q->maxY ? block->maxY : q->maxY;
 	}
-	if (entries > INT32_MAX / 2) return false;
-	if (q->entryCapacity < entries) {
+	bool ok = entries <= INT32_MAX / 2;
+	if (ok && q->entryCapacity < entries) {
 		int32_t cap = dkArray_Grown((int32_t)entries);
 		uint64_t* keys = dkResize(world, q->keys, 0, (size_t)cap * sizeof(uint64_t));
-		if (!keys) return false;
-		q->keys = keys;
-		int32_t* listed = dkResize(world, q->slots, 0, (size_t)cap * sizeof(int32_t));
-		if (!listed) return false;
-		q->slots = listed;
-		float* boxes = dkResize(world, q->listBox, 0, 4 * ((size_t)cap + 4) * sizeof(float));
-		if (!boxes) return false;
-		q->listBox = boxes;
-		q->entryCapacity = cap;
+		if (keys) q->keys = keys;
+		int32_t* listed = keys ? dkResize(world, q->slots, 0, (size_t)cap * sizeof(int32_t)) : NULL;
+		if (listed) q->slots = listed;
+		float* boxes = listed ? dkResize(world, q->listBox, 0, 4 * ((size_t)cap + 4) * sizeof(float)) : NULL;
+		if (boxes) q->listBox = boxes, q->entryCapacity = cap;
+		ok = boxes != NULL;
 	}
-	q->width = entries > 0 ? (uint64_t)((int64_t)q->maxX - q->minX + 1) : 1;
-	int32_t at = 0;
-	for (int32_t i = 0; i < slots && entries > 0; ++i) {
-		if (!world->shapes.data[i].alive) continue;
-		const float* box = q->boxes + 4 * i;
-		int32_t x0 = cellOf(box[0], q->inv), y0 = cellOf(box[1], q->inv), x1 = cellOf(box[2], q->inv), y1 = cellOf(box[3], q->inv);
-		if (spansLarge(x0, y0, x1, y1)) continue;
-		for (int32_t cy = y0; cy <= y1; ++cy)
-			for (int32_t cx = x0; cx <= x1; ++cx) q->keys[at] = keyOf(q, cx, cy), q->slots[at++] = i;
+	if (ok) {
+		q->width = entries > 0 ? (uint64_t)((int64_t)q->maxX - q->minX + 1) : 1;
+		q->entries = (int32_t)entries;
+		runBuildPass(world, &t, dkQueryListings, slots);
 	}
-	q->entries = at;
-	if (!dkRadixSort64(world, q->keys, q->slots, at)) return false; // stable: slots stay ascending within a cell
+	ok = ok && dkRadixSort64(world, q->keys, q->slots, q->entries); // stable: slots stay ascending within a cell
+	if (ok) runBuildPass(world, &t, dkQueryColumns, q->entries);
+	dkFree(world, blocks);
+	if (!ok) return false;
 	size_t column = (size_t)q->entryCapacity + 4;
-	for (int32_t j = 0; j < at; ++j)
-		for (int c = 0; c < 4; ++c) q->listBox[c * column + (size_t)j] = q->boxes[4 * q->slots[j] + c];
+	int32_t at = q->entries;
 	for (int32_t j = at; j < at + 4; ++j) // padding no ray meets
 		for (int c = 0; c < 4; ++c) q->listBox[c * column + (size_t)j] = c < 2 ? INFINITY : -INFINITY;
 	// A cell's first listing from a table while the cells are at most four per listing, else by binary search.

@@ -5,6 +5,7 @@
 #include "check.h"
 #include "collision.h" // internal: built with -ICSources/DynamicsKernel
 #include "query_geometry.h"
+#include "query_index.h"
 #include "trig.h"
 
 #include <math.h>
@@ -232,6 +233,40 @@ void queries(Report* r)
 		if (ok) snprintf(detail, sizeof detail, "%d shapes found by 300 queries, 200 rays", found);
 		check(r, ok && found > 100, "queries in a sparse grid are every shape's exact test", detail);
 		dkWorld_Destroy(sparse);
+	}
+
+	// A grid large enough to be built in parallel blocks (over 2 · 4 096 shapes) answers at 2 workers as at 1.
+	{
+		dkWorld* one = makeWorld(dkSimdAVX512, 1, dkIntegratorFused), *two = makeWorld(dkSimdAVX512, 2, dkIntegratorFused);
+		for (int32_t k = 0; k < 12000; ++k) {
+			float x = (float)(k % 120) * 30.0f, y = (float)(k / 120) * 30.0f, a = 0.01f * (float)(k % 17);
+			box(one, x, y, a, 20, 14);
+			box(two, x, y, a, 20, 14);
+		}
+		enum { Rays = 2000 };
+		static float rx0[Rays], ry0[Rays], rx1[Rays], ry1[Rays];
+		static dkRayHit h1[Rays], h2[Rays];
+		for (int32_t k = 0; k < Rays; ++k)
+			rx0[k] = uniform(&seed, -100, 3700), ry0[k] = uniform(&seed, -100, 3100), rx1[k] = uniform(&seed, -100, 3700),
+			ry1[k] = uniform(&seed, -100, 3100);
+		dkQueryFilter all2 = {.groups = ~0ull, .items = true, .boundaries = true};
+		dkError e2;
+		must(dkWorld_RayCastMany(one, rx0, ry0, rx1, ry1, Rays, all2, h1, &e2), &e2, "dkWorld_RayCastMany");
+		must(dkWorld_RayCastMany(two, rx0, ry0, rx1, ry1, Rays, all2, h2, &e2), &e2, "dkWorld_RayCastMany");
+		int32_t differ = 0, hits = 0;
+		for (int32_t k = 0; k < Rays; ++k) differ += memcmp(&h1[k], &h2[k], sizeof h1[k]) != 0, hits += h1[k].shape.index1 != 0;
+		// The grids themselves: the same listings in the same order.
+		const dkQueryIndex *g1 = one->queryIndex, *g2 = two->queryIndex;
+		bool same = g1 && g2 && g1->entries == g2->entries && g1->entries > 12000 && g1->largeCount == g2->largeCount &&
+					memcmp(g1->keys, g2->keys, (size_t)g1->entries * sizeof(uint64_t)) == 0 &&
+					memcmp(g1->slots, g2->slots, (size_t)g1->entries * sizeof(int32_t)) == 0;
+		differ += !same;
+		char detail[120] = "";
+		bool agree = raysAgree(two, &seed, all2, 100, detail, sizeof detail);
+		if (agree) snprintf(detail, sizeof detail, "%d of %d rays differ (%d hit); 100 more as every shape's test", differ, Rays, hits);
+		check(r, agree && differ == 0 && hits > Rays / 2, "a grid built in parallel blocks answers as one built serially", detail);
+		dkWorld_Destroy(one);
+		dkWorld_Destroy(two);
 	}
 
 	// The bulk forms answer each ray and point as the single queries do (this world runs 2 workers on threads).
