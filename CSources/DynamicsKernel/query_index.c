@@ -190,7 +190,7 @@ static bool build(dkWorld* world, dkQueryIndex* q)
 		q->maxX = block->maxX > q->maxX ? block->maxX : q->maxX, q->maxY = block->maxY > q->maxY ? block->maxY : q->maxY;
 	}
 	bool ok = entries <= INT32_MAX / 2;
-	if (ok && q->entryCapacity < entries) {
+	if (ok && (q->entryCapacity < entries || !q->listBox)) { // (the columns' padding exists even with no listing)
 		int32_t cap = dkArray_Grown((int32_t)entries);
 		uint64_t* keys = dkResize(world, q->keys, 0, (size_t)cap * sizeof(uint64_t));
 		if (keys) q->keys = keys;

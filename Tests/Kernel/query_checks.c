@@ -187,8 +187,26 @@ static bool overlapsAgree(dkWorld* w, uint32_t* seed, dkQueryFilter f, int32_t q
 	return true;
 }
 
+// Worlds with nothing to list: no shape at all, and only a boundary too long for any cell.
+static bool emptyWorldsAnswer(void)
+{
+	dkQueryFilter all = {.groups = ~0ull, .items = true, .boundaries = true};
+	dkQueryShape point = {.count = 1, .x = {5}, .y = {5}, .radius = 10};
+	dkShapeId ids[4];
+	dkRayHit hit;
+	dkError e;
+	dkWorld* w = makeWorld(dkSimdAVX512, 1, dkIntegratorFused);
+	bool ok = dkWorld_QueryOverlaps(w, &point, all, ids, 4, &e) == 0 && dkWorld_RayCast(w, 0, 0, 100, 0, all, false, &hit, 1, &e) == 0;
+	segment(w, -1e5f, 0, 1e5f, 0);
+	ok = ok && dkWorld_QueryOverlaps(w, &point, all, ids, 4, &e) == 1 && dkWorld_RayCast(w, 0, -50, 0, 50, all, true, &hit, 1, &e) == 1 &&
+		 fabsf(hit.fraction - 0.5f) < 1e-6f;
+	dkWorld_Destroy(w);
+	return ok;
+}
+
 void queries(Report* r)
 {
+	check(r, emptyWorldsAnswer(), "an empty world and one of a lone long boundary answer queries", "");
 	uint32_t seed = 12345;
 	dkWorld* w = makeWorld(dkSimdAVX512, 2, dkIntegratorFused);
 	static dkItemId items[1500];

@@ -115,6 +115,6 @@ extension KernelWorld {
     }
 
     static func filter(_ filter: QueryFilter) -> dkQueryFilter {
-        dkQueryFilter(groups: filter.groups, items: filter.items, boundaries: filter.boundaries)
+        dkQueryFilter(groups: filter.groups, items: filter.includesItems, boundaries: filter.includesBoundaries)
     }
 }

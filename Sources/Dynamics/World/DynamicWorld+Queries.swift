@@ -70,7 +70,7 @@ extension DynamicWorld {
         throws(DynamicsError)
     {
         let found = try kernel.shapesMany(x: points.map { Float($0.x) }, y: points.map { Float($0.y) },
-                                          filter: QueryFilter(groups: filter.groups, items: filter.items, boundaries: false))
+                                          filter: QueryFilter(groups: filter.groups, includesItems: filter.includesItems, includesBoundaries: false))
         items.removeAll(keepingCapacity: true)
         items.append(contentsOf: found.lazy.map { $0.flatMap { self.kernel.item(ofShape: $0) } })
     }

@@ -34,18 +34,18 @@ public struct QueryFilter: Hashable, Sendable {
     /// Collision group bits (bit k = group k, 0…63).
     public var groups: UInt64
     /// Whether items' shapes are seen.
-    public var items: Bool
+    public var includesItems: Bool
     /// Whether boundaries are seen.
-    public var boundaries: Bool
+    public var includesBoundaries: Bool
     /// Every item and every boundary.
-    public static let all = QueryFilter(groups: .max, items: true, boundaries: true)
+    public static let all = QueryFilter(groups: .max, includesItems: true, includesBoundaries: true)
     /// Every item, no boundary.
-    public static let items = QueryFilter(groups: .max, items: true, boundaries: false)
+    public static let items = QueryFilter(groups: .max, includesItems: true, includesBoundaries: false)
     /// Creates a filter.
-    public init(groups: UInt64 = .max, items: Bool = true, boundaries: Bool = true) {
+    public init(groups: UInt64 = .max, includesItems: Bool = true, includesBoundaries: Bool = true) {
         self.groups = groups
-        self.items = items
-        self.boundaries = boundaries
+        self.includesItems = includesItems
+        self.includesBoundaries = includesBoundaries
     }
 }
 
