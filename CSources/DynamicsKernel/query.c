@@ -76,30 +76,41 @@ static int compareSlots(const void* x, const void* y)
 	return (a > b) - (a < b);
 }
 
+// The shapes that filter sees and that overlap placed shape q, into `found` (unordered; its contents replaced).
+// False when out of memory.
+static bool overlapping(const dkWorld* world, const dkQueryIndex* index, const dkPlaced* q, dkQueryFilter filter,
+						dkInt32Array* found)
+{
+	float box[4] = {INFINITY, INFINITY, -INFINITY, -INFINITY};
+	for (int32_t i = 0; i < q->count; ++i)
+		box[0] = fminf(box[0], q->x[i]), box[1] = fminf(box[1], q->y[i]), box[2] = fmaxf(box[2], q->x[i]), box[3] = fmaxf(box[3], q->y[i]);
+	box[0] -= q->radius, box[1] -= q->radius, box[2] += q->radius, box[3] += q->radius;
+	found->count = 0;
+	if (!dkQueryIndex_Boxes(world, index, box, found)) return false;
+	int32_t n = 0;
+	for (int32_t k = 0; k < found->count; ++k) {
+		if (!sees(&world->shapes.data[found->data[k]], filter)) continue;
+		dkPlaced placed;
+		dkQueryIndex_Place(world, index, found->data[k], &placed);
+		if (dkQuery_Overlaps(q, &placed)) found->data[n++] = found->data[k];
+	}
+	found->count = n;
+	return true;
+}
+
 int32_t dkWorld_QueryOverlaps(dkWorld* world, const dkQueryShape* shape, dkQueryFilter filter, dkShapeId* out,
 							  int32_t capacity, dkError* error)
 {
 	dkPlaced q;
 	if (!placeQuery(shape, &q, error)) return -1;
 	const dkQueryIndex* index = dkQueryIndex_Current(world);
-	float box[4] = {INFINITY, INFINITY, -INFINITY, -INFINITY};
-	for (int32_t i = 0; i < q.count; ++i)
-		box[0] = fminf(box[0], q.x[i]), box[1] = fminf(box[1], q.y[i]), box[2] = fmaxf(box[2], q.x[i]), box[3] = fmaxf(box[3], q.y[i]);
-	box[0] -= q.radius, box[1] -= q.radius, box[2] += q.radius, box[3] += q.radius;
 	dkInt32Array found = {0};
-	if (!index || !dkQueryIndex_Boxes(world, index, box, &found)) {
+	if (!index || !overlapping(world, index, &q, filter, &found)) {
 		dkInt32Array_Destroy(world, &found);
 		dkSetError(error, dkResultOutOfMemory, -1, "query", world->shapeIds.next);
 		return -1;
 	}
-	int32_t n = 0;
-	for (int32_t k = 0; k < found.count; ++k) {
-		const dkShape* s = &world->shapes.data[found.data[k]];
-		if (!sees(s, filter)) continue;
-		dkPlaced placed;
-		dkQueryIndex_Place(world, index, found.data[k], &placed);
-		if (dkQuery_Overlaps(&q, &placed)) found.data[n++] = found.data[k];
-	}
+	int32_t n = found.count;
 	if (n > 1) qsort(found.data, (size_t)n, sizeof(int32_t), compareSlots);
 	for (int32_t k = 0; k < n && k < capacity; ++k) out[k] = shapeId(world, found.data[k]);
 	dkInt32Array_Destroy(world, &found);
@@ -242,25 +253,15 @@ static void pointManyTask(void* context, int32_t worker)
 	dkInt32Array found = {0};
 	for (int32_t b, e; !atomic_load_explicit(&t->failed, memory_order_relaxed) && dkClaimChunk(&t->next, DK_QUERY_CHUNK, t->count, &b, &e);) {
 		for (int32_t i = b; i < e; ++i) {
-			float px = t->x0[i], py = t->y0[i], box[4] = {px, py, px, py};
-			found.count = 0;
-			if (!dkQueryIndex_Boxes(t->world, t->index, box, &found)) {
+			dkPlaced point = {.kind = dkGeometryCircle, .count = 1, .x = {t->x0[i]}, .y = {t->y0[i]}};
+			if (!overlapping(t->world, t->index, &point, t->filter, &found)) {
 				atomic_store(&t->failed, true);
 				break;
 			}
-			dkPlaced point = {.kind = dkGeometryCircle, .count = 1, .x = {px}, .y = {py}};
-			int32_t first = INT32_MAX, n = 0;
-			for (int32_t k = 0; k < found.count; ++k) {
-				const dkShape* s = &t->world->shapes.data[found.data[k]];
-				if (!sees(s, t->filter)) continue;
-				dkPlaced placed;
-				dkQueryIndex_Place(t->world, t->index, found.data[k], &placed);
-				if (!dkQuery_Overlaps(&point, &placed)) continue;
-				n++;
-				first = found.data[k] < first ? found.data[k] : first;
-			}
+			int32_t first = INT32_MAX;
+			for (int32_t k = 0; k < found.count; ++k) first = found.data[k] < first ? found.data[k] : first;
 			t->shapes[i] = first == INT32_MAX ? (dkShapeId){0, 0} : shapeId(t->world, first);
-			if (t->counts) t->counts[i] = n;
+			if (t->counts) t->counts[i] = found.count;
 		}
 	}
 	dkInt32Array_Destroy(t->world, &found);
