@@ -182,6 +182,7 @@ int32_t dkBroadphase_Pairs(dkWorld* world, float dt, bool bruteForce)
 	world->pairsRetaken = false;
 	if (n == 0) {
 		world->pairs.count = 0;
+		world->pairsLost = false;
 		dkShapeLists_Forget(world);
 		return 0;
 	}
@@ -192,7 +193,7 @@ int32_t dkBroadphase_Pairs(dkWorld* world, float dt, bool bruteForce)
 	// rotation and its shapes' boxes are those of the first pass after it rested, as it has not moved since).
 	// Past one changed shape in eight, retaking each changed shape's lists costs more than a full pass
 	// (Benchmarks/results, churn.md); both give the same pairs.
-	bool full = !world->pairsValid || bruteForce || dt != bp->dt || world->shapeChangeCount > n / 8;
+	bool full = !world->pairsValid || world->pairsLost || bruteForce || dt != bp->dt || world->shapeChangeCount > n / 8;
 	bp->dt = dt;
 	int32_t retaken = full || world->shapeChangeCount == 0 ? 0 : dkShapeLists_Retake(world, bp, dt);
 	int32_t changed = full || world->restChangeCount == 0 ? 0 : dkShapeLists_Relist(world, bp);
@@ -267,6 +268,7 @@ int32_t dkBroadphase_Pairs(dkWorld* world, float dt, bool bruteForce)
 	world->pairsSplit = found == 0;
 	ok = found == 0 || (found > 0 && dkPairGrid_Find(world, bp->live, bp->liveCount, bp->filters));
 	world->pairsValid = ok;
+	world->pairsLost = world->pairsLost && !ok;
 	return ok ? world->pairs.count : -1;
 }
 

@@ -45,6 +45,8 @@ void dkBroadphase_Fatten(dkWorld* world, int32_t slot);
 // The lists (shape_lists.c). Room for the shape and item slots (false when out of memory; a growth of the
 // shape slots clears pairsValid).
 bool dkShapeLists_Reserve(dkWorld* world, int32_t shapeSlots, int32_t itemSlots);
+// Room for exactly `room` shape slots in the box arrays (a snapshot keeps the room it was written with).
+bool dkShapeLists_ReserveRoom(dkWorld* world, int32_t room);
 // A live shape's filter, as its item is now.
 dkFilter dkShapeLists_Filter(const dkWorld* world, const dkShape* s);
 // The items that rested or woke, and the shapes that changed, were all taken into account.

@@ -150,6 +150,9 @@ struct dkWorld {
 	bool pairsRelisted; // this step's broadphase took items that rested or woke into account without a full pass
 	bool pairsUnchanged; // this step's pair list is last step's, pair for pair: kept, or found again the same
 	bool pairsRetaken;	 // this step's broadphase took shapes made, freed or refiltered in without a full pass
+	// Read from a snapshot, which keeps no pair list: the next broadphase finds every pair in a full pass,
+	// while pairsValid says what it said in the written world (whether the next contact update sorts).
+	bool pairsLost;
 	// The shape slots whose shapes were made or freed, or whose filters changed (groups, joints between their
 	// items), since the broadphase last listed the shapes, each once (shapeChanged marks them): while the pair
 	// list is valid, the broadphase takes them into its lists without a full pass, and the next contact merge
@@ -278,6 +281,8 @@ bool dkSolver_ReserveScratch(dkWorld* world, int32_t contacts, int32_t substeps)
 // Item store (item_store.c).
 void dkStore_Destroy(dkWorld* world);
 void dkStore_MoveRow(dkWorld* world, int32_t dst, int32_t src);
+// Room for `rows` rows in every column; false (nothing changed) when out of memory.
+bool dkStore_ReserveRows(dkWorld* world, int32_t rows);
 void dkStore_SwapRows(dkWorld* world, int32_t a, int32_t b);
 // Wakes one row alone (its rest timer restarts); everything else wakes items with their islands
 // (solver_set.h, dkSets_WakeRow).

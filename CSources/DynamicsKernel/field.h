@@ -76,5 +76,10 @@ typedef struct dkFieldPass {
 // Fills a frame for a field at time t (also used by the probe entry point).
 void dkField_Frame(const dkField* field, int32_t bit, double t, dkFieldFrame* out);
 void dkField_Seed(dkField* field, uint64_t seed, uint32_t salt, double now);
+// Checks a region program (stack never underflows, one value left, depth ≤ DK_REGION_STACK) and writes its
+// bounds relative to the field's position; false with `error` set otherwise.
+// Checks a field's definition: dkResultOK, or the first bad field in `error`.
+dkResult dkFields_ValidateDef(const dkFieldDef* d, dkError* error);
+bool dkFields_CheckRegion(const dkRegionInstr* p, int32_t n, float bounds[4], dkError* error);
 
 #endif

@@ -27,7 +27,7 @@ static dkResult fail(dkError* error, dkResult code, const char* field, double va
 	return code;
 }
 
-static dkResult validateDef(const dkFieldDef* d, dkError* error)
+dkResult dkFields_ValidateDef(const dkFieldDef* d, dkError* error)
 {
 	if ((int)d->kind < 0 || d->kind >= dkFieldKindCount) return fail(error, dkResultInvalidValue, "kind", d->kind);
 	struct {
@@ -136,7 +136,7 @@ void dkField_Frame(const dkField* field, int32_t bit, double t, dkFieldFrame* ou
 }
 
 // Checks a postfix program and computes its bounds; false (with the error) when it is malformed.
-static bool checkRegion(const dkRegionInstr* p, int32_t n, float bounds[4], dkError* error)
+bool dkFields_CheckRegion(const dkRegionInstr* p, int32_t n, float bounds[4], dkError* error)
 {
 	if (!p || n < 1) return fail(error, dkResultInvalidValue, "region.count", n), false;
 	float box[DK_REGION_STACK][4];
@@ -187,7 +187,7 @@ static bool checkRegion(const dkRegionInstr* p, int32_t n, float bounds[4], dkEr
 
 dkResult dkWorld_CreateField(dkWorld* world, const dkFieldDef* def, dkFieldId* outId, dkError* error)
 {
-	dkResult r = validateDef(def, error);
+	dkResult r = dkFields_ValidateDef(def, error);
 	if (r != dkResultOK) return r;
 	if (!world->fields && !(world->fields = dkAllocZeroed(world, (DK_MAX_FIELDS) * sizeof(dkField))))
 		return fail(error, dkResultOutOfMemory, "fields", DK_MAX_FIELDS);
@@ -226,7 +226,7 @@ dkResult dkWorld_SetField(dkWorld* world, dkFieldId id, const dkFieldDef* def, d
 {
 	dkField* f = resolve(world, id);
 	if (!f) return fail(error, dkResultStaleId, "field", id.index1);
-	dkResult r = validateDef(def, error);
+	dkResult r = dkFields_ValidateDef(def, error);
 	if (r != dkResultOK) return r;
 	bool reseed = def->smoothness != f->def.smoothness || def->animationSpeed != f->def.animationSpeed;
 	f->def = *def;
@@ -241,7 +241,7 @@ dkResult dkWorld_SetFieldRegion(dkWorld* world, dkFieldId id, const dkRegionInst
 	dkField* f = resolve(world, id);
 	if (!f) return fail(error, dkResultStaleId, "field", id.index1);
 	float bounds[4];
-	if (!checkRegion(program, count, bounds, error)) return dkResultInvalidValue;
+	if (!dkFields_CheckRegion(program, count, bounds, error)) return dkResultInvalidValue;
 	dkRegionInstr* copy = dkAlloc(world, (size_t)count * sizeof(dkRegionInstr));
 	if (!copy) return fail(error, dkResultOutOfMemory, "region.count", count);
 	memcpy(copy, program, (size_t)count * sizeof(dkRegionInstr));

@@ -79,6 +79,8 @@ static bool growRows(dkWorld* world, int32_t needed)
 	return true;
 }
 
+bool dkStore_ReserveRows(dkWorld* world, int32_t rows) { return growRows(world, rows); }
+
 // Makes room for `extra` new slots; false when out of memory (what grew keeps its contents).
 static bool growSlots(dkWorld* world, int32_t extra)
 {

@@ -33,13 +33,13 @@ void dkBroadphase_Destroy(const dkWorld* world, dkBroadphase* bp)
 	dkFree(world, bp);
 }
 
-// Room for n shape slots in the world's box arrays and the broadphase's; new slots have no fat box.
-static bool reserveSlots(dkWorld* world, int32_t n)
+// Room for `room` shape slots in the world's box arrays and the broadphase's; new slots have no fat box.
+bool dkShapeLists_ReserveRoom(dkWorld* world, int32_t room)
 {
 	if (!world->broadphase && !(world->broadphase = dkAllocZeroed(world, sizeof(dkBroadphase)))) return false;
 	dkBroadphase* bp = world->broadphase;
-	if (world->aabbCapacity >= n) return true;
-	size_t cap = (size_t)n + (size_t)n / 2, old = (size_t)world->aabbCapacity;
+	if (world->aabbCapacity >= room) return true;
+	size_t cap = (size_t)room, old = (size_t)world->aabbCapacity;
 	// Each array holds `per` elements of `size` bytes per shape slot.
 #define grow(p, per, size) dkResizeArray(world, (void**)(p), old * (per), cap * (per), size)
 	bool grown = grow(&world->aabb, 4, sizeof(float)) && grow(&world->fatAabb, 4, sizeof(float)) &&
@@ -60,6 +60,13 @@ static bool reserveSlots(dkWorld* world, int32_t n)
 	return true;
 }
 
+// Room for n shape slots, and half as many again when they grow.
+static bool reserveSlots(dkWorld* world, int32_t n)
+{
+	if (world->broadphase && world->aabbCapacity >= n) return true;
+	return dkShapeLists_ReserveRoom(world, n + n / 2);
+}
+
 // Room for n item slots in the index of each item's shapes.
 static bool reserveItems(dkWorld* world, dkBroadphase* bp, int32_t n)
 {
@@ -76,6 +83,11 @@ void dkBroadphase_NoteItem(dkWorld* world, int32_t slot)
 {
 	const dkBroadphase* bp = world->broadphase;
 	// Shapes made since the index was built were noted when they were made.
+	if (world->pairsValid && world->pairsLost) { // read from a snapshot: no index yet, so every shape is looked at
+		for (int32_t i = 0; i < world->shapeIds.next; ++i)
+			if (world->shapes.data[i].alive && world->shapes.data[i].body == slot) dkBroadphase_NoteShape(world, i);
+		return;
+	}
 	if (!world->pairsValid || !bp || slot >= bp->indexedItems) return;
 	for (int32_t p = bp->itemStart[slot]; p < bp->itemStart[slot + 1]; ++p) dkBroadphase_NoteShape(world, bp->itemShapes[p]);
 }

@@ -10,4 +10,5 @@
 #include "dk_spring.h"
 #include "dk_build.h"
 #include "dk_query.h"
+#include "dk_snapshot.h"
 #endif

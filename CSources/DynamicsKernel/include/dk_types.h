@@ -27,6 +27,7 @@ typedef enum dkResult {
 	dkResultOutOfMemory = 3,
 	dkResultReadOnly = 4,	  ///< that column is derived and cannot be written directly
 	dkResultDuplicateId = 5,  ///< the same id appeared twice in one bulk call
+	dkResultInvalidSnapshot = 6, ///< a snapshot was truncated, corrupted or not one (dkError.field says what)
 } dkResult;
 
 /// Detail of the last failure of a call: which field, which value, which element of a bulk call.

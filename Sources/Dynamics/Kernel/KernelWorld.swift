@@ -18,29 +18,45 @@ final class KernelWorld {
         if next == 0 { next = Self.tags.wrappingAdd(1, ordering: .relaxed).newValue }
         tag = next
         try configuration.validate()
-        var def = Self.worldDef(configuration)
-        def.runTasks = kernelRunTasks
-        if let hook = configuration.allocationHook {
-            def.allocator = dkAllocator(allocate: hook.allocate, release: hook.release, context: hook.context)
-        }
+        var def = Self.hostDef(configuration)
         var error = dkError()
         guard let world = dkWorld_Create(&def, &error) else { throw DynamicsError(error) }
         raw = world
         dkWorld_SetSeed(raw, configuration.seed)
     }
 
+    /// Takes ownership of a kernel world made elsewhere (a snapshot read: KernelWorld+Snapshots.swift).
+    init(adopting world: OpaquePointer) {
+        var next = Self.tags.wrappingAdd(1, ordering: .relaxed).newValue
+        if next == 0 { next = Self.tags.wrappingAdd(1, ordering: .relaxed).newValue }
+        tag = next
+        raw = world
+    }
+
     deinit { dkWorld_Destroy(raw) }
 
-    func configure(_ configuration: DynamicsConfiguration) throws(DynamicsError) {
+    /// Applies a configuration; `seed` false keeps the noise fields' seed as it is (a world read from a
+    /// snapshot has the written world's seed and waves already).
+    func configure(_ configuration: DynamicsConfiguration, seed: Bool = true) throws(DynamicsError) {
         try configuration.validate()
         var def = Self.worldDef(configuration)
         var error = dkError()
         try check(dkWorld_Configure(raw, &def, &error), error)
-        dkWorld_SetSeed(raw, configuration.seed)
+        if seed { dkWorld_SetSeed(raw, configuration.seed) }
+    }
+
+    /// The kernel's world definition for a validated configuration, with this host's tasks and allocator.
+    static func hostDef(_ configuration: DynamicsConfiguration) -> dkWorldDef {
+        var def = worldDef(configuration)
+        def.runTasks = kernelRunTasks
+        if let hook = configuration.allocationHook {
+            def.allocator = dkAllocator(allocate: hook.allocate, release: hook.release, context: hook.context)
+        }
+        return def
     }
 
     /// The kernel's world definition for a validated configuration.
-    private static func worldDef(_ configuration: DynamicsConfiguration) -> dkWorldDef {
+    static func worldDef(_ configuration: DynamicsConfiguration) -> dkWorldDef {
         var def = dkDefaultWorldDef()
         def.workerCount = Int32(configuration.workerCount)
         def.simdLimit = configuration.simd.kernelLimit
@@ -244,6 +260,8 @@ extension DynamicsError {
         let field = error.field.map { String(cString: $0) } ?? "unknown"
         if error.code == dkResultOutOfMemory {
             self = .outOfMemory(field: field, value: error.value)
+        } else if error.code == dkResultInvalidSnapshot {
+            self = .invalidSnapshot(field: field, value: error.value)
         } else {
             self = .invalidValue(field: field, value: error.value, index: error.index >= 0 ? Int(error.index) : nil)
         }

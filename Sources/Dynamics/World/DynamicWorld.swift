@@ -59,6 +59,20 @@ public final class DynamicWorld {
         kernel = try KernelWorld(configuration: configuration)
     }
 
+    /// A world over a kernel world made elsewhere (read from a snapshot: DynamicWorld+Snapshots.swift).
+    init(kernel: KernelWorld, configuration: Configuration, elapsedTime: TimeInterval, stepCount: Int,
+         pendingTime: TimeInterval)
+    {
+        self.kernel = kernel
+        self.configuration = configuration
+        self.elapsedTime = elapsedTime
+        self.stepCount = stepCount
+        self.pendingTime = pendingTime
+    }
+
+    /// The simulated time carried to the next ``step(by:)`` call: less than one step, s.
+    var pendingStepTime: TimeInterval { pendingTime }
+
     /// Changes SIMD level, integrator, worker count, rates or rest detection between steps.
     public func reconfigure(_ configuration: Configuration) throws(DynamicsError) {
         requireNoColumnView("reconfigure")

@@ -16,6 +16,11 @@ public enum DynamicsError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The kernel could not allocate memory for the request. For a step (field `step`, value the item
     /// count), the step integrated nothing: the world is as the previous step left it.
     case outOfMemory(field: String, value: Double)
+    /// Bytes given as a snapshot (``DynamicWorld/init(snapshot:workerCount:)``) are not one this version can
+    /// read: `field` is `magic` (not a snapshot), `version` (another format version, `value`), `length`
+    /// (truncated or with bytes after its end; `value` the bytes given), `checksum` (damaged), or the part of
+    /// the world whose value is out of range or does not fit the rest (for example `contacts.shapeA`).
+    case invalidSnapshot(field: String, value: Double)
 
     /// One line naming the field and the value.
     public var description: String {
@@ -28,6 +33,14 @@ public enum DynamicsError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .staleAttachment(id): return "stale attachment id \(id)"
         case let .staleField(id): return "stale field id \(id)"
         case let .outOfMemory(field, value): return "out of memory (\(field) = \(value))"
+        case let .invalidSnapshot(field, value):
+            switch field {
+            case "magic": return "invalid snapshot: not a Dynamics snapshot"
+            case "version": return "invalid snapshot: format version \(Int(value)), this version reads 1"
+            case "length": return "invalid snapshot: truncated or too long (\(Int(value)) bytes)"
+            case "checksum": return "invalid snapshot: damaged (its checksum does not match)"
+            default: return "invalid snapshot: \(field) out of range (\(value))"
+            }
         }
     }
 }
