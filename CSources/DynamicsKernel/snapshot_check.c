@@ -90,12 +90,14 @@ static bool shapes(dkCheck* c, const dkWorld* world)
 // The places of a layout's group g: each held by one constraint or one hole (marks[place] counts them).
 static bool holes(dkCheck* c, const dkConstraintLayout* l, const char* field)
 {
-	int32_t holeCount = 0, live = 0;
+	int64_t holeCount = 0, live = 0;
 	for (int32_t g = 0; g < DK_LAYOUT_GROUPS; ++g) {
 		holeCount += l->holes[g].count;
 		live += l->used[g];
 	}
-	REQUIRE(c, holeCount == l->holeCount && live - holeCount == l->live, field, l->live);
+	REQUIRE(c, !l->kept || (holeCount == l->holeCount && live - holeCount == l->live), field, l->live);
+	REQUIRE(c, l->joined >= 0 && l->joined <= INT32_MAX / 64 && l->holeCount >= 0 && l->holeCount <= INT32_MAX / 4, field,
+			l->joined); // (dkLayout_Stale multiplies them)
 	return true;
 }
 
@@ -291,9 +293,19 @@ int dkSnapshot_Check(const dkWorld* world, const char** field, double* value)
 	int32_t most = world->itemIds.next;
 	const int32_t sizes[] = {world->shapeIds.next, world->jointIds.next, world->islandIds.next, world->setIds.next};
 	for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; ++k) most = sizes[k] > most ? sizes[k] : most;
-	for (int32_t g = 0; g < DK_LAYOUT_GROUPS; ++g) {
-		most = world->contactLayout.used[g] > most ? world->contactLayout.used[g] : most;
-		most = world->jointLayout.used[g] > most ? world->jointLayout.used[g] : most;
+	// A kept layout's places are its constraints' and its holes (places() checks which): no more of them.
+	const dkConstraintLayout* layouts[2] = {&world->contactLayout, &world->jointLayout};
+	const int32_t constraints[2] = {world->contacts.count, world->awakeJoints.count};
+	for (int k = 0; k < 2; ++k) {
+		for (int32_t g = 0; layouts[k]->kept && g < DK_LAYOUT_GROUPS; ++g) {
+			int32_t used = layouts[k]->used[g];
+			if (used > layouts[k]->holes[g].count + constraints[k]) {
+				*field = k == 0 ? "contacts.place" : "joints.place";
+				*value = used;
+				return 0;
+			}
+			most = used > most ? used : most;
+		}
 	}
 	dkCheck c = {.marks = dkAlloc(world, (size_t)most + 1)};
 	if (!c.marks) return -1;

@@ -23,13 +23,26 @@
 
 // The largest count of anything a snapshot may hold: room for it in an int32 index with growth to spare.
 #define DK_SNAP_MAX_COUNT (INT32_MAX / 4)
-// The longest field region program a snapshot may hold.
-#define DK_SNAP_MAX_REGION (1 << 20)
 
 // A count, read in range [0, max].
 static int32_t count(dkSnapStream* s, int32_t n, int32_t max, const char* field)
 {
 	dkSnap_Range(s, &n, 0, max, field);
+	return n;
+}
+
+// A count of things the stream holds at least `bytesEach` bytes of each: reading, more than the bytes left can
+// hold fails as truncated before anything is allocated for them.
+static int32_t held(dkSnapStream* s, int32_t n, size_t bytesEach, const char* field)
+{
+	size_t left = s->reading ? (s->size - s->at) / bytesEach : (size_t)DK_SNAP_MAX_COUNT;
+	int32_t max = left < (size_t)DK_SNAP_MAX_COUNT ? (int32_t)left : DK_SNAP_MAX_COUNT;
+	dkSnap_I32(s, &n);
+	if (s->reading && n > max && n <= DK_SNAP_MAX_COUNT) dkSnap_Fail(s, "length", (double)s->size);
+	if (s->reading && (n < 0 || n > max)) {
+		dkSnap_Fail(s, field, n);
+		n = 0;
+	}
 	return n;
 }
 
@@ -59,9 +72,9 @@ static bool idPool(dkSnapStream* s, const dkWorld* world, dkIdPool* pool, int32_
 
 static bool items(dkSnapStream* s, dkWorld* world)
 {
-	int32_t n = count(s, world->count, DK_SNAP_MAX_COUNT, "items.count");
+	int32_t n = held(s, world->count, dkColumnTotal * sizeof(float) + 4 * sizeof(uint32_t), "items.count");
 	int32_t awake = count(s, world->awake, n, "items.awake");
-	int32_t next = count(s, world->itemIds.next, DK_SNAP_MAX_COUNT, "items.slots");
+	int32_t next = held(s, world->itemIds.next, sizeof(dkSlot) + 4 * sizeof(int32_t), "items.slots");
 	if (dkSnap_Failed(s)) return true;
 	if (s->reading) {
 		// Room for the rows, and for the slots and what runs beside them, as the item store grows them.
@@ -114,11 +127,11 @@ static void shape(dkSnapStream* s, dkShape* sh, int32_t itemSlots)
 
 static bool shapes(dkSnapStream* s, dkWorld* world)
 {
-	int32_t next = count(s, world->shapeIds.next, DK_SNAP_MAX_COUNT, "shapes.count");
+	int32_t next = held(s, world->shapeIds.next, 4 * DK_MAX_POLYGON_VERTICES * sizeof(float), "shapes.count");
 	int32_t live = count(s, world->liveShapes, next, "shapes.live");
 	// The box arrays' room, which the broadphase grows (and then finds every pair anew): kept as written, so
 	// that it grows after the same shapes as the written world would.
-	int32_t boxRoom = count(s, world->aabbCapacity, DK_SNAP_MAX_COUNT, "shapes.boxRoom");
+	int32_t boxRoom = count(s, world->aabbCapacity, next + next / 2, "shapes.boxRoom"); // (grown by half)
 	if (dkSnap_Failed(s)) return true;
 	if (s->reading) {
 		if (!dkShapeArray_Reserve(world, &world->shapes, next > 0 ? next : 1) ||
@@ -195,7 +208,7 @@ static void contact(dkSnapStream* s, dkContact* c, const dkWorld* world)
 
 static bool contactArray(dkSnapStream* s, dkWorld* world, dkContactArray* a, const char* field)
 {
-	int32_t n = count(s, a->count, DK_SNAP_MAX_COUNT, field);
+	int32_t n = held(s, a->count, 100, field);
 	if (dkSnap_Failed(s)) return true;
 	if (s->reading) {
 		if (n > 0 && !dkContactArray_Reserve(world, a, n)) return false;
@@ -205,11 +218,13 @@ static bool contactArray(dkSnapStream* s, dkWorld* world, dkContactArray* a, con
 	return true;
 }
 
+// A layout: each group's places held and its holes. (While its places are kept, the places are its
+// constraints' and its holes: snapshot_check.c.)
 static bool layout(dkSnapStream* s, dkWorld* world, dkConstraintLayout* l, const char* field)
 {
 	for (int32_t g = 0; g < DK_LAYOUT_GROUPS; ++g) {
-		dkSnap_Range(s, &l->used[g], 0, DK_SNAP_MAX_COUNT, field);
-		int32_t n = count(s, l->holes[g].count, l->used[g], field);
+		int32_t n = held(s, l->holes[g].count, sizeof(int32_t), field);
+		dkSnap_Range(s, &l->used[g], n, DK_SNAP_MAX_COUNT, field);
 		if (dkSnap_Failed(s)) return true;
 		if (s->reading) {
 			if (!dkInt32Array_Reserve(world, &l->holes[g], n > 0 ? n : 1)) return false;
@@ -223,14 +238,16 @@ static bool layout(dkSnapStream* s, dkWorld* world, dkConstraintLayout* l, const
 	dkSnap_Range(s, &l->reason, dkLayoutKept, dkLayoutJoins, field);
 	dkSnap_I32(s, &l->laidOut);
 	dkSnap_Bool(s, &l->kept, field);
-	if (s->reading) dkLayout_Starts(l); // colourStart and liveEnd follow from the places held
+	// colourStart and liveEnd follow from the places held; places not kept are laid out again before they are
+	// read (the next step's dkContacts_Places, dkJoints_Places).
+	if (s->reading && l->kept && !dkSnap_Failed(s)) dkLayout_Starts(l);
 	return true;
 }
 
 static bool events(dkSnapStream* s, dkWorld* world)
 {
 	dkContactEventArray* a = &world->events;
-	int32_t n = count(s, a->count, DK_SNAP_MAX_COUNT, "events.count");
+	int32_t n = held(s, a->count, 36, "events.count");
 	if (dkSnap_Failed(s)) return true;
 	if (s->reading) {
 		if (n > 0 && !dkContactEventArray_Reserve(world, a, n)) return false;
@@ -310,7 +327,7 @@ static void joint(dkSnapStream* s, dkJoint* j, const dkWorld* world)
 
 static bool joints(dkSnapStream* s, dkWorld* world)
 {
-	int32_t next = count(s, world->jointIds.next, DK_SNAP_MAX_COUNT, "joints.count");
+	int32_t next = held(s, world->jointIds.next, 100, "joints.count");
 	if (dkSnap_Failed(s)) return true;
 	if (s->reading) {
 		if (next > 0 && (!dkJointArray_Reserve(world, &world->joints, next) ||
@@ -340,7 +357,7 @@ static bool islands(dkSnapStream* s, dkWorld* world)
 	dkSnap_Ints(s, world->islandOf, (size_t)slots);
 	dkSnap_Ints(s, world->islandNext, (size_t)slots);
 	dkSnap_Ints(s, world->islandPrev, (size_t)slots);
-	int32_t next = count(s, world->islandIds.next, DK_SNAP_MAX_COUNT, "islands.count");
+	int32_t next = held(s, world->islandIds.next, sizeof(dkIsland), "islands.count");
 	if (dkSnap_Failed(s)) return true;
 	if (s->reading) {
 		if (next > world->islandCapacity && (!dkIslandArray_Reserve(world, &world->islands, next) ||
@@ -365,17 +382,21 @@ static bool islands(dkSnapStream* s, dkWorld* world)
 static bool sets(dkSnapStream* s, dkWorld* world)
 {
 	dkSnap_Ints(s, world->setOf, (size_t)world->itemIds.next);
-	int32_t next = count(s, world->setIds.next, DK_SNAP_MAX_COUNT, "sets.count");
+	int32_t stored = held(s, world->setIds.next, 24, "sets.count");
 	if (dkSnap_Failed(s)) return true;
-	if (s->reading) {
-		if (next < dkSetFirstResting) return dkSnap_Fail(s, "sets.count", next), true;
-		if (!dkSolverSetArray_Reserve(world, &world->sets, next) || !dkIdPool_Reserve(world, &world->setIds, world->sets.capacity))
+	// A world that never had an item has no sets yet; one read for items has the static and awake sets already
+	// (dkSets_Reserve), which is what the written world makes with its first item.
+	bool none = s->reading && stored == 0 && world->itemIds.next == 0;
+	if (s->reading && !none) {
+		if (stored < dkSetFirstResting) return dkSnap_Fail(s, "sets.count", stored), true;
+		if (!dkSolverSetArray_Reserve(world, &world->sets, stored) ||
+			!dkIdPool_Reserve(world, &world->setIds, world->sets.capacity))
 			return false;
-		for (int32_t i = world->sets.count; i < next; ++i) world->sets.data[i] = (dkSolverSet){0};
-		world->sets.count = next;
-		world->setIds.next = next;
+		for (int32_t i = world->sets.count; i < stored; ++i) world->sets.data[i] = (dkSolverSet){0};
+		world->sets.count = stored;
+		world->setIds.next = stored;
 	}
-	for (int32_t i = 0; i < next && !dkSnap_Failed(s); ++i) {
+	for (int32_t i = 0; i < stored && !dkSnap_Failed(s); ++i) {
 		dkSolverSet* set = &world->sets.data[i];
 		if (!contactArray(s, world, &set->contacts, "sets.contacts")) return false;
 		dkSnap_I32(s, &set->island);
@@ -411,7 +432,7 @@ static bool fields(dkSnapStream* s, dkWorld* world)
 		float* d[] = {&f->def.positionX, &f->def.positionY, &f->def.strength, &f->def.falloff, &f->def.minimumRadius,
 					  &f->def.directionX, &f->def.directionY, &f->def.smoothness, &f->def.animationSpeed};
 		for (size_t k = 0; k < sizeof d / sizeof d[0]; ++k) dkSnap_F32(s, d[k]);
-		int32_t n = count(s, f->regionCount, DK_SNAP_MAX_REGION, "fields.region");
+		int32_t n = held(s, f->region ? f->regionCount : 0, sizeof(dkRegionInstr), "fields.region"); // (none once destroyed)
 		if (dkSnap_Failed(s)) return true;
 		if (s->reading && n > 0) {
 			if (!(f->region = dkAlloc(world, (size_t)n * sizeof(dkRegionInstr)))) return false;

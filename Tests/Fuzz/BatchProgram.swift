@@ -110,6 +110,7 @@ struct BatchProgram {
     }
 
     private mutating func call(_ code: UInt8) {
+        if code == 255 { return snapshots() }
         switch code % 20 {
         case 17: view()
         case 18: query()
@@ -186,6 +187,53 @@ struct BatchProgram {
                 attempt("step(by:)") { try $0.world.step(by: TimeInterval(duration)) }
             }
         }
+    }
+
+    /// A snapshot of the world reads back into a world with the same state hash, before and after a step; then
+    /// the snapshot with bytes changed (and, as the input says, its checksum made right again, so that the
+    /// checks behind it are reached) reads into a world that steps, or throws `invalidSnapshot`.
+    private mutating func snapshots() {
+        let bytes = world.snapshot(), workers = 1 + Int(input.byte() & 1)
+        let back: DynamicWorld
+        do { back = try DynamicWorld(snapshot: bytes, workerCount: workers) } catch {
+            preconditionFailure("a snapshot does not read back: \(error)")
+        }
+        precondition(back.stateHash() == world.stateHash(), "a snapshot read back has another state hash")
+        if (try? world.step(count: 1)) != nil, (try? back.step(count: 1)) != nil {
+            precondition(back.stateHash() == world.stateHash(), "a world read from a snapshot steps to another state hash")
+        }
+        var forged = [UInt8](bytes)
+        for _ in 0...input.count(3) {
+            let at = (Int(input.byte()) << 8 | Int(input.byte())) % forged.count
+            forged[at] = input.byte()
+        }
+        if input.byte() & 1 == 1 { // the checksum made right: the frame holds, the parts are checked
+            let sum = Self.checksum(forged.dropLast(8))
+            for j in 0..<8 { forged[forged.count - 8 + j] = UInt8(truncatingIfNeeded: sum >> (8 * UInt64(j))) }
+        }
+        do {
+            let read = try DynamicWorld(snapshot: Data(forged), workerCount: 1)
+            for _ in 0..<2 { try? read.step(count: 1) }
+        } catch {
+            guard case .invalidSnapshot = error else { preconditionFailure("a forged snapshot threw \(error)") }
+        }
+    }
+
+    /// A snapshot's checksum (the Checkpoints article's format): 64-bit FNV-1a over its bytes eight at a time
+    /// (little-endian words), then the remaining bytes one at a time.
+    static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325, k = bytes.startIndex
+        while k + 8 <= bytes.endIndex {
+            var word: UInt64 = 0
+            for j in 0..<8 { word |= UInt64(bytes[k + j]) << (8 * UInt64(j)) }
+            hash = (hash ^ word) &* 0x0000_0100_0000_01b3
+            k += 8
+        }
+        while k < bytes.endIndex {
+            hash = (hash ^ UInt64(bytes[k])) &* 0x0000_0100_0000_01b3
+            k += 1
+        }
+        return hash
     }
 
     /// Asks the world every kind of query (a shape from the bytes, a ray between two points, both in bulk): each

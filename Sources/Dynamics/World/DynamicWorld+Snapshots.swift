@@ -11,13 +11,39 @@ extension DynamicWorld {
     /// and the clock (``elapsedTime``, ``stepCount`` and the remainder carried to the next ``step(by:)``). It
     /// carries a format version and a checksum. Take it between steps; it does not change the world. See
     /// <doc:Checkpoints>.
-    public func snapshot() -> Data {
+    public func snapshot() -> Data { snapshot(userData: nil) }
+
+    /// A snapshot with the caller's bytes stored beside the world (a scene run's own state), which
+    /// ``readSnapshot(_:workerCount:)`` gives back.
+    package func snapshot(userData: Data?) -> Data {
         requireNoColumnView("snapshot")
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys // the same world, the same bytes
-        let state = (try? encoder.encode(SnapshotState(self))) ?? Data()
+        let state = (try? encoder.encode(SnapshotState(self, userData: userData))) ?? Data()
         return kernel.snapshot(host: state)
     }
+
+    /// A world read from a snapshot, and the bytes ``snapshot(userData:)`` stored beside it.
+    package static func readSnapshot(_ snapshot: Data, workerCount: Int?) throws(DynamicsError)
+        -> (world: DynamicWorld, userData: Data?)
+    {
+        var probe = DynamicsConfiguration()
+        if let workerCount { probe.workerCount = workerCount }
+        let (kernel, host) = try KernelWorld.read(snapshot: snapshot, configuration: probe)
+        let state: SnapshotState
+        do { state = try JSONDecoder().decode(SnapshotState.self, from: host) } catch {
+            throw .invalidSnapshot(field: "configuration", value: Double(host.count))
+        }
+        let configuration = try state.configuration(workerCount: probe.workerCount)
+        try kernel.configure(configuration, seed: false)
+        let world = DynamicWorld(kernel: kernel, configuration: configuration, elapsedTime: state.elapsedTime,
+                                 stepCount: state.stepCount, pendingTime: state.pendingTime)
+        return (world, state.userData)
+    }
+
+    /// `id` as this world's: the same slot and generation, tagged with this world (for ids made in another
+    /// world by the same calls, as a scene run read from a checkpoint makes them).
+    package func owned(_ id: ItemID) -> ItemID { kernel.itemID(kernel.kernelID(ItemID(index: id.index, generation: id.generation))) }
 
     /// Reads a world from ``snapshot()``'s bytes, stepping with `workerCount` workers (the default: the active
     /// processors, at most 64; results do not depend on it).
@@ -28,16 +54,8 @@ extension DynamicWorld {
     /// damaged, of another format version or no snapshot at all, naming what is wrong, and
     /// ``DynamicsError/invalidValue(field:value:index:)`` for a worker count outside 1…64.
     public convenience init(snapshot: Data, workerCount: Int? = nil) throws(DynamicsError) {
-        var probe = DynamicsConfiguration()
-        if let workerCount { probe.workerCount = workerCount }
-        let (kernel, host) = try KernelWorld.read(snapshot: snapshot, configuration: probe)
-        let state: SnapshotState
-        do { state = try JSONDecoder().decode(SnapshotState.self, from: host) } catch {
-            throw .invalidSnapshot(field: "configuration", value: Double(host.count))
-        }
-        let configuration = try state.configuration(workerCount: probe.workerCount)
-        try kernel.configure(configuration, seed: false)
-        self.init(kernel: kernel, configuration: configuration, elapsedTime: state.elapsedTime,
-                  stepCount: state.stepCount, pendingTime: state.pendingTime)
+        let read = try Self.readSnapshot(snapshot, workerCount: workerCount).world
+        self.init(kernel: read.kernel, configuration: read.configuration, elapsedTime: read.elapsedTime,
+                  stepCount: read.stepCount, pendingTime: read.pendingStepTime)
     }
 }

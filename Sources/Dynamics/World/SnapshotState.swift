@@ -16,8 +16,10 @@ struct SnapshotState: Codable {
     var elapsedTime: Double
     var stepCount: Int
     var pendingTime: Double
+    /// What the program that took the snapshot stored beside it (a scene run's own state), if anything.
+    var userData: Data?
 
-    init(_ world: DynamicWorld) {
+    init(_ world: DynamicWorld, userData: Data?) {
         let c = world.configuration
         stepsPerSecond = c.stepsPerSecond
         substeps = c.substeps
@@ -31,6 +33,7 @@ struct SnapshotState: Codable {
         elapsedTime = world.elapsedTime
         stepCount = world.stepCount
         pendingTime = world.pendingStepTime
+        self.userData = userData
     }
 
     /// The configuration written, with `workerCount` workers (a snapshot keeps none: results do not depend on it).

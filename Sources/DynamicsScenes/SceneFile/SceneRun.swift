@@ -15,7 +15,7 @@ public final class SceneRun {
     /// The document the run was built from.
     public let document: SceneDocument
     /// The world.
-    public let world: DynamicWorld
+    public internal(set) var world: DynamicWorld
     /// Every item's id string, in creation order: listed items, then each generator's, then those the
     /// timeline's `make` events add (`INSTANCE/ID`). A removed item keeps its place (``isRemoved``).
     public internal(set) var itemNames: [String]
@@ -27,7 +27,7 @@ public final class SceneRun {
     /// timeline never removes.
     public let documentItemCount: Int
     /// Steps taken.
-    public private(set) var steps = 0
+    public internal(set) var steps = 0
     /// The boundary identifiers by world boundary (the reference-bounds boundary has none).
     public internal(set) var boundaryNames: [BoundaryID: String] = [:]
 
@@ -210,6 +210,14 @@ public final class SceneRun {
 
     /// Applies the events due by now, then steps the world once.
     public func step() throws(DynamicsError) {
+        try applyDueEvents()
+        try world.step(count: 1)
+        steps += 1
+        if !document.regions.isEmpty { updateRegions() }
+    }
+
+    /// Applies the timeline's events due by now (at the start of step `steps + 1`).
+    func applyDueEvents() throws(DynamicsError) {
         let stepsPerSecond = world.configuration.stepsPerSecond
         while nextEvent < pending.count, pending[nextEvent].time * stepsPerSecond <= Double(steps) + 1e-9 {
             let event = pending[nextEvent]
@@ -226,8 +234,5 @@ public final class SceneRun {
                 pending.insert(next, at: at)
             }
         }
-        try world.step(count: 1)
-        steps += 1
-        if !document.regions.isEmpty { updateRegions() }
     }
 }
