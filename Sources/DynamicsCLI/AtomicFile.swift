@@ -6,9 +6,11 @@ import Foundation
 /// untouched; ``discard()`` (also run for every open file on SIGINT) removes the temporary file.
 final class AtomicFile {
     let target: URL
-    let temporary: URL
-    private let handle: FileHandle
+    private(set) var temporary: URL
+    private var handle: FileHandle
     private var buffer = Data()
+    /// Bytes written so far (flushed or not).
+    private(set) var bytesWritten = 0
 
     /// Every open file, for the interrupt handler.
     nonisolated(unsafe) static var open: [AtomicFile] = []
@@ -32,6 +34,7 @@ final class AtomicFile {
 
     func write(_ data: Data) throws {
         buffer.append(data)
+        bytesWritten += data.count
         if buffer.count >= 1 << 20 { try flush() }
     }
 
@@ -43,6 +46,34 @@ final class AtomicFile {
             throw CLIError(.io, "cannot write \(target.path): \(error.localizedDescription)")
         }
         buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Where the file stands, for a checkpoint (flushed first, so that the temporary file holds every byte).
+    func checkpoint() throws -> CheckpointedFile {
+        try flush()
+        try? handle.synchronize()
+        return CheckpointedFile(target: target.path, temporary: temporary.path, bytes: bytesWritten)
+    }
+
+    /// Continues the temporary file a checkpoint recorded (cut back to its length then: a run may have
+    /// written on after the checkpoint), instead of the one this file began.
+    func resume(_ recorded: CheckpointedFile) throws {
+        guard recorded.target == target.path else {
+            throw CLIError(.data, "the checkpoint's output \(recorded.target) is not \(target.path)")
+        }
+        guard let old = FileHandle(forUpdatingAtPath: recorded.temporary),
+              let size = try? old.seekToEnd(), size >= UInt64(recorded.bytes),
+              (try? old.truncate(atOffset: UInt64(recorded.bytes))) != nil
+        else {
+            throw CLIError(.noInput, "cannot resume \(target.path): its partial file \(recorded.temporary) is missing or shorter than the checkpoint says")
+        }
+        try? handle.close()
+        unlink(temporary.path)
+        _ = try? old.seekToEnd()
+        handle = old
+        temporary = URL(fileURLWithPath: recorded.temporary)
+        buffer.removeAll()
+        bytesWritten = recorded.bytes
     }
 
     /// Flushes, closes and renames onto the target.
@@ -88,6 +119,20 @@ final class AtomicFile {
     static func discardAll() {
         for file in open { file.discard() }
     }
+
+    /// Closes every open file and keeps its temporary, which a checkpoint names (on interrupt with a checkpoint).
+    static func keepAll() {
+        for file in open { try? file.handle.close() }
+        open = []
+    }
+}
+
+/// An output file as a checkpoint records it: its target, the temporary file that holds it so far, and how
+/// many bytes of that belong to the run up to the checkpoint.
+struct CheckpointedFile: Codable {
+    var target: String
+    var temporary: String
+    var bytes: Int
 }
 
 /// A failure of the command line with its sysexits status.

@@ -12,10 +12,43 @@ protocol FrameSink {
     func afterStep(_ step: Int) throws
     /// Completes the file (renames it onto its target).
     func finish() throws
+    /// What the sink holds, for a checkpoint: its files (flushed) and what it keeps in memory.
+    func checkpoint() throws -> SinkCheckpoint
+    /// Continues from a checkpoint's state; the sink was just made for the same output of the same run.
+    func resume(_ state: SinkCheckpoint) throws
 }
 
 extension FrameSink {
     func afterStep(_ step: Int) throws {}
+}
+
+/// An output's state in a checkpoint (`simulate --checkpoint`): its files and what it keeps in memory.
+struct SinkCheckpoint: Codable {
+    var files: [CheckpointedFile]
+    /// The region drawn (x, y, width, height; pt), as the run's start chose it.
+    var view: [Double]?
+    var panels: [String]?
+    var crcs: [UInt32]?
+    var sizes: [Int]?
+    var steps: [Int64]?
+    var times: [Double]?
+
+    init(files: [CheckpointedFile], view: CGRect? = nil) {
+        self.files = files
+        self.view = view.map { [$0.minX, $0.minY, $0.width, $0.height] }
+    }
+
+    /// The view recorded, or a CLIError when there is none.
+    func recordedView() throws -> CGRect {
+        guard let v = view, v.count == 4 else { throw CLIError(.data, "the checkpoint has no view for an output") }
+        return CGRect(x: v[0], y: v[1], width: v[2], height: v[3])
+    }
+
+    /// The recorded files, one for each of `files`, each continued.
+    func resume(_ files: [AtomicFile]) throws {
+        guard self.files.count == files.count else { throw CLIError(.data, "the checkpoint's outputs do not match the run's") }
+        for (file, recorded) in zip(files, self.files) { try file.resume(recorded) }
+    }
 }
 
 /// What a sink needs of the run: the world, the tracked items, their names and shapes.

@@ -55,6 +55,20 @@ final class NumpyArchiveWriter: FrameSink {
         }
     }
 
+    func checkpoint() throws -> SinkCheckpoint {
+        var state = SinkCheckpoint(files: try ([file] + parts).map { try $0.checkpoint() })
+        (state.crcs, state.sizes, state.steps, state.times) = (crcs, sizes, steps, times)
+        return state
+    }
+
+    func resume(_ state: SinkCheckpoint) throws {
+        guard let crcs = state.crcs, let sizes = state.sizes, let steps = state.steps, let times = state.times,
+              crcs.count == parts.count, sizes.count == parts.count, steps.count == times.count
+        else { throw CLIError(.data, "the checkpoint's .npz output is incomplete") }
+        try state.resume([file] + parts)
+        (self.crcs, self.sizes, self.steps, self.times) = (crcs, sizes, steps, times)
+    }
+
     func finish() throws {
         var zip = ZipWriter(file: file)
         try zip.add("step.npy", Self.header(descr: "<i8", shape: [steps.count]) + steps.withUnsafeBufferPointer { Data(buffer: $0) })

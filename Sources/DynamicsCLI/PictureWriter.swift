@@ -9,7 +9,7 @@ import Foundation
 final class PictureWriter: FrameSink {
     let file: AtomicFile
     let source: FrameSource
-    let view: CGRect
+    private(set) var view: CGRect
     /// The steps to draw (nil: the last).
     let steps: [Int]?
     private var panels: [String] = []
@@ -26,6 +26,18 @@ final class PictureWriter: FrameSink {
 
     func afterStep(_ step: Int) throws {
         if let steps, steps.contains(step) { panels.append(panel(step: step)) }
+    }
+
+    func checkpoint() throws -> SinkCheckpoint {
+        var state = SinkCheckpoint(files: [try file.checkpoint()], view: view)
+        state.panels = panels
+        return state
+    }
+
+    func resume(_ state: SinkCheckpoint) throws {
+        try state.resume([file])
+        view = try state.recordedView()
+        panels = state.panels ?? []
     }
 
     func finish() throws {

@@ -12,9 +12,9 @@ import Foundation
 final class PlaybackWriter: FrameSink {
     let file: AtomicFile
     let source: FrameSource
-    let origin: CGPoint
-    let unit: CGFloat
-    let view: CGRect
+    private(set) var origin: CGPoint
+    private(set) var unit: CGFloat
+    private(set) var view: CGRect
     /// The sentinel x of an item that is gone.
     static let removed = Int16.min
 
@@ -22,9 +22,7 @@ final class PlaybackWriter: FrameSink {
         file = try AtomicFile(path)
         self.source = source
         view = source.view()
-        let extent = 3 * max(view.width, view.height)
-        unit = extent / 65_000
-        origin = CGPoint(x: view.midX, y: view.midY)
+        (unit, origin) = Self.grid(view)
         try file.write(PlaybackPage.head(title: source.run.document.name ?? "dynamics"))
         try file.write("<script type=\"application/octet-stream\" id=\"frames\">")
     }
@@ -92,6 +90,19 @@ final class PlaybackWriter: FrameSink {
             put(6 * k + 4, UInt16(truncatingIfNeeded: Int64(turn.isFinite ? turn.truncatingRemainder(dividingBy: 65_536) : 0)))
         }
         try file.write(Data(bytes).base64EncodedString() + "\n")
+    }
+
+    /// The grid frames are stored on for a view: its unit (pt) and origin.
+    static func grid(_ view: CGRect) -> (unit: CGFloat, origin: CGPoint) {
+        (3 * max(view.width, view.height) / 65_000, CGPoint(x: view.midX, y: view.midY))
+    }
+
+    func checkpoint() throws -> SinkCheckpoint { SinkCheckpoint(files: [try file.checkpoint()], view: view) }
+
+    func resume(_ state: SinkCheckpoint) throws {
+        try state.resume([file])
+        view = try state.recordedView()
+        (unit, origin) = Self.grid(view)
     }
 
     func finish() throws {

@@ -63,7 +63,26 @@ struct Simulate: ParsableCommand {
     @Flag(help: "No progress, notices or text summary on the terminal (--json still prints its summary).")
     var quiet = false
 
+    @Option(help: "Keep a checkpoint of the run in this file: every --checkpoint-every seconds, and when interrupted (SIGTERM or SIGINT), which then keeps the partial outputs for `--resume` (removed when the run completes).")
+    var checkpoint: String?
+
+    @Option(parsing: .unconditional, help: "Wall-clock seconds between checkpoints (default 600; 0: after every step).")
+    var checkpointEvery: Double = 600
+
+    @Option(parsing: .unconditional, help: "Stop when the run reaches this simulated time (s), writing the checkpoint, as if interrupted then (needs --checkpoint).")
+    var pauseAt: Double?
+
+    @Option(help: "Continue the run in this checkpoint file, with the arguments it was started with (--quiet may be added); its outputs come out as if it had never stopped.")
+    var resume: String?
+
     func validate() throws {
+        guard checkpointEvery.isFinite, checkpointEvery >= 0 else {
+            throw ValidationError("--checkpoint-every must be ≥ 0 seconds, got \(checkpointEvery)")
+        }
+        if let pauseAt {
+            guard pauseAt.isFinite, pauseAt > 0 else { throw ValidationError("--pause-at must be > 0 seconds, got \(pauseAt)") }
+            guard checkpoint != nil || resume != nil else { throw ValidationError("--pause-at writes a checkpoint: give --checkpoint FILE") }
+        }
         if let items, !(1...1_000_000_000).contains(items) { throw ValidationError("--items must be 1…1000000000, got \(items)") }
         if let seconds, !(seconds.isFinite && seconds > 0 && seconds <= 1e6) {
             throw ValidationError("--seconds must be > 0 and ≤ 1000000, got \(seconds)")
@@ -91,7 +110,40 @@ struct Simulate: ParsableCommand {
     }
 
     func run() throws {
-        try reportingFailures { try simulate() }
+        try reportingFailures {
+            if let resume { try Self.resuming(resume, quiet: quiet, json: json, pauseAt: pauseAt) } else { try simulate(resuming: nil) }
+        }
+    }
+
+    /// `--resume FILE`: the checkpoint's command, continued. Nothing else may be given but --quiet: the run's
+    /// arguments are the checkpoint's.
+    static func resuming(_ path: String, quiet: Bool, json: Bool, pauseAt: Double?) throws {
+        var given = Self.invocationArguments().filter { $0 != "--quiet" && $0 != "--json" }
+        if let k = given.firstIndex(of: "--pause-at"), k + 1 < given.count { given.removeSubrange(k...(k + 1)) }
+        given.removeAll { $0.hasPrefix("--pause-at=") }
+        guard given == ["--resume", path] || given == ["--resume=\(path)"] else {
+            throw CLIError(.usage, "--resume takes the run's arguments from the checkpoint: give only --resume FILE (and --pause-at, --quiet, --json)")
+        }
+        let (state, run) = try SimulationCheckpoint.read(path)
+        var command: Simulate
+        do { command = try Simulate.parse(state.arguments) } catch {
+            throw CLIError(.data, "invalid checkpoint \(path): its arguments do not parse: \(Simulate.message(for: error))")
+        }
+        guard command.resume == nil else { throw CLIError(.data, "invalid checkpoint \(path): its arguments resume a run") }
+        if quiet { command.quiet = true }
+        if json { command.json = true }
+        if let pauseAt {
+            guard command.checkpoint != nil else { throw CLIError(.usage, "--pause-at writes a checkpoint, and this run keeps none") }
+            command.pauseAt = pauseAt
+        }
+        try command.simulate(resuming: (state, run))
+    }
+
+    /// The arguments after `simulate` on this process's command line.
+    static func invocationArguments() -> [String] {
+        let all = CommandLine.arguments
+        guard let k = all.firstIndex(of: "simulate") else { return Array(all.dropFirst()) }
+        return Array(all[(k + 1)...])
     }
 
     /// The --frames times (s), when given.
@@ -104,33 +156,19 @@ struct Simulate: ParsableCommand {
         seconds == seconds.rounded() ? String(Int(seconds)) : String(format: "%g", seconds)
     }
 
-    private func simulate() throws {
+    private func simulate(resuming: (state: SimulationCheckpoint, run: Data)?) throws {
         Interrupt.install()  // before anything is built, so that an early Ctrl-C still removes partial outputs
-        let source = try SceneSource.resolve(scene, limits: limits.limits)
-        switch source {
-        case .builtIn(let recipe): try MemoryEstimate.check(items: items ?? recipe.defaultItems, scene: recipe.name)
-        case .file(let document, _): try MemoryEstimate.check(items: document.items.count + document.generators.reduce(0) { $0 + $1.count })
-        }
-        // The document (a built-in's for the chosen item count) and the configuration the flags leave.
-        var document: SceneDocument
-        var base: DynamicsConfiguration
-        switch source {
-        case .builtIn(let recipe):
-            document = recipe.document(items: items)
-            base = DynamicsConfiguration()
-            if !recipe.restDetection { base.restDetection = false }
-        case .file(let file, _):
-            if items != nil { throw CLIError(.usage, "--items applies to built-in scenes; a scene file lists its items") }
-            document = file
-            base = file.configuration.dynamics
-        }
-        if let stepsPerSecond { base.stepsPerSecond = stepsPerSecond }
-        if let seed {
-            base.seed = UInt64(seed)
-            document.configuration.seed = UInt64(seed)
+        let document: SceneDocument, configuration: DynamicsConfiguration, sceneName: String
+        if let resuming { // the scene as the run began it; the world's configuration from the checkpoint
+            do { document = try SceneDocument.parse(Data(resuming.state.document.utf8)) } catch {
+                throw CLIError(.data, "invalid checkpoint: its scene does not read: \(error)")
+            }
+            sceneName = resuming.state.sceneName
+            configuration = try engine.configuration(base: document.configuration.dynamics)
+        } else {
+            (document, configuration, sceneName) = try sceneAndConfiguration()
         }
         // The run's length is checked before the world is built, which for a large scene takes a while.
-        let configuration = try engine.configuration(base: base)
         let duration = seconds ?? document.configuration.duration
         let steps = Int((duration * configuration.stepsPerSecond).rounded())
         guard steps >= 1 else {
@@ -142,11 +180,20 @@ struct Simulate: ParsableCommand {
                 throw CLIError(.usage, "--frames \(Self.formatted(outside)): outside the run, which lasts \(Self.formatted(end)) s (--frames takes times from 0 to \(Self.formatted(end)))")
             }
         }
-        let run = try SceneRun(document, configuration: configuration)
+        let pauseStep = pauseAt.map { Int(($0 * configuration.stepsPerSecond).rounded()) }
+        let run: SceneRun
+        if let resuming {
+            run = try SceneRun(document, checkpoint: resuming.run, workerCount: configuration.workerCount)
+            guard run.steps == resuming.state.step, run.steps < steps else {
+                throw CLIError(.data, "invalid checkpoint: its run stands at step \(run.steps) of \(steps)")
+            }
+        } else {
+            run = try SceneRun(document, configuration: configuration)
+        }
         let world = run.world, ids = run.itemIDs, names = run.itemNames
-        // Which items the trajectories hold.
-        var tracked = Array(ids.indices)
-        if let track {
+        // Which items the trajectories hold (as the run's start chose them).
+        var tracked = resuming?.state.tracked ?? Array(ids.indices)
+        if let track, resuming == nil {
             let wanted = track.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
             let known = Set(names)
             for name in wanted where !known.contains(name) && run.indices(of: SceneTargets(tags: [name])).isEmpty {
@@ -154,6 +201,7 @@ struct Simulate: ParsableCommand {
             }
             tracked = run.indices(of: SceneTargets(items: wanted.filter { known.contains($0) }, tags: wanted.filter { !known.contains($0) }))
         }
+        guard tracked.allSatisfy({ $0 >= 0 && $0 < ids.count }) else { throw CLIError(.data, "invalid checkpoint: tracked items out of range") }
         let frames = steps / every + 1 + (steps % every == 0 ? 0 : 1)
         let frameSource = FrameSource(run: run, tracked: tracked, frames: frames, stepsPerSecond: world.configuration.stepsPerSecond,
                                       every: every)
@@ -168,21 +216,50 @@ struct Simulate: ParsableCommand {
         }
         let eventFile = try events.map { try AtomicFile($0) }
         let summaryFile = try summary.map { try AtomicFile($0) }
-        var itemName = Dictionary(uniqueKeysWithValues: zip(ids, names)), named = ids.count
+        var itemName = Dictionary(zip(ids, names), uniquingKeysWith: { a, _ in a }), named = ids.count
         let stepsPerSecond = world.configuration.stepsPerSecond
 
-        let top = TopItem(in: world)
+        var top = TopItem(in: world)
         var timer = StepTimer(capacity: steps)
+        var first = 1
+        if let state = resuming?.state { // the outputs and the summary's records as they stood at the checkpoint
+            guard state.sinks.count == writers.count, (state.events == nil) == (eventFile == nil) else {
+                throw CLIError(.data, "invalid checkpoint: its outputs are not the run's")
+            }
+            for (writer, sink) in zip(writers, state.sinks) { try writer.resume(sink) }
+            if let eventFile, let recorded = state.events { try eventFile.resume(recorded) }
+            top = TopItem(id: state.topItem.flatMap { $0.count == 2 ? ItemID(index: $0[0], generation: $0[1]) : nil },
+                          startY: state.topStartY)
+            timer = StepTimer(milliseconds: state.milliseconds, capacity: steps)
+            first = state.step + 1
+        }
         let progress = Progress(total: steps, stepsPerSecond: stepsPerSecond, enabled: !quiet)
         func writeFrame(_ step: Int) throws {
             for writer in writers { try writer.frame(step: step, time: Double(step) / stepsPerSecond) }
         }
-        try writeFrame(0)
-        for k in 1...steps {
-            if Interrupt.requested {
-                AtomicFile.discardAll()
+        /// Writes the checkpoint of the run after `step` steps.
+        func saveCheckpoint(_ path: String, step: Int) throws {
+            let state = SimulationCheckpoint(
+                arguments: resuming?.state.arguments ?? Self.invocationArguments(), document: document.json,
+                sceneName: sceneName, step: step, tracked: tracked, sinks: try writers.map { try $0.checkpoint() },
+                events: try eventFile?.checkpoint(), milliseconds: timer.milliseconds,
+                topItem: top.id.map { [$0.index, $0.generation] }, topStartY: top.startY)
+            try state.write(run: run.checkpoint(), to: path)
+        }
+        if resuming == nil { try writeFrame(0) }
+        var lastCheckpoint = ContinuousClock.now
+        for k in first...steps {
+            // (a run resumed at or past its pause time goes on: only a later one pauses it)
+            if Interrupt.requested || (pauseStep.map { k - 1 >= $0 && $0 >= first } ?? false) {
                 progress.finish()
-                throw CLIError(.interrupted, "interrupted after \(k - 1) of \(steps) steps; no output written")
+                guard let checkpoint else {
+                    AtomicFile.discardAll()
+                    throw CLIError(.interrupted, "interrupted after \(k - 1) of \(steps) steps; no output written")
+                }
+                try saveCheckpoint(checkpoint, step: k - 1)
+                AtomicFile.keepAll() // the checkpoint names them
+                let why = Interrupt.requested ? "interrupted" : "paused"
+                throw CLIError(.interrupted, "\(why) after \(k - 1) of \(steps) steps; checkpoint \(checkpoint) written (continue: dynamics simulate --resume \(checkpoint))")
             }
             try timer.measure { try run.step() }
             if let eventFile {
@@ -200,10 +277,14 @@ struct Simulate: ParsableCommand {
             if k % every == 0 || k == steps { try writeFrame(k) }
             for writer in writers { try writer.afterStep(k) }
             progress.update(k)
+            if let checkpoint, k < steps, ContinuousClock.now - lastCheckpoint >= .seconds(checkpointEvery) {
+                try saveCheckpoint(checkpoint, step: k)
+                lastCheckpoint = ContinuousClock.now
+            }
         }
         progress.finish()
         let result = SimulationSummary(
-            scene: source.name, items: world.itemCount, awakeItems: world.awakeItemCount, steps: steps,
+            scene: sceneName, items: world.itemCount, awakeItems: world.awakeItemCount, steps: steps,
             simulatedSeconds: world.elapsedTime, msPerStepMedian: timer.medianMilliseconds,
             stepsPerSecond: 1000 / max(timer.meanMilliseconds, 1e-9), kineticEnergy: world.kineticEnergy,
             simd: world.simdPath, integrator: world.configuration.integrator.rawValue, workers: world.configuration.workerCount,
@@ -222,8 +303,37 @@ struct Simulate: ParsableCommand {
             try summaryFile.write(summaryJSON + "\n")
             try summaryFile.commit()
         }
+        if let checkpoint { unlink(checkpoint) } // the run is complete: nothing to continue
         AtomicFile.reportWritten(quiet: quiet)
         if json { print(summaryJSON) } else if !quiet { print(result.text) }
+    }
+
+    /// A fresh run's scene (a built-in's document for the chosen item count), its configuration after the flags,
+    /// and its name.
+    private func sceneAndConfiguration() throws -> (SceneDocument, DynamicsConfiguration, String) {
+        let source = try SceneSource.resolve(scene, limits: limits.limits)
+        switch source {
+        case .builtIn(let recipe): try MemoryEstimate.check(items: items ?? recipe.defaultItems, scene: recipe.name)
+        case .file(let document, _): try MemoryEstimate.check(items: document.items.count + document.generators.reduce(0) { $0 + $1.count })
+        }
+        var document: SceneDocument
+        var base: DynamicsConfiguration
+        switch source {
+        case .builtIn(let recipe):
+            document = recipe.document(items: items)
+            base = DynamicsConfiguration()
+            if !recipe.restDetection { base.restDetection = false }
+        case .file(let file, _):
+            if items != nil { throw CLIError(.usage, "--items applies to built-in scenes; a scene file lists its items") }
+            document = file
+            base = file.configuration.dynamics
+        }
+        if let stepsPerSecond { base.stepsPerSecond = stepsPerSecond }
+        if let seed {
+            base.seed = UInt64(seed)
+            document.configuration.seed = UInt64(seed)
+        }
+        return (document, try engine.configuration(base: base), source.name)
     }
 
     /// One contact event as a JSON line: step, time, began, the two parties (item ids, or boundary

@@ -7,6 +7,12 @@ struct StepTimer {
 
     init(capacity: Int) { milliseconds.reserveCapacity(capacity) }
 
+    /// Continues the times of the steps already done (a checkpoint's).
+    init(milliseconds: [Double], capacity: Int) {
+        self.milliseconds = milliseconds
+        self.milliseconds.reserveCapacity(capacity)
+    }
+
     mutating func measure(_ body: () throws -> Void) rethrows {
         let start = ContinuousClock.now
         try body()

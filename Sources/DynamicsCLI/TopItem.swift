@@ -14,6 +14,12 @@ struct TopItem {
         startY = top?.1 ?? 0
     }
 
+    /// The item and its starting y recorded (a checkpoint's).
+    init(id: ItemID?, startY: Double) {
+        self.id = id
+        self.startY = startY
+    }
+
     /// How far the item moved down since the start, in pt (0 for a world without items).
     func sink(in world: DynamicWorld) -> Double {
         guard let id, world.contains(id) else { return 0 }

@@ -23,6 +23,10 @@ final class TrajectoryWriter: FrameSink {
 
     func finish() throws { try file.commit() }
 
+    func checkpoint() throws -> SinkCheckpoint { SinkCheckpoint(files: [try file.checkpoint()]) }
+
+    func resume(_ state: SinkCheckpoint) throws { try state.resume([file]) }
+
     /// One frame: the state of the tracked items at `step` and `time`.
     func frame(step: Int, time: Double) throws {
         let world = source.world
