@@ -26,6 +26,12 @@ import Testing
     /// Runs `dynamics` with `arguments` and `environment` added to this process's; `interruptAfter` sends
     /// SIGINT after that many seconds.
     static func dynamics(_ arguments: [String], environment: [String: String] = [:], interruptAfter: Double? = nil) throws -> Result {
+        try dynamics(arguments, environment: environment, signal: SIGINT, after: interruptAfter)
+    }
+
+    /// Runs `dynamics` as above, sending `signal` after `after` seconds when given.
+    static func dynamics(_ arguments: [String], environment: [String: String] = [:], signal: Int32, after: Double?) throws -> Result {
+        let interruptAfter = after
         let url = try #require(executable, "the dynamics executable is not beside the tests (build it with swift build)")
         let process = Process()
         process.executableURL = url
@@ -37,7 +43,7 @@ import Testing
         try process.run()
         if let interruptAfter {
             Thread.sleep(forTimeInterval: interruptAfter)
-            kill(process.processIdentifier, SIGINT)
+            kill(process.processIdentifier, signal)
         }
         let stdout = out.fileHandleForReading.readDataToEndOfFile(), stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
