@@ -80,6 +80,6 @@ void contactLayouts(Report* r);                        // layout_checks.c
 void laws(Report* r);                                  // law_checks.c
 void queries(Report* r);                               // query_checks.c
 void springs(Report* r, dkSimdLevel best);             // spring_checks.c
-void snapshots(Report* r);                             // snapshot_checks.c
+void snapshots(Report* r, const char* writePath, const char* comparePath); // snapshot_checks.c
 
 #endif

@@ -71,7 +71,8 @@ int main(int argc, char** argv)
 	laws(&r);
 	queries(&r);
 	springs(&r, best);
-	snapshots(&r);
+	snapshots(&r, argc == 3 && !strcmp(argv[1], "--write-states") ? argv[2] : NULL,
+			  argc == 3 && !strcmp(argv[1], "--compare-states") ? argv[2] : NULL);
 	if (argc == 3 && !strcmp(argv[1], "--compare-states")) compareStates(&r, argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "--write-states")) check(&r, writeStates(&r, argv[2]), "states written", argv[2]);
 	printf("%d of %d checks passed\n", r.checks - r.failures, r.checks);

@@ -258,8 +258,57 @@ static void rejects(Report* r)
 	dkWorld_Destroy(w);
 }
 
-void snapshots(Report* r)
+// Across machines (`make test-arm64`): the run writing the states also writes a snapshot taken at step 90
+// (path + ".snapshot"); each run records, as a state, the bits 120 steps after reading a snapshot: its own when
+// writing, the other machine's when comparing. Equal states mean arm64 reads x86-64's snapshots (and the
+// reverse) and steps on to the same bits.
+static void acrossMachines(Report* r, const char* writePath, const char* comparePath)
+{
+	char path[512], detail[160];
+	dkItemId poured[160];
+	dkWorld* w = makeRestingWorld(1);
+	build(w, poured);
+	run(w, poured, 0, 90);
+	size_t size;
+	uint8_t* bytes = snapshotOf(w, NULL, &size);
+	dkWorld_Destroy(w);
+	if (writePath) {
+		snprintf(path, sizeof path, "%s.snapshot", writePath);
+		FILE* f = fopen(path, "wb");
+		check(r, f && fwrite(bytes, 1, size, f) == size && fclose(f) == 0, "the snapshot for the other machine is written", path);
+	}
+	if (comparePath) { // the other machine's bytes instead of ours
+		snprintf(path, sizeof path, "%s.snapshot", comparePath);
+		FILE* f = fopen(path, "rb");
+		free(bytes);
+		bytes = malloc(16u << 20);
+		size = f ? fread(bytes, 1, 16u << 20, f) : 0;
+		if (f) fclose(f);
+		check(r, size > 0, "the other machine's snapshot can be read", path);
+	}
+	dkError e = {0};
+	dkWorld* back = readBack(bytes, size, 2, &e);
+	snprintf(detail, sizeof detail, "%s", back ? "read" : e.field ? e.field : "?");
+	check(r, back != NULL, comparePath ? "a snapshot the other machine wrote reads here" : "a snapshot reads back", detail);
+	if (back) {
+		run(back, poured, 90, 210);
+		int32_t n;
+		float* state = packStates(back, &n);
+		uint64_t hash = 1469598103934665603u;
+		for (size_t i = 0; i < (size_t)n * 6 * sizeof(float); ++i) hash = (hash ^ ((const unsigned char*)state)[i]) * 1099511628211u;
+		free(state);
+		if (r->states < MAX_STATES) {
+			snprintf(r->stateName[r->states], sizeof r->stateName[0], "snapshot of step 90, read, 120 steps");
+			r->stateHash[r->states++] = (unsigned long long)hash;
+		}
+		dkWorld_Destroy(back);
+	}
+	free(bytes);
+}
+
+void snapshots(Report* r, const char* writePath, const char* comparePath)
 {
 	resumes(r);
 	rejects(r);
+	acrossMachines(r, writePath, comparePath);
 }

@@ -4,8 +4,10 @@
 # single-node Slurm cluster started on this machine. munged, slurmctld and slurmd are started by hand in the
 # foreground as children of this script (the machine runs no systemd), with a private munge key, state
 # folders and ports in a temporary folder; the recipe submits the shards' job array and the dependent merge,
-# which run the `make dist` binary, unpacked outside the build tree, with no Swift toolchain on PATH. The merged table must equal an unsharded run's byte for byte. On exit the daemons are
-# stopped by the PIDs this script started, and the folder is removed.
+# which run the `make dist` binary, unpacked outside the build tree, with no Swift toolchain on PATH. The merged table must equal an unsharded run's byte for byte. Then a
+# checkpointed `simulate` job is requeued mid-run (`scontrol requeue`: SIGTERM, then the job again from its
+# script, which resumes from the checkpoint) and must end with the uninterrupted run's state hash and outputs.
+# On exit the daemons are stopped by the PIDs this script started, and the folder is removed.
 # Usage: Tests/Slurm/run.sh DIST-ARCHIVE.tar.gz
 set -euo pipefail
 archive=$(realpath "$1")
@@ -140,3 +142,38 @@ PATH="$jobpath" dynamics sweep --merge whole --output whole.csv --output whole.j
 cmp table.csv whole.csv || fail "the Slurm table differs from the unsharded run's"
 cmp table.jsonl whole.jsonl || fail "the Slurm JSON Lines differ from the unsharded run's"
 echo "test-slurm: 4 array tasks and the dependent merge on Slurm $(sinfo --version | cut -d' ' -f2) give the unsharded table ($(($(wc -l <table.csv) - 1)) variants)"
+
+# A checkpointed run, requeued mid-run as a pre-empted job is: Slurm sends SIGTERM (the run writes its
+# checkpoint and keeps its partial outputs), then runs the job's script again, which resumes.
+mkdir "$work/requeue" && cd "$work/requeue"
+run=(simulate pile --items 20000 --seconds 30 --workers 1 --every 120)
+cat >job.sh <<JOB
+#!/bin/bash
+#SBATCH --requeue
+#SBATCH --output=job.log
+#SBATCH --open-mode=append
+if [ -f run.ckpt ]; then exec dynamics simulate --resume run.ckpt --quiet
+else exec dynamics ${run[*]} --output out.npz --summary summary.json --checkpoint run.ckpt --checkpoint-every 0.5 --quiet; fi
+JOB
+job=$(PATH="$jobpath" sbatch --parsable --chdir="$work/requeue" job.sh)
+echo "test-slurm: checkpointed job $job"
+for _ in $(seq 600); do [ -f run.ckpt ] && break; sleep 0.1; done
+[ -f run.ckpt ] || fail "the job wrote no checkpoint: $(scontrol show job "$job" | grep -o 'JobState=[A-Z_]*')"
+scontrol requeue "$job"
+for _ in $(seq 1200); do
+	state=$(scontrol show job "$job" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p' | head -n 1)
+	case "$state" in COMPLETED | FAILED | CANCELLED | TIMEOUT | NODE_FAIL | OUT_OF_MEMORY) break ;; esac
+	sleep 0.5
+done
+[ "$state" = COMPLETED ] || fail "the requeued job ended $state: $(cat job.log 2>/dev/null)"
+restarts=$(scontrol show job "$job" | sed -n 's/.*Restarts=\([0-9]*\).*/\1/p' | head -n 1)
+[ "${restarts:-0}" -ge 1 ] || fail "the job was not requeued (Restarts=$restarts)"
+grep -q "interrupted after" job.log || fail "the first run was not interrupted by the requeue: $(cat job.log)"
+[ ! -f run.ckpt ] || fail "the completed run left its checkpoint"
+# The same run, never interrupted.
+mkdir whole && (cd whole && PATH="$jobpath" dynamics "${run[@]}" --output out.npz --summary summary.json --quiet)
+hash=$(sed -n 's/.*"state_hash":"\([0-9a-f]*\)".*/\1/p' summary.json)
+want=$(sed -n 's/.*"state_hash":"\([0-9a-f]*\)".*/\1/p' whole/summary.json)
+[ -n "$hash" ] && [ "$hash" = "$want" ] || fail "the requeued run ends with state hash $hash, the uninterrupted run with $want"
+cmp out.npz whole/out.npz || fail "the requeued run's trajectories differ from the uninterrupted run's"
+echo "test-slurm: a job requeued mid-run ($(grep -o 'interrupted after [0-9]* of [0-9]* steps' job.log)) resumed from its checkpoint to the uninterrupted run's state hash $hash and trajectories"

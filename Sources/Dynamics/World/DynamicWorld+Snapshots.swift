@@ -9,14 +9,13 @@ extension DynamicWorld {
     /// A snapshot holds the items and their columns, shapes, attachments, fields, the contacts with their
     /// warm-start impulses, rest timers, islands and resting sets, the configuration (less the worker count)
     /// and the clock (``elapsedTime``, ``stepCount`` and the remainder carried to the next ``step(by:)``). It
-    /// carries a format version and a checksum. Take it between steps; it does not change the world. See
-    /// <doc:Checkpoints>.
+    /// carries a format version and a checksum. It does not change the world (so it may be taken inside
+    /// ``withColumn(_:_:)``). See <doc:Checkpoints>.
     public func snapshot() -> Data { snapshot(userData: nil) }
 
     /// A snapshot with the caller's bytes stored beside the world (a scene run's own state), which
     /// ``readSnapshot(_:workerCount:)`` gives back.
     package func snapshot(userData: Data?) -> Data {
-        requireNoColumnView("snapshot")
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys // the same world, the same bytes
         let state = (try? encoder.encode(SnapshotState(self, userData: userData))) ?? Data()
