@@ -257,7 +257,8 @@ struct Simulate: ParsableCommand {
                     throw CLIError(.interrupted, "interrupted after \(k - 1) of \(steps) steps; no output written")
                 }
                 try saveCheckpoint(checkpoint, step: k - 1)
-                AtomicFile.keepAll() // the checkpoint names them
+                summaryFile?.discard() // (written whole at the end of the resumed run)
+                AtomicFile.keepAll() // the checkpoint names the others
                 let why = Interrupt.requested ? "interrupted" : "paused"
                 throw CLIError(.interrupted, "\(why) after \(k - 1) of \(steps) steps; checkpoint \(checkpoint) written (continue: dynamics simulate --resume \(checkpoint))")
             }

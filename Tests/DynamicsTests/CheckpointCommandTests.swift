@@ -13,7 +13,8 @@ import Testing
         let files = ["t.csv", "t.jsonl", "t.html", "t.svg", "t.npz", "e.jsonl"]
         var arguments: [String] = []
         for f in files.dropLast() { arguments += ["--output", dir.appendingPathComponent(f).path] }
-        arguments += ["--frames", "0,0.5,1", "--events", dir.appendingPathComponent("e.jsonl").path, "--quiet"]
+        arguments += ["--frames", "0,0.5,1", "--events", dir.appendingPathComponent("e.jsonl").path, "--quiet",
+                      "--summary", dir.appendingPathComponent("s.json").path]
         return (arguments, files)
     }
 
