@@ -66,7 +66,7 @@ struct Simulate: ParsableCommand {
     @Option(help: "Keep a checkpoint of the run in this file: every --checkpoint-every seconds, and when interrupted (SIGTERM or SIGINT), which then keeps the partial outputs for `--resume` (removed when the run completes).")
     var checkpoint: String?
 
-    @Option(parsing: .unconditional, help: "Wall-clock seconds between checkpoints (default 600; 0: after every step).")
+    @Option(parsing: .unconditional, help: "Wall-clock seconds between checkpoints (0: after every step).")
     var checkpointEvery: Double = 600
 
     @Option(parsing: .unconditional, help: "Stop when the run reaches this simulated time (s), writing the checkpoint, as if interrupted then (needs --checkpoint).")
