@@ -9,6 +9,9 @@ struct LoadedSweep {
     let name: String
     let base: SceneValue
     let manifest: SweepManifest
+    /// The checkpoint the variants start from (the sweep's `start`): the scene its run was made from, the run's
+    /// checkpoint and its step.
+    let start: (document: SceneDocument, run: Data, step: Int)?
 
     init(path: String) throws {
         let url = URL(fileURLWithPath: path)
@@ -44,6 +47,17 @@ struct LoadedSweep {
             do { _ = try probe.setting(p.pointer, to: p.values[0]) } catch { throw CLIError(.data, "\(path): /parameters/\(k): \(error)") }
         }
         manifest = SweepManifest(sweep, base: base, name: name)
+        if let file = sweep.start {
+            let resolved = file.hasPrefix("/") ? file : url.deletingLastPathComponent().appendingPathComponent(file).path
+            let (state, run) = try SimulationCheckpoint.read(resolved)
+            let document: SceneDocument
+            do { document = try SceneDocument.parse(Data(state.document.utf8)) } catch {
+                throw CLIError(.data, "\(path): /start: the checkpoint's scene does not read: \(error)")
+            }
+            start = (document, run, state.step)
+        } else {
+            start = nil
+        }
     }
 
     /// A scene file's value as written (a sweep's pointers name places in the file, not in the reader's

@@ -102,14 +102,18 @@ struct SweepRunner {
             return failed("invalid scene: \(error)")
         }
         do {
-            let run = try SceneRun(document, configuration: try threads.configuration(base: document.configuration.dynamics))
+            let configuration = try threads.configuration(base: document.configuration.dynamics)
+            let run = try loaded.start.map { start throws(DynamicsError) in
+                try SceneRun(document, continuing: start.document, checkpoint: start.run, workerCount: configuration.workerCount)
+            } ?? SceneRun(document, configuration: configuration)
             let stepsPerSecond = run.world.configuration.stepsPerSecond
             let steps = Int(((sweep.seconds ?? document.configuration.duration) * stepsPerSecond).rounded())
-            guard steps >= 1 else { return failed("the run is shorter than one step") }
-            let writers = try outputs(for: v, run: run, steps: steps)
-            for writer in writers { try writer.frame(step: 0, time: 0) }
+            let first = run.steps // (the checkpoint's, when the variants start from one)
+            guard steps > first else { return failed(first > 0 ? "the run ends before the checkpoint it starts from" : "the run is shorter than one step") }
+            let writers = try outputs(for: v, run: run, from: first, to: steps)
+            for writer in writers { try writer.frame(step: first, time: Double(first) / stepsPerSecond) }
             var measurement = SweepMeasurement(metrics: sweep.metrics)
-            for k in 1...steps {
+            for k in (first + 1)...steps {
                 if Interrupt.requested { return nil }
                 try run.step()
                 try measurement.observe(run)
@@ -126,13 +130,14 @@ struct SweepRunner {
         }
     }
 
-    /// The per-variant outputs the sweep asks for.
-    private func outputs(for v: SweepVariant, run: SceneRun, steps: Int) throws -> [any FrameSink] {
+    /// The per-variant outputs the sweep asks for, of steps `first` to `steps`.
+    private func outputs(for v: SweepVariant, run: SceneRun, from first: Int, to steps: Int) throws -> [any FrameSink] {
         let sweep = loaded.sweep
         guard !sweep.outputs.isEmpty else { return [] }
         let folder = directory.appendingPathComponent("variants")
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let frames = steps / sweep.every + 1 + (steps % sweep.every == 0 ? 0 : 1)
+        // The first step's frame, every `every`-th step's after it, and the last step's.
+        let frames = 1 + steps / sweep.every - first / sweep.every + (steps % sweep.every == 0 ? 0 : 1)
         let source = FrameSource(run: run, tracked: Array(run.itemIDs.indices), frames: frames,
                                  stepsPerSecond: run.world.configuration.stepsPerSecond, every: sweep.every)
         return try sweep.outputs.map { ext in

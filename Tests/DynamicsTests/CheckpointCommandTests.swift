@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import Dynamics
+import DynamicsScenes
 import Foundation
 import Testing
 
@@ -75,6 +77,44 @@ import Testing
         for f in files {
             #expect(try Data(contentsOf: whole.appendingPathComponent(f)) == Data(contentsOf: parts.appendingPathComponent(f)), "\(f)")
         }
+    }
+
+    @Test("a sweep that starts its variants from a checkpoint of its base gives the rows of a sweep that runs each from the start")
+    func sweepFromACheckpoint() throws {
+        let dir = try CLI.folder()
+        // The region scene, with a push at 1 s that the variants set: settled once to 0.9 s, then each variant.
+        var base = try SceneDocument.parse(Data(SceneRegionTests.scene.utf8))
+        base.timeline = [SceneEvent(time: 1, .velocity(targets: SceneTargets(tags: ["ball"]), linear: CGVector(dx: 0, dy: 0), angular: 0))]
+        let scene = try SweepCommandTests.file(dir, "scene.json", base.json)
+        let checkpoint = dir.appendingPathComponent("settled.ckpt").path
+        let settle = try CLI.dynamics(["simulate", scene, "--workers", "1", "--checkpoint", checkpoint, "--pause-at", "0.9", "--quiet"])
+        #expect(settle.status == 130, "\(settle.stderr)")
+        func sweep(_ name: String, start: Bool, pointer: String = "/timeline/0/velocity/linear/0") throws -> String {
+            try SweepCommandTests.file(dir, name, """
+                format: dynamics-sweep/1
+                scene: scene.json
+                seconds: 2
+                \(start ? "start: settled.ckpt" : "")
+                parameters:
+                  - {pointer: \(pointer), values: [-200, 0, 150, 400]}
+                metrics: [stateHash, kineticEnergy, {count: band}, {throughput: band}]
+                """)
+        }
+        var tables: [String] = []
+        for (name, start) in [("fresh", false), ("started", true)] {
+            let results = dir.appendingPathComponent(name)
+            let r = try CLI.dynamics(["sweep", try sweep(name + ".yaml", start: start), "--output", results.path, "--workers", "1", "--quiet"])
+            #expect(r.status == 0, "\(r.stderr)")
+            tables.append(try SweepCommandTests.merged(results).csv)
+        }
+        #expect(tables[0] == tables[1], "\(tables[0])\n---\n\(tables[1])")
+        #expect(tables[0].split(separator: "\n").count == 5)
+        // A parameter that changes what the settled run already did: each variant's row says so.
+        let bad = dir.appendingPathComponent("bad")
+        let r = try CLI.dynamics(["sweep", try sweep("bad.yaml", start: true, pointer: "/generators/0/spacing/0"), "--output", bad.path,
+                                  "--workers", "1", "--quiet"])
+        let rows = try SweepCommandTests.merged(bad).jsonl
+        #expect(rows.contains("the scene differs from the checkpoint's at /generators/0/spacing/0"), "\(r.stderr) \(rows)")
     }
 
     @Test("bad checkpoints and arguments give a one-line reason and a sysexits status")

@@ -57,6 +57,56 @@ import Testing
         try expectResumes(cartDocument, before: 50, after: 60, label: "cart-drops")
     }
 
+    /// The region scene with a push at 1 s (60 steps) that variants change: `vx` pt/s to the right.
+    static func pushed(_ vx: Double, substeps: Int = 4) throws -> SceneDocument {
+        var document = try SceneDocument.parse(Data(SceneRegionTests.scene.utf8))
+        document.timeline = [SceneEvent(time: 1, .velocity(targets: SceneTargets(tags: ["ball"]), linear: CGVector(dx: vx, dy: 0),
+                                                                    angular: 0))]
+        document.configuration.substeps = substeps
+        return document
+    }
+
+    @Test("a variant started from a checkpoint of its base, differing only after it, reaches the variant's own hash")
+    func variantsFromACheckpoint() throws {
+        let base = try Self.pushed(0)
+        var configuration = base.configuration.dynamics
+        configuration.workerCount = 1
+        let run = try SceneRun(base, configuration: configuration)
+        for _ in 0..<60 { try run.step() } // the push is due at the start of step 61: not done yet
+        let checkpoint = run.checkpoint()
+        for vx in [-300.0, 0, 250] {
+            let variant = try Self.pushed(vx)
+            let whole = try SceneRun(variant, configuration: configuration)
+            for _ in 0..<120 { try whole.step() }
+            let started = try SceneRun(variant, continuing: base, checkpoint: checkpoint, workerCount: 2)
+            #expect(started.steps == 60)
+            for _ in 0..<60 { try started.step() }
+            #expect(started.world.stateHash() == whole.world.stateHash(), "vx \(vx)")
+            #expect(started.regionThroughput("band") == whole.regionThroughput("band"))
+        }
+        // The solver's settings apply from the checkpoint on: 8 substeps after it, not the base's 4.
+        let finer = try SceneRun(try Self.pushed(100, substeps: 8), continuing: base, checkpoint: checkpoint)
+        #expect(finer.world.configuration.substeps == 8)
+        // What the run had done by then may not differ: the balls' count, or a push already applied.
+        var counted = base
+        counted.generators[0].count = 4
+        func field(_ document: SceneDocument, _ checkpoint: Data) -> String? {
+            do {
+                _ = try SceneRun(document, continuing: base, checkpoint: checkpoint)
+                return nil
+            } catch {
+                guard case let .invalidSnapshot(field, _) = error else { return "other: \(error)" }
+                return field
+            }
+        }
+        #expect(field(counted, checkpoint) == "document/generators/0/count")
+        let later = try SceneRun(base, configuration: configuration)
+        for _ in 0..<61 { try later.step() } // the push applied
+        #expect(field(try Self.pushed(5), later.checkpoint()) == "document/timeline/0/velocity/linear/0")
+        let message = DynamicsError.invalidSnapshot(field: "document/generators/0/count", value: 60).description
+        #expect(message == "the scene differs from the checkpoint's at /generators/0/count, which its run had done by step 60")
+    }
+
     @Test("a checkpoint of another scene, or a world's snapshot, is no checkpoint of this run")
     func refusesOthers() throws {
         let pile = try #require(Scene.named("pile")).document(items: 50)

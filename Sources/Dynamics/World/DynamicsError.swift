@@ -19,7 +19,10 @@ public enum DynamicsError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Bytes given as a snapshot (``DynamicWorld/init(snapshot:workerCount:)``) are not one this version can
     /// read: `field` is `magic` (not a snapshot), `version` (another format version, `value`), `length`
     /// (truncated or with bytes after its end; `value` the bytes given), `checksum` (damaged), or the part of
-    /// the world whose value is out of range or does not fit the rest (for example `contacts.shapeA`).
+    /// the world whose value is out of range or does not fit the rest (for example `contacts.shapeA`). A scene
+    /// run's checkpoint adds `run` (a world's snapshot, not a run's checkpoint), `document` (a checkpoint of
+    /// another scene), and `document` followed by a JSON Pointer: a variant that differs from the checkpoint's
+    /// scene in what its run had already done by the checkpoint's step (`value`).
     case invalidSnapshot(field: String, value: Double)
 
     /// One line naming the field and the value.
@@ -39,6 +42,9 @@ public enum DynamicsError: Error, Equatable, Sendable, CustomStringConvertible {
             case "version": return "invalid snapshot: format version \(Int(value)), this version reads 1"
             case "length": return "invalid snapshot: truncated or too long (\(Int(value)) bytes)"
             case "checksum": return "invalid snapshot: damaged (its checksum does not match)"
+            case "document": return "invalid snapshot: it is not a checkpoint of this scene"
+            case let pointer where pointer.hasPrefix("document/"):
+                return "the scene differs from the checkpoint's at \(pointer.dropFirst(8)), which its run had done by step \(Int(value))"
             default: return "invalid snapshot: \(field) out of range (\(value))"
             }
         }

@@ -50,7 +50,7 @@ extension Sweep {
             return nil
         }
         let known: Set = ["format", "name", "description", "scene", "items", "seconds", "fixed", "parameters", "combine", "metrics",
-                          "outputs", "every"]
+                          "outputs", "every", "start"]
         for key in top.keys.sorted() where !known.contains(key) { fail("/\(key)", "unknown key (\(known.sorted().joined(separator: ", ")))") }
         if top["format"] != .string("dynamics-sweep/1") {
             fail("/format", "must be \"dynamics-sweep/1\", got \(top["format"].map(\.compact) ?? "nothing")")
@@ -81,6 +81,9 @@ extension Sweep {
         if let v = top["every"] {
             if case .number(let x) = v, x == x.rounded(), x >= 1, x <= 1e9 { sweep.every = Int(x) }
             else { fail("/every", "must be a whole number ≥ 1, got \(v.compact)") }
+        }
+        if let v = top["start"] {
+            if case .string(let s) = v, !s.isEmpty { sweep.start = s } else { fail("/start", "must be a checkpoint file's path, got \(v.compact)") }
         }
         if let v = top["combine"] {
             if case .string(let s) = v, let c = Combination(rawValue: s) { sweep.combination = c }

@@ -42,6 +42,12 @@ public struct Sweep: Hashable, Sendable {
     public var outputs: [String] = []
     /// Steps between frames of the per-variant trajectory outputs (default 1).
     public var every = 1
+    /// Beyond UIKit: a checkpoint of the base scene's run (`dynamics simulate SCENE --checkpoint FILE --pause-at
+    /// T`; a path relative to the sweep file) that every variant starts from instead of the scene's start: the
+    /// base is settled once. The variants may then differ from the base only in what comes after the
+    /// checkpoint: timeline events not yet due at its time, and the solver's settings (see
+    /// `SceneRun.init(_:continuing:checkpoint:workerCount:)`). Metrics and outputs cover the steps after it.
+    public var start: String?
 
     /// How parameter values combine into variants.
     public enum Combination: String, Hashable, Sendable {

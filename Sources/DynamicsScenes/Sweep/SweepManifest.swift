@@ -28,6 +28,7 @@ public struct SweepManifest: Hashable, Sendable {
         for p in sweep.parameters { text += "parameter \(p.pointer)=\(SceneValue.array(p.values).compact)\n" }
         text += "combine \(sweep.combination.rawValue)\ncolumns \(columns)\nseconds \(sweep.seconds.map { "\($0)" } ?? "scene")\n"
         text += "items \(sweep.items.map { "\($0)" } ?? "scene")\noutputs \(sweep.outputs) every \(sweep.every)\n"
+        if let start = sweep.start { text += "start \(start)\n" }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in text.utf8 {
             hash ^= UInt64(byte)
