@@ -100,10 +100,14 @@ static dkWorld* invalid(dkError* error, const char* field, double value)
 	return NULL;
 }
 
-// What a world just read makes again from its parts: the joint pairs (which the broadphase reads through the
-// shapes' filters, so pairsValid is kept as read) and the field bounds.
+// What a world just read makes again from its parts: the layouts' group starts, the joint pairs (which the
+// broadphase reads through the shapes' filters, so pairsValid is kept as read) and the field bounds.
 static bool rebuild(dkWorld* world)
 {
+	// Each layout's group starts, from the places held (places not kept are laid out again before they are read:
+	// the next step's dkContacts_Places and dkJoints_Places).
+	if (world->contactLayout.kept) dkLayout_Starts(&world->contactLayout);
+	if (world->jointLayout.kept) dkLayout_Starts(&world->jointLayout);
 	int32_t separate = 0;
 	for (int32_t i = 0; i < world->jointIds.next; ++i) {
 		const dkJoint* j = &world->joints.data[i];

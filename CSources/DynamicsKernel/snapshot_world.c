@@ -238,10 +238,7 @@ static bool layout(dkSnapStream* s, dkWorld* world, dkConstraintLayout* l, const
 	dkSnap_Range(s, &l->reason, dkLayoutKept, dkLayoutJoins, field);
 	dkSnap_I32(s, &l->laidOut);
 	dkSnap_Bool(s, &l->kept, field);
-	// colourStart and liveEnd follow from the places held; places not kept are laid out again before they are
-	// read (the next step's dkContacts_Places, dkJoints_Places).
-	if (s->reading && l->kept && !dkSnap_Failed(s)) dkLayout_Starts(l);
-	return true;
+	return true; // (colourStart and liveEnd: snapshot.c, once the places are checked)
 }
 
 static bool events(dkSnapStream* s, dkWorld* world)

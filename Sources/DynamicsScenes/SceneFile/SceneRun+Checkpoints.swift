@@ -4,7 +4,7 @@ import Foundation
 
 extension SceneRun {
     /// Beyond UIKit: the run's state as bytes, which ``init(_:checkpoint:workerCount:)`` continues: the world's
-    /// snapshot (``DynamicWorld/snapshot()``), with the run's step count, the region counts and what its
+    /// snapshot (`DynamicWorld.snapshot()`), with the run's step count, the region counts and what its
     /// attachments measured when they were made.
     ///
     /// A run read from a checkpoint steps on as this one would, its timeline included: after any number of
@@ -26,8 +26,8 @@ extension SceneRun {
     /// The document must be the one the checkpoint's run was made from. The run is rebuilt from it and its
     /// timeline replayed up to the checkpoint's step (items made and removed, behaviours started and ended, as
     /// the original run did), without stepping; then the checkpoint's world takes the place of the rebuilt one.
-    /// Throws ``DynamicsError/invalidSnapshot(field:value:)`` for bad bytes (see
-    /// ``DynamicWorld/init(snapshot:workerCount:)``), with field `run` for a world's snapshot that is no run's
+    /// Throws `DynamicsError.invalidSnapshot(field:value:)` for bad bytes (see
+    /// `DynamicWorld(snapshot:workerCount:)`), with field `run` for a world's snapshot that is no run's
     /// checkpoint and `document` for a checkpoint of another scene.
     public convenience init(_ document: SceneDocument, checkpoint: Data, workerCount: Int? = nil) throws(DynamicsError) {
         try self.init(document, continuing: document, checkpoint: checkpoint, workerCount: workerCount)
@@ -40,7 +40,7 @@ extension SceneRun {
     /// and starts each variant from there, its parameters pointing into the timeline (a behaviour added at the
     /// checkpoint's time, say).
     ///
-    /// Throws as ``init(_:checkpoint:workerCount:)``, and ``DynamicsError/invalidSnapshot(field:value:)`` with
+    /// Throws as ``init(_:checkpoint:workerCount:)``, and `DynamicsError.invalidSnapshot(field:value:)` with
     /// field `document` followed by the JSON Pointer of the first difference (`document/generators/0/count`)
     /// when the variant differs from `base` in what the checkpoint's run already did; its value is the
     /// checkpoint's step.
