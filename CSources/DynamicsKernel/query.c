@@ -13,9 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+// Every group bit set sees every shape, one in no group included (an item that meets only boundaries).
 static bool sees(const dkShape* s, dkQueryFilter filter)
 {
-	if (!s->alive || (s->itemGroups & filter.groups) == 0) return false;
+	if (!s->alive || (filter.groups != UINT64_MAX && (s->itemGroups & filter.groups) == 0)) return false;
 	return s->body >= 0 ? filter.items : filter.boundaries;
 }
 
@@ -115,6 +116,13 @@ int32_t dkWorld_QueryOverlaps(dkWorld* world, const dkQueryShape* shape, dkQuery
 	for (int32_t k = 0; k < n && k < capacity; ++k) out[k] = shapeId(world, found.data[k]);
 	dkInt32Array_Destroy(world, &found);
 	return n;
+}
+
+int32_t dkQueryShapes_Overlap(const dkQueryShape* a, const dkQueryShape* b, dkError* error)
+{
+	dkPlaced pa, pb;
+	if (!placeQuery(a, &pa, error) || !placeQuery(b, &pb, error)) return -1;
+	return dkQuery_Overlaps(&pa, &pb) ? 1 : 0;
 }
 
 typedef struct dkRayTask {

@@ -65,7 +65,7 @@ import Testing
         #expect(relativeError(cy - 50.0 / 3, 500) < 0.01, "centre of mass fell \(cy - 50.0 / 3)")
     }
 
-    @Test("items(in:) returns the items whose shape's bounding box meets the rect")
+    @Test("items(in:) returns the items whose outline meets the rect")
     func itemsInRect() {
         let near = square(at: CGPoint(x: 0, y: 0)), far = square(at: CGPoint(x: 1000, y: 0))
         let animator = makeAnimator()
@@ -190,6 +190,13 @@ import Testing
             let a = DynamicAnimator()
             a.addBehavior(GravityBehavior(items: [body]))
             a.step(by: 1.0 / 60)
+        }
+    }
+
+    @Test("items(in:) with a NaN rect traps")
+    func nanRect() async {
+        await #expect(processExitsWith: .failure) {
+            _ = DynamicAnimator().items(in: CGRect(x: CGFloat.nan, y: 0, width: 10, height: 10))
         }
     }
 }

@@ -102,6 +102,22 @@ import Testing
         #expect(try s.world.items(at: CGPoint(x: -10, y: 500)).isEmpty)
     }
 
+    @Test("the default filter sees an item in no item group (it meets only boundaries); a group filter does not")
+    func itemInNoGroup() throws {
+        var c = DynamicsConfiguration()
+        c.workerCount = 1
+        let w = try DynamicWorld(configuration: c)
+        let ids = try w.createItems(ItemDescription(), at: [CGPoint(x: 100, y: 100), CGPoint(x: 300, y: 100)])
+        try w.addCollisionShape(.circle(radius: 20), filter: CollisionFilter(itemGroups: 0, boundaryGroups: 1), to: [ids[0]])
+        try w.addCollisionShape(.circle(radius: 20), filter: CollisionFilter(itemGroups: 1, boundaryGroups: 1), to: [ids[1]])
+        let everywhere = QueryShape.rectangle(CGRect(x: 0, y: 0, width: 400, height: 200))
+        #expect(try w.items(overlapping: everywhere) == ids)
+        #expect(try w.items(at: CGPoint(x: 110, y: 100)) == [ids[0]])
+        #expect(try w.items(overlapping: everywhere, filter: QueryFilter(groups: 1)) == [ids[1]])
+        #expect(try w.items(overlapping: everywhere, filter: QueryFilter(groups: 0)).isEmpty)
+        #expect(try w.rayCast(from: CGPoint(x: 0, y: 100), to: CGPoint(x: 400, y: 100))?.party == .item(ids[0]))
+    }
+
     @Test("a ray enters a circle where |p + t·d − c| = r first holds, along the outward normal")
     func rayIntoCircle() throws {
         var c = DynamicsConfiguration()

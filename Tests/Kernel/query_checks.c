@@ -33,13 +33,14 @@ static void placeNow(const dkWorld* w, const dkShape* s, dkPlaced* out)
 	dkPlaceShape(s, x, y, c, sn, 0, 0, out);
 }
 
+// Every group bit set sees every shape, one in no group included.
 static bool sees(const dkShape* s, dkQueryFilter f)
 {
-	return s->alive && (s->itemGroups & f.groups) != 0 && (s->body >= 0 ? f.items : f.boundaries);
+	return s->alive && (f.groups == ~0ull || (s->itemGroups & f.groups) != 0) && (s->body >= 0 ? f.items : f.boundaries);
 }
 
 // A pit of boundaries, and items of every kind: boxes, ellipses, and items with a capsule, a rounded triangle
-// or a circle added; a few in collision group 2 only.
+// or a circle added; a few in collision group 2 only, and a few in no group (they meet only boundaries).
 static void buildWorld(dkWorld* w, uint32_t* seed, dkItemId* items, int32_t n)
 {
 	segment(w, -1200, 1000, 1200, 1000);
@@ -57,7 +58,7 @@ static void buildWorld(dkWorld* w, uint32_t* seed, dkItemId* items, int32_t n)
 		items[i] = item(w, kind == 1 ? dkShapeEllipse : dkShapeRectangle, x, y, a, wd, ht, 0.1f);
 		dkShapeDef d = dkDefaultShapeDef();
 		d.item = items[i];
-		d.itemGroups = i % 7 == 0 ? 2u : 1u;
+		d.itemGroups = i % 11 == 0 ? 0u : i % 7 == 0 ? 2u : 1u;
 		if (kind == 1 || kind == 4) {
 			d.kind = dkGeometryCircle, d.count = 1, d.radius = wd / 2;
 		} else if (kind == 2) { // a capsule

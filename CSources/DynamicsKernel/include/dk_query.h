@@ -20,8 +20,8 @@ typedef struct dkQueryShape {
 	float radius; ///< ≥ 0
 } dkQueryShape;
 
-/// Which shapes a query sees: those whose `itemGroups` share a bit with `groups`, of items (`items`) and of
-/// boundaries (`boundaries`).
+/// Which shapes a query sees: those whose `itemGroups` share a bit with `groups` (every bit set: every shape, one
+/// in no group included), of items (`items`) and of boundaries (`boundaries`).
 typedef struct dkQueryFilter {
 	uint64_t groups;
 	bool items, boundaries;
@@ -40,6 +40,10 @@ typedef struct dkRayHit {
 /// outside 1…16, a polygon not convex; out of memory: the world is unchanged).
 int32_t dkWorld_QueryOverlaps(dkWorld* world, const dkQueryShape* shape, dkQueryFilter filter, dkShapeId* out,
 							  int32_t capacity, dkError* error);
+
+/// Whether two query shapes overlap or touch, by the same exact test as dkWorld_QueryOverlaps: 1 or 0, or -1 with
+/// `error` set when either is not a valid query shape. Needs no world.
+int32_t dkQueryShapes_Overlap(const dkQueryShape* a, const dkQueryShape* b, dkError* error);
 
 /// The shapes the ray from (x0, y0) to (x1, y1) enters; a shape the ray starts in is not entered. With `all`,
 /// every one, by fraction (then slot); otherwise only the first (the lowest slot of equal fractions). Writes the

@@ -2,15 +2,6 @@
 import Foundation
 
 extension DynamicAnimator {
-    /// Items whose collision shape's bounding box intersects `rect` (pt).
-    public func items(in rect: CGRect) -> [any DynamicItem] {
-        entryOrder.compactMap { key in
-            let entry = entries[key]!
-            let objects = entry.members.isEmpty ? [entry.item] : entry.members.map(\.item)
-            return objects.contains { $0.boundingBox.intersects(rect) } ? entry.item : nil
-        }
-    }
-
     /// Re-reads `item`'s centre, rotation and size (a size change rebuilds its shape and mass) and resumes.
     /// Traps when the item is not in this animator.
     public func updateItem(usingCurrentState item: any DynamicItem) {
@@ -206,22 +197,5 @@ extension DynamicAnimator {
         let size = group.bounds.size
         return (.compound(mass: total, inertia: inertia, width: size.width, height: size.height),
                 CGPoint(x: cx, y: cy), members)
-    }
-}
-
-extension DynamicItem {
-    /// The axis-aligned box of the rotated collision shape, pt.
-    var boundingBox: CGRect {
-        let (a, w, h) = (rotationAngle, bounds.width, bounds.height)
-        let (c, s) = (abs(cos(a)), abs(sin(a)))
-        let (hx, hy): (CGFloat, CGFloat)
-        if collisionBoundsType == .ellipse {
-            let (rx, ry) = (w / 2, h / 2)
-            hx = (rx * rx * c * c + ry * ry * s * s).squareRoot()
-            hy = (rx * rx * s * s + ry * ry * c * c).squareRoot()
-        } else {
-            (hx, hy) = ((w * c + h * s) / 2, (w * s + h * c) / 2)
-        }
-        return CGRect(x: center.x - hx, y: center.y - hy, width: 2 * hx, height: 2 * hy)
     }
 }

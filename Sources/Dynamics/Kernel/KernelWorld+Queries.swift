@@ -11,7 +11,7 @@ struct KernelRayHit {
 }
 
 extension KernelWorld {
-    private static func kernelShape(_ points: [CGPoint], radius: CGFloat) throws(DynamicsError) -> dkQueryShape {
+    fileprivate static func kernelShape(_ points: [CGPoint], radius: CGFloat) throws(DynamicsError) -> dkQueryShape {
         guard (1...Int(DK_MAX_POLYGON_VERTICES)).contains(points.count) else {
             throw .invalidValue(field: "query shape vertex count", value: Double(points.count), index: nil)
         }
@@ -116,5 +116,19 @@ extension KernelWorld {
 
     static func filter(_ filter: QueryFilter) -> dkQueryFilter {
         dkQueryFilter(groups: filter.groups, items: filter.includesItems, boundaries: filter.includesBoundaries)
+    }
+}
+
+extension KernelWorld {
+    /// Whether the convex hulls of `a` and `b`, each grown by its radius, overlap or touch: the exact test of the
+    /// world's queries, with no world. Throws when either is not a valid query shape.
+    static func overlap(_ a: (points: [CGPoint], radius: CGFloat), _ b: (points: [CGPoint], radius: CGFloat))
+        throws(DynamicsError) -> Bool
+    {
+        var first = try kernelShape(a.points, radius: a.radius), second = try kernelShape(b.points, radius: b.radius)
+        var error = dkError()
+        let result = dkQueryShapes_Overlap(&first, &second, &error)
+        if result < 0 { throw DynamicsError(error) }
+        return result == 1
     }
 }
