@@ -40,11 +40,12 @@
 // Splits a merge of np pairs with the list and rc resting contacts into ranges of shape slots, at the
 // first shapes of evenly spaced pairs (or contacts, or resting contacts, whichever are most); returns their
 // number. Each range starts empty: the ranges beyond their number are never read, so they are not cleared
-// (64 of them were a quarter of a one-item world's step).
+// (64 of them were a quarter of a one-item world's step). A world of one worker takes one range, whose kept
+// contacts need no gathering: its region becomes the list (the ranges split the work, not the result).
 static int32_t mergeRanges(const dkWorld* world, int32_t np, int32_t rc, dkMergeRange* ranges)
 {
 	int32_t cc = world->contacts.count, rangeCount = (np + cc + rc) / DK_MERGE_RANGE_SIZE;
-	rangeCount = rangeCount < 1 ? 1 : rangeCount > DK_MERGE_RANGES ? DK_MERGE_RANGES : rangeCount;
+	rangeCount = rangeCount < 1 || world->def.workerCount == 1 ? 1 : rangeCount > DK_MERGE_RANGES ? DK_MERGE_RANGES : rangeCount;
 	for (int32_t g = 0; g < rangeCount; ++g) {
 		dkMergeRange* r = &ranges[g];
 		*r = (dkMergeRange){0};
@@ -171,8 +172,10 @@ bool dkContacts_Update(dkWorld* world, float dt, int32_t substeps)
 	bool inPlace = world->pairsUnchanged && world->contactsCoverPairs && !sorts, cover = settled;
 	int32_t rc = sorts ? world->restingContacts.count : 0, awakeBefore = world->awake;
 	if (!inPlace && !reserveMerge(world, np, rc)) return unsorted(world, sorts); // out of memory: keep last step's contacts
-	if (!dkContactArray_Reserve(world, &world->spareContacts,
-						 np + world->contacts.count + dkSets_RestingContacts(world) + 1)) // dkSets_TakeBackWoken
+	// dkSets_TakeBackWoken merges into the spare buffer, which a merge of one range swaps with the list's.
+	int32_t woken = np + world->contacts.count + dkSets_RestingContacts(world) + 1;
+	if (!dkContactArray_Reserve(world, &world->spareContacts, woken) ||
+		(!inPlace && !dkContactArray_Reserve(world, &world->contacts, woken)))
 		return unsorted(world, sorts);
 	dkMergeRange ranges[DK_MERGE_RANGES];
 	int32_t rangeCount = inPlace ? inPlaceRanges(world, ranges) : mergeRanges(world, np, rc, ranges);
@@ -224,7 +227,15 @@ bool dkContacts_Update(dkWorld* world, float dt, int32_t substeps)
 	}
 	if (sorts) dkLayout_Forget(&world->contactLayout); // contacts leave the list for their sets, or come back
 	applyColours(world, ranges, rangeCount, inPlace);
-	if (!inPlace) {
+	if (!inPlace && rangeCount == 1) { // the range's region, at the spare buffer's start, is the next list
+		const dkMergeRange* r = &ranges[0];
+		for (int32_t k = 0; k < r->restKept; ++k) world->restingContacts.data[k] = world->spareContacts.data[r->end - 1 - k];
+		dkContactArray list = world->contacts;
+		world->contacts = world->spareContacts;
+		world->spareContacts = list;
+		world->spareContacts.count = 0;
+		world->contacts.count = n;
+	} else if (!inPlace) {
 		task.gather = true;
 		task.nextResting = world->restingContacts.data;
 		atomic_store(&task.claim, 0);
