@@ -11,7 +11,7 @@
 // updated in place, in ranges of the list on any number of workers. Otherwise this step's pairs are merged
 // with the list: in ranges of shape slots, each range merges its pairs with its contacts, settles each entry,
 // reading the world and writing only its own region and lists, and the kept entries are gathered into the new
-// list. A merge keeps a contact for every pair, points or none, when last step kept its pairs (the next step
+// list (a world of one worker merges in one range, whose region becomes the list). A merge keeps a contact for every pair, points or none, when last step kept its pairs (the next step
 // may well update in place); otherwise only contacts with points, so scenes whose pairs change every step
 // merge no more than needed. Which contacts are listed never changes what is solved: the solver, the chains
 // and the islands read points and touching contacts only (a kernel check compares both ways bit for bit).
