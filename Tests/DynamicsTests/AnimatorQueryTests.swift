@@ -18,14 +18,6 @@ import Testing
         [CGPoint(x: r, y: 0), CGPoint(x: -r / 2, y: r * 0.8), CGPoint(x: -r / 2, y: -r * 0.9)]
     }
 
-    static func path(_ points: [CGPoint]) -> BezierPath {
-        let path = BezierPath()
-        path.move(to: points[0])
-        for p in points.dropFirst() { path.addLine(to: p) }
-        path.close()
-        return path
-    }
-
     /// The outline of a body at its pose: a turned rectangle, a circle (an ellipse as wide as it is high) or its
     /// path turned and moved.
     static func outline(of body: DynamicBody) -> Outline {
@@ -74,7 +66,7 @@ import Testing
             let size = kind == .rectangle ? CGSize(width: w, height: h) : CGSize(width: w, height: w)
             return DynamicBody(center: CGPoint(x: 2000 * next(), y: 2000 * next()), size: size, rotation: 6 * next() - 3,
                                collisionBoundsType: kind,
-                               collisionBoundingPath: kind == .path ? Self.path(Self.triangle(w / 2)) : nil)
+                               collisionBoundingPath: kind == .path ? closedPath(Self.triangle(w / 2)) : nil)
         }
         let animator = makeAnimator()
         animator.addBehavior(DynamicItemBehavior(items: bodies))

@@ -7,15 +7,6 @@ import Testing
 /// (the Units and semantics article, Sources/Dynamics/Dynamics.docc/UnitsAndSemantics.md:
 /// m = density · area / 10 000; inertia exact about the centroid).
 @Suite struct CollisionShapeTests {
-    /// A path through `points`, closed.
-    static func path(_ points: [CGPoint]) -> BezierPath {
-        let path = BezierPath()
-        path.move(to: points[0])
-        for p in points.dropFirst() { path.addLine(to: p) }
-        path.close()
-        return path
-    }
-
     /// A regular hexagon of circumradius r about the origin, with flat top and bottom edges.
     static func hexagon(_ r: CGFloat, clockwise: Bool) -> [CGPoint] {
         let angles = (0..<6).map { CGFloat($0) * .pi / 3 }
@@ -46,7 +37,7 @@ import Testing
     func pathMass(clockwise: Bool) {
         let body = DynamicBody(center: CGPoint(x: 500, y: 500), size: CGSize(width: 100, height: 100),
                                collisionBoundsType: .path,
-                               collisionBoundingPath: Self.path(Self.hexagon(50, clockwise: clockwise)))
+                               collisionBoundingPath: closedPath(Self.hexagon(50, clockwise: clockwise)))
         let (mass, inertia) = Self.measured(body)
         let expected = Self.hexagonMass(50)
         #expect(relativeError(mass, expected.mass) < 1e-5, "mass \(mass)")
@@ -67,7 +58,7 @@ import Testing
     func groupMass() {
         let hexagon = DynamicBody(center: CGPoint(x: 400, y: 500), size: CGSize(width: 100, height: 100),
                                   collisionBoundsType: .path,
-                                  collisionBoundingPath: Self.path(Self.hexagon(50, clockwise: false)))
+                                  collisionBoundingPath: closedPath(Self.hexagon(50, clockwise: false)))
         let disc = DynamicBody(center: CGPoint(x: 600, y: 500), size: CGSize(width: 100, height: 100),
                                collisionBoundsType: .ellipse)
         let (mass, inertia) = Self.measured(DynamicItemGroup(items: [hexagon, disc]))
@@ -88,7 +79,7 @@ import Testing
         // The bounds are 100 × 100, so a rectangle would rest 50 pt above the floor; the hexagon rests 43.3 pt above.
         let body = DynamicBody(center: CGPoint(x: 500, y: 800), size: CGSize(width: 100, height: 100),
                                collisionBoundsType: .path,
-                               collisionBoundingPath: Self.path(Self.hexagon(50, clockwise: clockwise)))
+                               collisionBoundingPath: closedPath(Self.hexagon(50, clockwise: clockwise)))
         let collision = CollisionBehavior(items: [body])
         collision.translatesReferenceBoundsIntoBoundary = true
         a.addBehavior(GravityBehavior(items: [body]))

@@ -15,15 +15,20 @@ import Testing
         let centres: [CGPoint], radii: [CGFloat], boxCentres: [CGPoint], angles: [CGFloat], halves: [CGSize]
     }
 
+    /// An empty world stepping on `workers` workers.
+    static func world(workers: Int) throws -> DynamicWorld {
+        var c = DynamicsConfiguration()
+        c.workerCount = workers
+        return try DynamicWorld(configuration: c)
+    }
+
     static func scatter() throws -> Scatter {
         var seed: UInt64 = 0x9e3779b97f4a7c15
         func next() -> CGFloat {
             seed = seed &* 6364136223846793005 &+ 1442695040888963407
             return CGFloat(seed >> 40) / CGFloat(1 << 24)
         }
-        var c = DynamicsConfiguration()
-        c.workerCount = 1
-        let w = try DynamicWorld(configuration: c)
+        let w = try Self.world(workers: 1)
         let centres = (0..<200).map { _ in CGPoint(x: 2000 * next(), y: 2000 * next()) }
         let radii = (0..<200).map { _ in 5 + 40 * next() }
         let boxCentres = (0..<200).map { _ in CGPoint(x: 2000 * next(), y: 2000 * next()) }
@@ -72,9 +77,7 @@ import Testing
 
     @Test("items overlapping a rectangle are the axis-aligned boxes whose sides meet it")
     func rectangleOverlaps() throws {
-        var c = DynamicsConfiguration()
-        c.workerCount = 1
-        let w = try DynamicWorld(configuration: c)
+        let w = try Self.world(workers: 1)
         let centres = (0..<400).map { CGPoint(x: CGFloat($0 % 20) * 50 + 3, y: CGFloat($0 / 20) * 50 + 7) }
         let ids = try w.createItems(ItemDescription(), at: centres)
         try w.addCollisionShape(.rectangle(width: 30, height: 20), to: ids)
@@ -104,9 +107,7 @@ import Testing
 
     @Test("the default filter sees an item in no item group (it meets only boundaries); a group filter does not")
     func itemInNoGroup() throws {
-        var c = DynamicsConfiguration()
-        c.workerCount = 1
-        let w = try DynamicWorld(configuration: c)
+        let w = try Self.world(workers: 1)
         let ids = try w.createItems(ItemDescription(), at: [CGPoint(x: 100, y: 100), CGPoint(x: 300, y: 100)])
         try w.addCollisionShape(.circle(radius: 20), filter: CollisionFilter(itemGroups: 0, boundaryGroups: 1), to: [ids[0]])
         try w.addCollisionShape(.circle(radius: 20), filter: CollisionFilter(itemGroups: 1, boundaryGroups: 1), to: [ids[1]])
@@ -120,9 +121,7 @@ import Testing
 
     @Test("a ray enters a circle where |p + t·d − c| = r first holds, along the outward normal")
     func rayIntoCircle() throws {
-        var c = DynamicsConfiguration()
-        c.workerCount = 1
-        let w = try DynamicWorld(configuration: c)
+        let w = try Self.world(workers: 1)
         let id = try w.createItems(ItemDescription(), at: [CGPoint(x: 300, y: 200)])[0]
         try w.addCollisionShape(.circle(radius: 50), to: [id])
         for k in 0..<50 {
@@ -145,9 +144,7 @@ import Testing
 
     @Test("every hit of a ray through a row of boxes, in order, at the boxes' near sides")
     func rayThroughRow() throws {
-        var c = DynamicsConfiguration()
-        c.workerCount = 1
-        let w = try DynamicWorld(configuration: c)
+        let w = try Self.world(workers: 1)
         let ids = try w.createItems(ItemDescription(), at: (0..<10).map { CGPoint(x: 100 + 100 * CGFloat($0), y: 0) })
         try w.addCollisionShape(.rectangle(width: 40, height: 40), to: ids)
         let hits = try w.rayCastAll(from: CGPoint(x: 0, y: 5), to: CGPoint(x: 1000, y: 5))
@@ -162,9 +159,7 @@ import Testing
 
     @Test("queries see poses set and steps taken since the last query")
     func afterChanges() throws {
-        var c = DynamicsConfiguration()
-        c.workerCount = 2
-        let w = try DynamicWorld(configuration: c)
+        let w = try Self.world(workers: 2)
         let ids = try w.createItems(ItemDescription(), at: [CGPoint(x: 0, y: 0), CGPoint(x: 500, y: 0)])
         try w.addCollisionShape(.circle(radius: 10), to: ids)
         #expect(try w.items(at: .zero) == [ids[0]])

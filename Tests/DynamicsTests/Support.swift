@@ -21,6 +21,15 @@ final class DelegateLog: DynamicAnimatorDelegate {
     func dynamicAnimatorDidPause(_ animator: DynamicAnimator) { events.append("pause") }
 }
 
+/// A closed path through `points`, in order.
+func closedPath(_ points: [CGPoint]) -> BezierPath {
+    let path = BezierPath()
+    path.move(to: points[0])
+    for p in points.dropFirst() { path.addLine(to: p) }
+    path.close()
+    return path
+}
+
 func relativeError(_ value: Double, _ expected: Double) -> Double { abs(value - expected) / abs(expected) }
 
 /// A funnel as a closed path: slopes from (20, 50) and (300, 50) down to a 30 pt stem from y = 400 to 560.
