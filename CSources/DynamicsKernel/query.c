@@ -237,7 +237,6 @@ typedef struct dkBulkTask {
 	dkShapeId* shapes;
 	int32_t* counts;
 	atomic_int next;
-	atomic_bool failed;
 } dkBulkTask;
 
 static void rayManyTask(void* context, int32_t worker)
@@ -254,25 +253,40 @@ static void rayManyTask(void* context, int32_t worker)
 	}
 }
 
+// A bulk point query's exact tests of the shapes whose boxes contain the point: the lowest slot that contains
+// it, and how many do.
+typedef struct dkPointVisit {
+	const dkWorld* world;
+	const dkQueryIndex* index;
+	dkQueryFilter filter;
+	dkPlaced point;
+	int32_t first, count;
+} dkPointVisit;
+
+static void pointVisit(void* context, int32_t slot)
+{
+	dkPointVisit* v = context;
+	if (!sees(&v->world->shapes.data[slot], v->filter)) return;
+	dkPlaced placed;
+	dkQueryIndex_Place(v->world, v->index, slot, &placed);
+	if (!dkQuery_Overlaps(&v->point, &placed)) return;
+	v->first = slot < v->first ? slot : v->first;
+	++v->count;
+}
+
 static void pointManyTask(void* context, int32_t worker)
 {
 	(void)worker;
 	dkBulkTask* t = context;
-	dkInt32Array found = {0};
-	for (int32_t b, e; !atomic_load_explicit(&t->failed, memory_order_relaxed) && dkClaimChunk(&t->next, DK_QUERY_CHUNK, t->count, &b, &e);) {
+	for (int32_t b, e; dkClaimChunk(&t->next, DK_QUERY_CHUNK, t->count, &b, &e);) {
 		for (int32_t i = b; i < e; ++i) {
-			dkPlaced point = {.kind = dkGeometryCircle, .count = 1, .x = {t->x0[i]}, .y = {t->y0[i]}};
-			if (!overlapping(t->world, t->index, &point, t->filter, &found)) {
-				atomic_store(&t->failed, true);
-				break;
-			}
-			int32_t first = INT32_MAX;
-			for (int32_t k = 0; k < found.count; ++k) first = found.data[k] < first ? found.data[k] : first;
-			t->shapes[i] = first == INT32_MAX ? (dkShapeId){0, 0} : shapeId(t->world, first);
-			if (t->counts) t->counts[i] = found.count;
+			dkPointVisit v = {.world = t->world, .index = t->index, .filter = t->filter, .first = INT32_MAX,
+							  .point = {.kind = dkGeometryCircle, .count = 1, .x = {t->x0[i]}, .y = {t->y0[i]}}};
+			dkQueryIndex_Point(t->index, t->x0[i], t->y0[i], pointVisit, &v);
+			t->shapes[i] = v.first == INT32_MAX ? (dkShapeId){0, 0} : shapeId(t->world, v.first);
+			if (t->counts) t->counts[i] = v.count;
 		}
 	}
-	dkInt32Array_Destroy(t->world, &found);
 }
 
 static bool finiteAll(const float* v, int32_t count, const char* field, dkError* error)
@@ -309,7 +323,6 @@ dkResult dkWorld_RayCastMany(dkWorld* world, const float* x0, const float* y0, c
 	dkBulkTask task = {.world = world, .index = index, .filter = filter, .x0 = x0, .y0 = y0, .x1 = x1, .y1 = y1,
 					   .count = count, .hits = out};
 	atomic_init(&task.next, 0);
-	atomic_init(&task.failed, false);
 	dkRunTasks(world, rayManyTask, &task, bulkWorkers(world, count));
 	return dkResultOK;
 }
@@ -330,11 +343,6 @@ dkResult dkWorld_QueryPointsMany(dkWorld* world, const float* x, const float* y,
 	dkBulkTask task = {.world = world, .index = index, .filter = filter, .x0 = x, .y0 = y, .count = count,
 					   .shapes = out, .counts = counts};
 	atomic_init(&task.next, 0);
-	atomic_init(&task.failed, false);
 	dkRunTasks(world, pointManyTask, &task, bulkWorkers(world, count));
-	if (atomic_load(&task.failed)) {
-		dkSetError(error, dkResultOutOfMemory, -1, "query", count);
-		return dkResultOutOfMemory;
-	}
 	return dkResultOK;
 }

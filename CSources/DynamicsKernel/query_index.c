@@ -305,6 +305,33 @@ bool dkQueryIndex_Boxes(const dkWorld* world, const dkQueryIndex* q, const float
 	return true;
 }
 
+void dkQueryIndex_Point(const dkQueryIndex* q, float px, float py, dkQueryPointVisit* visit, void* context)
+{
+	// A shape is listed by the cell of the lower corner of its box's overlap with the query box (Boxes): for a
+	// point, the point's own cell.
+	if (q->entries > 0) {
+		int32_t cx = cellOf(px, q->inv), cy = cellOf(py, q->inv);
+		if (cx >= q->minX && cx <= q->maxX && cy >= q->minY && cy <= q->maxY) {
+			uint64_t key = keyOf(q, cx, cy);
+			int32_t first = firstListing(q, key), end = first;
+			while (end < q->entries && q->keys[end] == key) ++end;
+			size_t column = (size_t)q->entryCapacity + 4; // (each column padded by four)
+			const float *bx0 = q->listBox, *by0 = bx0 + column, *bx1 = by0 + column, *by1 = bx1 + column;
+			dkF4 PX = {px, px, px, px}, PY = {py, py, py, py};
+			for (int32_t j = first; j < end; j += 4) { // apart exactly where dkQueryIndex_Meets says so
+				dkM4 apart = (PX > dkLoad4(bx1 + j)) | (dkLoad4(bx0 + j) > PX) | (PY > dkLoad4(by1 + j)) | (dkLoad4(by0 + j) > PY);
+				int32_t lanes[4];
+				memcpy(lanes, &apart, sizeof lanes);
+				for (int32_t l = 0; l < 4 && j + l < end; ++l)
+					if (!lanes[l]) visit(context, q->slots[j + l]);
+			}
+		}
+	}
+	const float box[4] = {px, py, px, py};
+	for (int32_t l = 0; l < q->largeCount; ++l)
+		if (dkQueryIndex_Meets(box, q->boxes + 4 * q->large[l])) visit(context, q->large[l]);
+}
+
 void dkQueryIndex_Ray(const dkQueryIndex* q, float px, float py, float dx, float dy, float maxFraction,
 					  dkQueryRayVisit* visit, void* context)
 {

@@ -44,6 +44,12 @@ void dkQueryIndex_Destroy(const dkWorld* world, dkQueryIndex* index);
 // False when out of memory.
 bool dkQueryIndex_Boxes(const dkWorld* world, const dkQueryIndex* index, const float box[4], dkInt32Array* out);
 
+// Calls visit(context, slot) for each shape whose box contains the point (px, py), edges included: the listings
+// of the point's cell, four boxes at a time, then the large shapes; each once. The same shapes as
+// dkQueryIndex_Boxes gives for the point's box.
+typedef void dkQueryPointVisit(void* context, int32_t slot);
+void dkQueryIndex_Point(const dkQueryIndex* index, float px, float py, dkQueryPointVisit* visit, void* context);
+
 // Calls visit(context, slot) for each shape whose box the segment from (px, py) along (dx, dy) for fractions
 // [0, maxFraction] may meet, cell by cell along it (a shape may come more than once), then for the large
 // shapes; stops early when visit returns a fraction below the start of the next cell. visit returns the

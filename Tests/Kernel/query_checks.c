@@ -322,6 +322,41 @@ void queries(Report* r)
 	char manyDetail[120];
 	snprintf(manyDetail, sizeof manyDetail, "%d of %d rays and points differ (%d rays hit, %d points inside)", differ, 2 * Many, hits, inside);
 	check(r, differ == 0 && hits > Many / 4 && inside > 50, "bulk ray casts and point queries answer as the single ones", manyDetail);
+	// Points on the edges of the shapes' boxes: a sharp polygon's extreme vertex (leftmost, rightmost, lowest or
+	// highest in turn), which lies on its box's edge and in the shape, else a corner of the box. There the bulk
+	// form's four-wide box test and the single query's must agree to the last comparison (edges are inside).
+	const dkQueryIndex* index = w->queryIndex;
+	int32_t corners = 0;
+	for (int32_t k = 0; index && k < Many; ++k) {
+		int32_t slot = (int32_t)(nextRandom(&seed) % (uint32_t)w->shapes.count);
+		if (!w->shapes.data[slot].alive) continue;
+		const float* box = index->boxes + 4 * slot;
+		x0[corners] = box[(k & 1) ? 2 : 0], y0[corners] = box[(k & 2) ? 3 : 1];
+		dkPlaced placed;
+		dkQueryIndex_Place(w, index, slot, &placed);
+		if (placed.kind == dkGeometryPolygon && placed.radius == 0.0f) {
+			int32_t best = 0, side = k % 4;
+			for (int32_t v = 1; v < placed.count; ++v) {
+				float a = side < 2 ? placed.x[v] : placed.y[v], b = side < 2 ? placed.x[best] : placed.y[best];
+				if (side % 2 == 0 ? a < b : a > b) best = v;
+			}
+			x0[corners] = placed.x[best], y0[corners] = placed.y[best];
+		}
+		++corners;
+	}
+	must(dkWorld_QueryPointsMany(w, x0, y0, corners, all, at, counts, &e), &e, "dkWorld_QueryPointsMany");
+	int32_t cornerDiffer = 0, onCorner = 0;
+	for (int32_t k = 0; k < corners; ++k) {
+		dkQueryShape point = {.count = 1, .x = {x0[k]}, .y = {y0[k]}};
+		dkShapeId ids[64];
+		int32_t m = dkWorld_QueryOverlaps(w, &point, all, ids, 64, &e);
+		if (m != counts[k] || (m > 0 && (ids[0].index1 != at[k].index1 || ids[0].generation != at[k].generation)) ||
+			(m == 0 && at[k].index1 != 0))
+			cornerDiffer++;
+		onCorner += m > 0;
+	}
+	snprintf(manyDetail, sizeof manyDetail, "%d of %d points on box edges differ (%d inside a shape)", cornerDiffer, corners, onCorner);
+	check(r, index && corners > Many / 2 && cornerDiffer == 0 && onCorner > 0, "bulk point queries on the edges of the shapes' boxes answer as the single ones", manyDetail);
 	dkWorld_Destroy(w);
 
 	// Closed forms: two circles overlap when their centres are at most the sum of the radii apart; a ray enters
