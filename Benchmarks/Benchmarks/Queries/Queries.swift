@@ -6,7 +6,8 @@
 // the grid built again first (as after a step), the single-ray call for each ray in turn, and as the reference in
 // the same run, the brute force: each of 1 000 of the rays tested against every box and boundary (per ray, the
 // bulk call's work is 10⁵ times smaller). Before timing, the brute force's first hits are checked against the
-// bulk call's.
+// bulk call's. Also 10⁵ points spread over the container: the bulk point query at 1 and 2 workers (grid kept),
+// checked against the single query, and as its reference the single query once per point.
 import Benchmark
 import Dynamics
 import DynamicsScenes
@@ -25,6 +26,13 @@ func ray(_ k: Int, of n: Int) -> (CGPoint, CGPoint) {
 
 let rays = (0..<items).map { ray($0, of: items) }
 let starts = rays.map(\.0), ends = rays.map(\.1)
+
+/// Point k: spread over the container, from its floor to the top of its walls (pt, y down).
+func point(_ k: Int) -> CGPoint {
+    let u = Double(k * 7919 % 100_003) / 100_003, v = Double(k * 104_729 % 100_019) / 100_019
+    return CGPoint(x: (2 * u - 1) * halfWidth, y: -v * height)
+}
+let points = (0..<items).map(point)
 
 final class LazyPile: @unchecked Sendable {
     private var built: DynamicWorld?
@@ -119,7 +127,31 @@ let benchmarks: @Sendable () -> Void = {
             blackHole(hits)
         }
     }
+    for workers in [1, 2] {
+        let pile = LazyPile(workers: workers)
+        Benchmark("queries: 100 000 points in the 100 000-box pile, bulk, \(workers) worker(s), grid kept") { benchmark in
+            let world = pile.world
+            var found: [ItemID?] = []
+            try! world.items(at: points, into: &found) // builds the grid, checked below
+            for k in stride(from: 0, to: items, by: 997) {
+                precondition(found[k] == (try! world.items(at: points[k])).first, "point \(k): bulk and single differ")
+            }
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations { try! world.items(at: points, into: &found) }
+            benchmark.stopMeasurement()
+            blackHole(found)
+        }
+    }
     let single = LazyPile(workers: 1)
+    Benchmark("queries: 100 000 points in the 100 000-box pile, one call per point") { benchmark in
+        let world = single.world
+        _ = try! world.items(at: points[0])
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            for k in 0..<items { blackHole(try! world.items(at: points[k])) }
+        }
+        benchmark.stopMeasurement()
+    }
     Benchmark("queries: 100 000 rays into the 100 000-box pile, one call per ray") { benchmark in
         let world = single.world
         _ = try! world.rayCast(from: starts[0], to: ends[0])
