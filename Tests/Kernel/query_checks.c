@@ -188,6 +188,18 @@ static bool overlapsAgree(dkWorld* w, uint32_t* seed, dkQueryFilter f, int32_t q
 	return true;
 }
 
+// The single point query at (x, y): how many shapes it finds, and in `same` whether a bulk point query's answer
+// (its first shape `at` and `count`) is the same.
+static int32_t singlePoint(dkWorld* w, float x, float y, dkQueryFilter filter, dkShapeId at, int32_t count, bool* same)
+{
+	dkQueryShape point = {.count = 1, .x = {x}, .y = {y}};
+	dkShapeId ids[64];
+	dkError e;
+	int32_t m = dkWorld_QueryOverlaps(w, &point, filter, ids, 64, &e);
+	*same = m == count && (m > 0 ? ids[0].index1 == at.index1 && ids[0].generation == at.generation : at.index1 == 0);
+	return m;
+}
+
 // Worlds with nothing to list: no shape at all, and only a boundary too long for any cell.
 static bool emptyWorldsAnswer(void)
 {
@@ -311,12 +323,9 @@ void queries(Report* r)
 		int32_t n = dkWorld_RayCast(w, x0[k], y0[k], x1[k], y1[k], all, false, &one, 1, &e);
 		if ((n == 1) != (many[k].shape.index1 != 0) || (n == 1 && memcmp(&one, &many[k], sizeof one) != 0)) differ++;
 		hits += n;
-		dkQueryShape point = {.count = 1, .x = {x0[k]}, .y = {y0[k]}};
-		dkShapeId ids[64];
-		int32_t m = dkWorld_QueryOverlaps(w, &point, all, ids, 64, &e);
-		if (m != counts[k] || (m > 0 && (ids[0].index1 != at[k].index1 || ids[0].generation != at[k].generation)) ||
-			(m == 0 && at[k].index1 != 0))
-			differ++;
+		bool same;
+		int32_t m = singlePoint(w, x0[k], y0[k], all, at[k], counts[k], &same);
+		differ += !same;
 		inside += m > 0;
 	}
 	char manyDetail[120];
@@ -347,12 +356,9 @@ void queries(Report* r)
 	must(dkWorld_QueryPointsMany(w, x0, y0, corners, all, at, counts, &e), &e, "dkWorld_QueryPointsMany");
 	int32_t cornerDiffer = 0, onCorner = 0;
 	for (int32_t k = 0; k < corners; ++k) {
-		dkQueryShape point = {.count = 1, .x = {x0[k]}, .y = {y0[k]}};
-		dkShapeId ids[64];
-		int32_t m = dkWorld_QueryOverlaps(w, &point, all, ids, 64, &e);
-		if (m != counts[k] || (m > 0 && (ids[0].index1 != at[k].index1 || ids[0].generation != at[k].generation)) ||
-			(m == 0 && at[k].index1 != 0))
-			cornerDiffer++;
+		bool same;
+		int32_t m = singlePoint(w, x0[k], y0[k], all, at[k], counts[k], &same);
+		cornerDiffer += !same;
 		onCorner += m > 0;
 	}
 	snprintf(manyDetail, sizeof manyDetail, "%d of %d points on box edges differ (%d inside a shape)", cornerDiffer, corners, onCorner);
