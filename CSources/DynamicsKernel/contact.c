@@ -11,10 +11,11 @@
 // updated in place, in ranges of the list on any number of workers. Otherwise this step's pairs are merged
 // with the list: in ranges of shape slots, each range merges its pairs with its contacts, settles each entry,
 // reading the world and writing only its own region and lists, and the kept entries are gathered into the new
-// list (a world of one worker merges in one range, whose region becomes the list). A merge keeps a contact for every pair, points or none, when last step kept its pairs (the next step
-// may well update in place); otherwise only contacts with points, so scenes whose pairs change every step
-// merge no more than needed. Which contacts are listed never changes what is solved: the solver, the chains
-// and the islands read points and touching contacts only (a kernel check compares both ways bit for bit).
+// list (a world of one worker merges in one range, whose region becomes the list). A merge keeps a contact for
+// every pair, points or none, when last step kept its pairs (the next step may well update in place);
+// otherwise only contacts with points, so scenes whose pairs change every step merge no more than needed.
+// Which contacts are listed never changes what is solved: the solver, the chains and the islands read points
+// and touching contacts only (a kernel check compares both ways bit for bit).
 //
 // In both cases what changes the world (events, waking) is then applied in range order, which is list
 // order, so the result does not depend on the worker count.
@@ -45,7 +46,8 @@
 static int32_t mergeRanges(const dkWorld* world, int32_t np, int32_t rc, dkMergeRange* ranges)
 {
 	int32_t cc = world->contacts.count, rangeCount = (np + cc + rc) / DK_MERGE_RANGE_SIZE;
-	rangeCount = rangeCount < 1 || world->def.workerCount == 1 ? 1 : rangeCount > DK_MERGE_RANGES ? DK_MERGE_RANGES : rangeCount;
+	if (world->def.workerCount == 1) rangeCount = 1;
+	rangeCount = rangeCount < 1 ? 1 : rangeCount > DK_MERGE_RANGES ? DK_MERGE_RANGES : rangeCount;
 	for (int32_t g = 0; g < rangeCount; ++g) {
 		dkMergeRange* r = &ranges[g];
 		*r = (dkMergeRange){0};

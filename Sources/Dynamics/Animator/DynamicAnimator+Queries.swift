@@ -16,11 +16,13 @@ extension DynamicAnimator {
     public func items(in rect: CGRect) -> [any DynamicItem] {
         guard !rect.isNull else { return [] }
         let query = Self.queryShape(of: rect)
-        let answered: Set<ItemID>
-        do {
-            answered = Set(try world.items(overlapping: query, filter: .items))
-        } catch {
-            fatalError("items(in:): \(error)")
+        var answered = Set<ItemID>()
+        if entries.values.contains(where: \.collides) { // (else the world has no item shapes to index)
+            do {
+                answered = Set(try world.items(overlapping: query, filter: .items))
+            } catch {
+                fatalError("items(in:): \(error)")
+            }
         }
         let (points, radius) = query.kernelPoints
         return entryOrder.compactMap { key in
