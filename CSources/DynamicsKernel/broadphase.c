@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Stage: broadphase. Each step it recomputes the boxes of the shapes that can move (those of awake items):
 // an item shape's box is fattened by the speculative distance plus |v|·dt. Pairs come from fat boxes
-// (DK_AABB_MARGIN more). As Box2D's proxies, a shape's fat box is made when the shape is new and made again
-// only when its box leaves it, so the pairs are a function of the fat boxes and change only where one did:
+// (a margin more: fatMargin). As Box2D's proxies, a shape's fat box is made when the shape is new and made
+// again only when its box leaves it or it has grown too large, so the pairs are a function of the fat boxes
+// and change only where one did:
 // - nothing left its fat box: last step's pairs are kept;
 // - a few shapes did since the grid was built (at most DK_LOOSE_LIMIT): the grid of that build answers for
 //   them (dkPairGrid_Update), and the pairs of the others stay;
@@ -92,6 +93,19 @@ static bool pushPair(dkWorld* world, int32_t a, int32_t b)
 // The shape records are 304 bytes apart, and the hardware prefetcher did not keep up with them: the first
 // read of each record was most of the pass. The pass asks for the record this many shapes ahead.
 #define DK_BOX_AHEAD 16
+// A fat box is also made again when it is too large: when its width or height exceeds the box's by
+// more than this many margins (a new one exceeds it by two). Boxes grow with |v|·dt, so an item that fell
+// fast and came to rest would otherwise keep the fat box of its fall, and with it pairs with neighbours
+// it cannot reach, which the merge tests every step.
+#define DK_FAT_SLACK 4.0f
+
+// How far an item shape's fat box reaches beyond its box (pt): an eighth of the shape's extent, at most
+// DK_AABB_MARGIN, as Box2D sizes its margins: a small shape moves less in absolute terms before it meets
+// something new, and its fat box stays near its size. Boundaries do not move and get none.
+static inline float fatMargin(const dkShape* s)
+{
+	return s->body >= 0 ? fminf(DK_AABB_MARGIN, DK_AABB_MARGIN_FRACTION * s->extent) : 0.0f;
+}
 
 typedef struct dkBoxTask {
 	dkWorld* world;
@@ -135,8 +149,10 @@ static void boxTask(void* context, int32_t worker)
 			float* box = world->aabb + 4 * i;
 			dkBroadphase_Box(world, s, t->dt, box, world->motion + dkMotionFloats * i);
 			const float* fat = world->fatAabb + 4 * i;
+			float slack = DK_FAT_SLACK * fatMargin(s);
 			bool out = bp->fatGeneration[i] != s->generation || box[0] < fat[0] || box[1] < fat[1] ||
-					   box[2] > fat[2] || box[3] > fat[3];
+					   box[2] > fat[2] || box[3] > fat[3] || (fat[2] - fat[0]) - (box[2] - box[0]) > slack ||
+					   (fat[3] - fat[1]) - (box[3] - box[1]) > slack;
 			bp->escaped[i] = out;
 			escaped = escaped || out;
 		}
@@ -144,14 +160,14 @@ static void boxTask(void* context, int32_t worker)
 	}
 }
 
-// New fat boxes for the escaped shapes, in parallel blocks: item boxes grow by DK_AABB_MARGIN, boundaries
-// do not move and keep their own.
+// New fat boxes for the escaped shapes, in parallel blocks: item boxes grow by their margin (fatMargin),
+// boundaries do not move and keep their own.
 void dkBroadphase_Fatten(dkWorld* world, int32_t slot)
 {
 	const dkShape* s = &world->shapes.data[slot];
 	const float* box = world->aabb + 4 * slot;
 	float* fat = world->fatAabb + 4 * slot;
-	float margin = s->body >= 0 ? DK_AABB_MARGIN : 0.0f;
+	float margin = fatMargin(s);
 	fat[0] = box[0] - margin;
 	fat[1] = box[1] - margin;
 	fat[2] = box[2] + margin;

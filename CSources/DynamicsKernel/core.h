@@ -138,8 +138,8 @@ struct dkWorld {
 	dkIdPool shapeIds;
 	dkPairArray pairs; // broadphase output, sorted
 	float* aabb;	// 4 floats per shape slot: this step's box (speculative margin and |v|·dt)
-	float* fatAabb; // 4 floats per shape slot: the box the pair list is of (+ DK_AABB_MARGIN), renewed when
-					// the box leaves it
+	float* fatAabb; // 4 floats per shape slot: the box the pair list is of (+ a margin), renewed when the
+					// box leaves it or it is too large (broadphase.c)
 	float* motion;	// dkMotionFloats per shape slot, this step: the item's velocity and pose, which the
 					// narrowphase reads from here rather than from the item's columns (dkMotionVx …)
 	int32_t aabbCapacity;

@@ -69,6 +69,7 @@ void manifolds(Report* r);                             // collision_checks.c
 void persistentContacts(Report* r);                    // collision_checks.c
 void recycledManifolds(Report* r);                     // collision_checks.c
 void patchedPairs(Report* r);                          // collision_checks.c
+void fatBoxes(Report* r);                              // collision_checks.c
 void splitGrids(Report* r);                            // collision_checks.c
 void churnedPairs(Report* r);                          // churn_checks.c
 void contactFrames(Report* r, dkSimdLevel best);      // frame_checks.c

@@ -60,6 +60,7 @@ int main(int argc, char** argv)
 	persistentContacts(&r);
 	recycledManifolds(&r);
 	patchedPairs(&r);
+	fatBoxes(&r);
 	splitGrids(&r);
 	churnedPairs(&r);
 	contactFrames(&r, best);
