@@ -17,7 +17,7 @@
 #define DK_CONTACT_DAMPING_RATIO 10.0f	   // damping of the soft contact
 #define DK_CONTACT_PUSH_MAX_VELOCITY 300.0f // pt/s: the fastest overlap recovery
 #define DK_RESTITUTION_THRESHOLD 100.0f	   // pt/s: slower impacts do not bounce
-#define DK_AABB_MARGIN 5.0f			   // pt: fat boxes let the pair list survive small movements; an item
+#define DK_AABB_MARGIN 10.0f			   // pt: fat boxes let the pair list survive small movements; an item
 #define DK_AABB_MARGIN_FRACTION 0.125f	   // shape's grows by this fraction of its extent, at most DK_AABB_MARGIN
 #define DK_RECYCLE_COS 0.999f			   // a manifold is reused while neither item turned more than 2.6°
 #define DK_FRAME_STILL_TURN 1e-4f		   // a contact with DK_FRAME_STILL_FRICTION or more keeps the step's
