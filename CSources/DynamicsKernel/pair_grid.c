@@ -154,7 +154,7 @@ static int comparePartners(const void* x, const void* y)
 // with qsort above 32 partners, sorting was 9 % of spinner's step, whose ring segments and the items pressed
 // against them have about 60 partners each. Insertion sort moves each partner past every smaller one listed
 // after it, though, and a drum's wall meeting a thousand boxes in cells far apart took a sixth of the step:
-// past DK_SORT_MOVES moves per partner, qsort orders the list.
+// past DK_SORT_MOVES moves a partner on average, qsort orders the list.
 #define DK_SORT_MOVES 32
 
 static void sortPartners(dkGridBlock* out, int32_t from)

@@ -328,8 +328,8 @@ void restingGridBesideBalls(dkWorld* w, float floorY, int columns, int boxes, in
 		ball(w, 200.0f + 70.0f * (float)(i % ballColumns), floorY - 200 - 90.0f * (float)(i / ballColumns), 40, 0.9f);
 }
 
-// A ball dropped from 3 000 pt lands at about 2 450 pt/s, and its box, grown by |v|·dt, is then 40 pt wider
-// than at rest. Once it has stopped, its fat box is made again around its resting box (at most DK_FAT_SLACK
+// A ball dropped from 3 000 pt lands at about 2 450 pt/s, and its box, grown by |v|·dt on each side, is then
+// about 80 pt wider than at rest. Once it has stopped, its fat box is made again around its resting box (at most DK_FAT_SLACK
 // margins wider, broadphase.c) rather than kept from the fall, and the pairs are still every pair of the
 // fat boxes.
 void fatBoxes(Report* r)
