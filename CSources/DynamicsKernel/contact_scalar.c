@@ -10,9 +10,9 @@
 
 #include "stage_contact_wide.h"
 
-void dkContactWarmStart_scalar(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states)
+void dkContactWarmStart_scalar(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states, bool masses)
 {
-	dkContactWarmStart_lane1(c, begin, end, states);
+	dkContactWarmStart_lane1(c, begin, end, states, masses);
 }
 
 void dkContactSolve_scalar(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states, float invH,

@@ -4,7 +4,7 @@
 // constraint graph (constraint_graph.c, constraint_layout.c; joint_solver.c, and the joint chains:
 // joint_chain.c); the contacts with a moving item take the places the contact layout keeps for them
 // (contact_layout.c) in the wide contact layout (contact_soa.h). Each contact's row is filled with its
-// anchors, effective masses, mixed materials and relative normal velocity. After the step the accumulated
+// anchors, masses, mixed materials and relative normal velocity (its effective masses: the first warm start). After the step the accumulated
 // impulses go back to the contacts for the next step's warm start. The per-substep contact kernels are in
 // stage_contact_wide.h (and contact_scalar.c).
 #include "collision.h"
@@ -132,11 +132,12 @@ static float frameBits(const dkContact* contact, bool chainItem, bool still)
 	return dkSoaBits(bits);
 }
 
-// One contact's row: anchors from the item centres, effective masses, the relative normal velocity for
-// restitution, and friction and elasticity mixed by the pair rules of the Units and semantics article
-// (Sources/Dynamics/Dynamics.docc/UnitsAndSemantics.md, §Items and materials): the geometric mean and
-// the maximum for two items; a boundary takes the item's. A missing second point is zero. Returns whether
-// it is elastic.
+// One contact's row: anchors from the item centres, masses, the relative normal velocity for restitution,
+// and friction and elasticity mixed by the pair rules of the Units and semantics article
+// (Sources/Dynamics/Dynamics.docc/UnitsAndSemantics.md, §Items and materials): the geometric mean and the
+// maximum for two items; a boundary takes the item's. A missing second point is zero. The effective masses
+// are left to the step's first warm start, which computes them wide (stage_contact_wide.h): here they took a
+// quarter of the fill's instructions, one contact at a time. Returns whether it is elastic.
 static bool fillContact(const dkFillTask* t, int32_t i)
 {
 	const dkWorld* world = t->world;
@@ -154,7 +155,7 @@ static bool fillContact(const dkFillTask* t, int32_t i)
 	soa->stateA[k] = a.state;
 	soa->stateB[k] = b.state;
 	soa->contact[k] = i;
-	float nx = m->nx, ny = m->ny, tx = ny, ty = -nx;
+	float nx = m->nx, ny = m->ny;
 	r[dkSoaNx * DK_CONSTRAINT_PAD] = nx;
 	r[dkSoaNy * DK_CONSTRAINT_PAD] = ny;
 	r[dkSoaMassA * DK_CONSTRAINT_PAD] = a.m;
@@ -188,12 +189,7 @@ static bool fillContact(const dkFillTask* t, int32_t i)
 		r[(dkSoaRBx + o) * DK_CONSTRAINT_PAD] = rBx;
 		r[(dkSoaRBy + o) * DK_CONSTRAINT_PAD] = rBy;
 		r[(dkSoaBase + o) * DK_CONSTRAINT_PAD] = mp->separation;
-		float rnA = rAx * ny - rAy * nx, rnB = rBx * ny - rBy * nx;
-		float kn = a.m + b.m + a.i * rnA * rnA + b.i * rnB * rnB;
-		r[(dkSoaNormalMass + o) * DK_CONSTRAINT_PAD] = kn > 0.0f ? 1.0f / kn : 0.0f;
-		float rtA = rAx * ty - rAy * tx, rtB = rBx * ty - rBy * tx;
-		float kt = a.m + b.m + a.i * rtA * rtA + b.i * rtB * rtB;
-		r[(dkSoaTangentMass + o) * DK_CONSTRAINT_PAD] = kt > 0.0f ? 1.0f / kt : 0.0f;
+		r[(dkSoaNormalMass + o) * DK_CONSTRAINT_PAD] = 1.0f; // a point: the first warm start's effective masses
 		r[(dkSoaNormalImpulse + o) * DK_CONSTRAINT_PAD] = mp->normalImpulse * world->substepRatio;
 		r[(dkSoaTangentImpulse + o) * DK_CONSTRAINT_PAD] = mp->tangentImpulse * world->substepRatio;
 		r[(dkSoaMaxNormalImpulse + o) * DK_CONSTRAINT_PAD] = 0.0f;

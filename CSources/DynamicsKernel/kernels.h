@@ -29,8 +29,9 @@ struct dkKernels {
 						  float restTime, int32_t* still);
 	// (x, y, angle) of rows [begin, end) to out[3 (row - begin) ...]
 	void (*packPoses)(dkCols c, int32_t begin, int32_t end, float* out);
-	// Contact solver over constraints [begin, end) of one colour (end − begin a multiple of the width)
-	void (*contactWarmStart)(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states);
+	// Contact solver over constraints [begin, end) of one colour (end − begin a multiple of the width); the
+	// step's first warm start (masses) also computes the effective masses (stage_contact_wide.h)
+	void (*contactWarmStart)(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states, bool masses);
 	void (*contactSolve)(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states, float invH, dkSoftness soft,
 						 dkSoftness stiff, bool useBias);
 	void (*contactApproach)(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states);
@@ -67,7 +68,7 @@ int32_t dkDetectRest_scalar(dkCols c, int32_t begin, int32_t end, float dt, floa
 							float restTime, int32_t* still);
 void dkPackPoses_scalar(dkCols c, int32_t begin, int32_t end, float* out);
 // The contact kernels at width 1 (contact_scalar.c).
-void dkContactWarmStart_scalar(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states);
+void dkContactWarmStart_scalar(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states, bool masses);
 void dkContactSolve_scalar(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states, float invH,
 						   dkSoftness soft, dkSoftness stiff, bool useBias);
 void dkContactApproach_scalar(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states);

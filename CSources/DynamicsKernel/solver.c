@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Stage: the coupled step's constraint solve, on the constraints contact_solver.c prepared. Soft-step substepping with relaxation, in the manner of Box2D v3:
-//   once per step:  prepare (contact_solver.c: anchors, effective masses, the relative normal velocity for
-//                   restitution)
+//   once per step:  prepare (contact_solver.c: anchors, masses, the relative normal velocity for
+//                   restitution); the first warm start computes the effective masses
 //   per substep:    velocities → with elastic contacts, the approach (points still apart lower the
 //                   relative normal velocity restitution answers to theirs now) → warm start → solve (soft,
 //                   with bias) → positions → chain projection (joint_chain.c) → relax (no bias);
@@ -64,6 +64,7 @@ typedef struct dkStage {
 	int32_t jointItems; // colour stages: the first items of each share are chunks of its joints
 	bool fromStates;	// velocities: after the first substep, velocities come from the states
 	bool springs;		// solve: the substep's first solve pass, where joint springs act
+	bool masses;		// warm start: the step's first, which computes the contacts' effective masses
 	int32_t substep;	// velocities: which substep (the field frames of its time)
 } dkStage;
 
@@ -108,11 +109,14 @@ static void runJoints(dkContactStep* step, const dkStage* stage, int32_t b, int3
 }
 
 // Contacts [b, e) of one colour: the wide kernels, or width 1 (the overflow group, sparse batches).
-static void runContacts(dkContactStep* step, dkStageKind kind, int32_t b, int32_t e, bool scalar)
+static void runContacts(dkContactStep* step, const dkStage* stage, int32_t b, int32_t e, bool scalar)
 {
 	const dkKernels* k = step->world->kernels;
+	dkStageKind kind = stage->kind;
 	switch (kind) {
-	case dkStageWarmStart: (scalar ? dkContactWarmStart_scalar : k->contactWarmStart)(step->soa, b, e, step->states); break;
+	case dkStageWarmStart:
+		(scalar ? dkContactWarmStart_scalar : k->contactWarmStart)(step->soa, b, e, step->states, stage->masses);
+		break;
 	case dkStageSolve:
 	case dkStageRelax:
 		(scalar ? dkContactSolve_scalar : k->contactSolve)(step->soa, b, e, step->states, step->invH, step->soft,
@@ -207,7 +211,7 @@ static void runColour(dkContactStep* step, const dkStage* stage, int32_t c, int3
 	if (je > jb) runJoints(step, stage, jb, je, overflow);
 	if (e <= b) return;
 	if (overflow) {
-		runContacts(step, stage->kind, b, e, true);
+		runContacts(step, stage, b, e, true);
 		return;
 	}
 	int32_t last = step->colourStart[c + 1];
@@ -216,13 +220,13 @@ static void runColour(dkContactStep* step, const dkStage* stage, int32_t c, int3
 	// a live lane. Every width computes a lane alike, so the bits are the same, for less work.
 	int32_t live = step->soa->liveEnd[c], tail = e - DK_CONSTRAINT_PAD;
 	if (e == last && tail >= b && (live - tail) * DK_SPARSE_BATCH <= DK_CONSTRAINT_PAD) {
-		if (tail > b) runContacts(step, stage->kind, b, tail, false);
-		runContacts(step, stage->kind, tail, live, true);
+		if (tail > b) runContacts(step, stage, b, tail, false);
+		runContacts(step, stage, tail, live, true);
 		return;
 	}
 	int32_t width = step->world->kernels->width;
 	if (e == last && live > b) e = b + (live - b + width - 1) / width * width;
-	runContacts(step, stage->kind, b, e, false);
+	runContacts(step, stage, b, e, false);
 }
 
 static void contactTask(void* context, int32_t worker)
@@ -320,6 +324,7 @@ static int32_t buildStages(dkStage* stages, const int32_t* colourStart, const in
 				if (run > 1) stage = (dkStage){.colour = reverse ? at - run + 1 : at, .run = run, .reverse = reverse, .items = 1};
 				stage.kind = kind;
 				stage.springs = p == 1;
+				stage.masses = p == 0 && s == 0;
 				stages[n++] = stage;
 				i += run > 1 ? run : 1;
 			}

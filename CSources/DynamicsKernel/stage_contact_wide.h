@@ -115,7 +115,26 @@ static inline DK_FN(dkPointFrame) DK_FN(pointFrame)(const float* row, int j, con
 	return f;
 }
 
-static void DK_FN(dkContactWarmStart)(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states)
+// A point's effective masses along the normal and the tangent of the step's start, from the arms of the
+// step's start, written over the fill's mark (dkSoaNormalMass: 1 for a point, 0 for none or an inert row).
+// The step's first warm start computes them, wide, in place of the fill, one contact at a time, before any
+// kernel reads them.
+static inline void DK_FN(effectiveMasses)(float* row, int o, dkVf mA, dkVf iA, dkVf mB, dkVf iB, dkVf nx, dkVf ny)
+{
+	dkVf rAx = DK_LOAD(dkSoaRAx + o), rAy = DK_LOAD(dkSoaRAy + o), rBx = DK_LOAD(dkSoaRBx + o), rBy = DK_LOAD(dkSoaRBy + o);
+	dkVf tx = ny, ty = -nx;
+	dkVf rnA = rAx * ny - rAy * nx, rnB = rBx * ny - rBy * nx;
+	dkVf kn = mA + mB + iA * rnA * rnA + iB * rnB * rnB;
+	dkVf rtA = rAx * ty - rAy * tx, rtB = rBx * ty - rBy * tx;
+	dkVf kt = mA + mB + iA * rtA * rtA + iB * rtB * rtB;
+	dkVf one = dkV_splat(1.0f), zero = dkV_splat(0.0f);
+	dkVm point = DK_LOAD(dkSoaNormalMass + o) != 0.0f;
+	dkVm n = point & (kn > 0.0f), t = point & (kt > 0.0f);
+	dkV_store(DK_AT(dkSoaNormalMass + o), dkV_select(n, one / dkV_select(n, kn, one), zero));
+	dkV_store(DK_AT(dkSoaTangentMass + o), dkV_select(t, one / dkV_select(t, kt, one), zero));
+}
+
+static void DK_FN(dkContactWarmStart)(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states, bool masses)
 {
 	for (int32_t k = begin; k < end; k += DK_W) {
 		float* row = dkSoaRow(c, k);
@@ -123,6 +142,8 @@ static void DK_FN(dkContactWarmStart)(dkContactSoA* c, int32_t begin, int32_t en
 		DK_FN(dkBodyVec) b = DK_FN(gatherBodies)(states, c->stateB + k);
 		dkVf mA = DK_LOAD(dkSoaMassA), iA = DK_LOAD(dkSoaInertiaA), mB = DK_LOAD(dkSoaMassB), iB = DK_LOAD(dkSoaInertiaB);
 		DK_FN(dkFrameShared) sh = DK_FN(frameShared)(row, &a, &b);
+		if (masses)
+			for (int j = 0; j < 2; ++j) DK_FN(effectiveMasses)(row, j * dkSoaPoint, mA, iA, mB, iB, sh.n0x, sh.n0y);
 		for (int j = 0; j < 2; ++j) {
 			int o = j * dkSoaPoint;
 			DK_FN(dkPointFrame) f = DK_FN(pointFrame)(row, j, &a, &b, &sh);

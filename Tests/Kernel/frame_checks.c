@@ -70,7 +70,7 @@ static void solve(const dkKernels* k, Frame* f, uint32_t out[10])
 {
 	dkSoftness soft = {.biasRate = 40.0f, .massScale = 0.8f, .impulseScale = 0.15f};
 	dkSoftness stiff = {.biasRate = 60.0f, .massScale = 0.9f, .impulseScale = 0.05f};
-	k->contactWarmStart(&f->soa, 0, DK_CONSTRAINT_PAD, f->s);
+	k->contactWarmStart(&f->soa, 0, DK_CONSTRAINT_PAD, f->s, false); // the masses above
 	k->contactSolve(&f->soa, 0, DK_CONSTRAINT_PAD, f->s, 240.0f, soft, stiff, true);
 	k->contactSolve(&f->soa, 0, DK_CONSTRAINT_PAD, f->s, 240.0f, soft, stiff, false);
 	const float* r = dkSoaRow(&f->soa, 0);
