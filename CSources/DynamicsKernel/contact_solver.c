@@ -24,10 +24,15 @@ static int32_t anyRow(const dkWorld* world, int32_t body) { return body >= 0 ? w
 
 // Copies the accumulated impulses of constraints [b, e) back to their contacts for the next step's warm
 // start (each contact has one constraint).
+#define DK_STORE_AHEAD 48
 void dkContactSolver_StoreImpulses(dkWorld* world, const dkContactSoA* soa, int32_t b, int32_t e)
 {
 	for (int32_t k = b; k < e; ++k) {
-		if (k + 16 < e && soa->contact[k + 16] >= 0) __builtin_prefetch(world->contacts.data[soa->contact[k + 16]].manifold.points, 1);
+		if (k + DK_STORE_AHEAD < e && soa->contact[k + DK_STORE_AHEAD] >= 0) {
+			const dkManifoldPoint* ahead = world->contacts.data[soa->contact[k + DK_STORE_AHEAD]].manifold.points;
+			__builtin_prefetch(&ahead[0].normalImpulse, 1);
+			__builtin_prefetch(&ahead[1].tangentImpulse, 1);
+		}
 		if (soa->contact[k] < 0) continue;
 		dkManifoldPoint* points = world->contacts.data[soa->contact[k]].manifold.points;
 		const float* row = dkSoaRow(soa, k);
