@@ -22,9 +22,10 @@
 // The row of an item slot (moving or not), or -1 for a boundary.
 static int32_t anyRow(const dkWorld* world, int32_t body) { return body >= 0 ? world->slots.data[body].dense : -1; }
 
+#define DK_STORE_AHEAD 48 // constraints: how far ahead the store prefetches its contacts' impulses
+
 // Copies the accumulated impulses of constraints [b, e) back to their contacts for the next step's warm
 // start (each contact has one constraint).
-#define DK_STORE_AHEAD 48
 void dkContactSolver_StoreImpulses(dkWorld* world, const dkContactSoA* soa, int32_t b, int32_t e)
 {
 	for (int32_t k = b; k < e; ++k) {
