@@ -26,6 +26,7 @@ import Testing
     ])
     func pausedAndResumed(scene: [String]) throws {
         let whole = try CLI.folder(), parts = try CLI.folder()
+        defer { try? FileManager.default.removeItem(at: whole); try? FileManager.default.removeItem(at: parts) }
         let (first, files) = Self.outputs(in: whole)
         let a = try CLI.dynamics(["simulate"] + scene + ["--workers", "1"] + first + ["--json"])
         #expect(a.status == 0, "\(a.stderr)")
@@ -55,6 +56,7 @@ import Testing
     @Test("SIGTERM writes a checkpoint and keeps the partial outputs; the run resumed from it ends as the run never stopped")
     func terminated() throws {
         let whole = try CLI.folder(), parts = try CLI.folder()
+        defer { try? FileManager.default.removeItem(at: whole); try? FileManager.default.removeItem(at: parts) }
         let scene = ["pile", "--items", "1500", "--seconds", "4", "--workers", "1"]
         let files = ["t.csv", "t.html", "e.jsonl"]
         func arguments(_ dir: URL) -> [String] {
@@ -82,6 +84,7 @@ import Testing
     @Test("a sweep that starts its variants from a checkpoint of its base gives the rows of a sweep that runs each from the start")
     func sweepFromACheckpoint() throws {
         let dir = try CLI.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
         // The region scene, with a push at 1 s that the variants set: settled once to 0.9 s, then each variant.
         var base = try SceneDocument.parse(Data(SceneRegionTests.scene.utf8))
         base.timeline = [SceneEvent(time: 1, .velocity(targets: SceneTargets(tags: ["ball"]), linear: CGVector(dx: 0, dy: 0), angular: 0))]
@@ -120,6 +123,7 @@ import Testing
     @Test("bad checkpoints and arguments give a one-line reason and a sysexits status")
     func refusals() throws {
         let dir = try CLI.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let checkpoint = dir.appendingPathComponent("run.ckpt")
         let p = try CLI.dynamics(["simulate", "pile", "--items", "50", "--seconds", "1", "--checkpoint", checkpoint.path, "--pause-at", "0.5",
                                   "--quiet"])

@@ -69,6 +69,7 @@ import Testing
     @Test("simulate writes CSV, JSON Lines, events and a summary that parse back and agree with the library")
     func outputs() throws {
         let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let scene = dir.appendingPathComponent("square.json")
         try Self.square.write(to: scene, atomically: true, encoding: .utf8)
         let (csv, jsonl, events, summary) = (dir.appendingPathComponent("t.csv"), dir.appendingPathComponent("t.jsonl"),
@@ -117,6 +118,7 @@ import Testing
     @Test("--track keeps only the named items and tags")
     func track() throws {
         let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let scene = dir.appendingPathComponent("square.json"), csv = dir.appendingPathComponent("t.csv")
         try Self.square.write(to: scene, atomically: true, encoding: .utf8)
         let r = try Self.dynamics(["simulate", scene.path, "--seconds", "0.1", "--track", "round", "--output", csv.path, "--quiet"])
@@ -130,6 +132,7 @@ import Testing
     @Test("an invalid scene exits 65 with its first problem on one line and leaves no output; validate lists all")
     func invalidScene() throws {
         let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let scene = dir.appendingPathComponent("bad.json"), csv = dir.appendingPathComponent("t.csv")
         try #"{"format": "dynamics-scene/1", "items": [{"id": "a", "shape": {"type": "circle", "radius": -1}, "center": [0, 0], "material": {"frction": 1}}]}"#
             .write(to: scene, atomically: true, encoding: .utf8)
@@ -151,6 +154,7 @@ import Testing
     @Test("a run whose state overflows exits 65 naming the summary field, and leaves no output")
     func divergedRun() throws {
         let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let scene = dir.appendingPathComponent("diverge.json")
         // A spring field of strength 10⁹ on a ball of mass 0.13: ω = √(100 · 10⁹ / 0.13) ≈ 9·10⁵ rad/s, so ω·h is
         // thousands per substep and the explicit step multiplies the offset by about (ω·h)² each substep: the
@@ -193,6 +197,7 @@ import Testing
     @Test("every exported built-in simulates to the built-in's state hash", arguments: Scene.builtIn.map(\.name))
     func exportRoundTrip(name: String) throws {
         let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let export = try Self.dynamics(["scenes", "--export", name, "--items", name.contains("pyramid") ? "110" : "50"])
         #expect(export.status == 0)
         let file = dir.appendingPathComponent("\(name).json")
@@ -208,6 +213,7 @@ import Testing
     @Test("SIGINT stops a run with status 130 and leaves no output file")
     func interrupt() throws {
         let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let csv = dir.appendingPathComponent("t.csv")
         let r = try Self.dynamics(["simulate", "default", "--items", "2000", "--seconds", "600", "--output", csv.path, "--quiet"],
                                   interruptAfter: 1.5)
@@ -244,6 +250,7 @@ import Testing
     @Test(".npz arrays hold the CSV's values, frames × items, float32")
     func numpyArchive() throws {
         let dir = try CommandLineTests.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let scene = dir.appendingPathComponent("square.json")
         try CommandLineTests.square.write(to: scene, atomically: true, encoding: .utf8)
         let (npz, csv) = (dir.appendingPathComponent("t.npz"), dir.appendingPathComponent("t.csv"))
@@ -271,6 +278,7 @@ import Testing
     @Test("spring prints UIKit's spring curve as the library computes it and plots it")
     func spring() throws {
         let dir = try CommandLineTests.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let svg = dir.appendingPathComponent("spring.svg")
         let r = try CommandLineTests.dynamics(["spring", "--duration", "0.5", "--damping-ratio", "0.4", "--velocity", "2",
                                                "--samples", "11", "--svg", svg.path])
@@ -289,6 +297,7 @@ import Testing
     @Test(".svg pictures are well-formed XML with a panel per --frames time")
     func picture() throws {
         let dir = try CommandLineTests.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let svg = dir.appendingPathComponent("bridge.svg")
         let r = try CommandLineTests.dynamics(["simulate", "bridge", "--items", "20", "--seconds", "1", "--frames", "0,0.5,1",
                                                "--output", svg.path, "--quiet"])
@@ -310,6 +319,7 @@ import Testing
     func malformedFile(k: Int) throws {
         let (text, path, fragment) = SceneFileTests.malformed[k]
         let dir = try CommandLineTests.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let scene = dir.appendingPathComponent("scene-\(k).json"), csv = dir.appendingPathComponent("out.csv")
         try text.write(to: scene, atomically: true, encoding: .utf8)
         let r = try CommandLineTests.dynamics(["simulate", scene.path, "--output", csv.path, "--summary", dir.appendingPathComponent("s.json").path])

@@ -97,6 +97,7 @@ import Testing
     @Test("simulate --events writes each entry and exit as a line naming the region and the item")
     func eventLines() throws {
         let folder = try CommandLineTests.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let scene = folder.appendingPathComponent("regions.json"), events = folder.appendingPathComponent("events.jsonl")
         try Self.scene.write(to: scene, atomically: true, encoding: .utf8)
         let result = try CommandLineTests.dynamics(["simulate", scene.path, "--seconds", "1.5", "--events", events.path, "--quiet"])
