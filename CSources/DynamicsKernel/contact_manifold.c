@@ -110,14 +110,11 @@ void dkContact_UpdateManifold(const dkWorld* world, dkContact* c, float dt)
 	dkPlaceShape(sb, pose[1][0], pose[1][1], pose[1][2], pose[1][3], c->originX, c->originY, &pb);
 	dkManifold old = c->manifold;
 	dkCollide(&pa, &pb, reach, &c->manifold);
+	for (int32_t i = 0; i < 2; ++i) c->manifold.impulses[i] = (dkPointImpulse){0};
 	for (int32_t i = 0; i < c->manifold.count; ++i) {
 		dkManifoldPoint* p = &c->manifold.points[i];
-		for (int32_t j = 0; j < old.count; ++j) {
-			if (old.points[j].id == p->id) {
-				p->normalImpulse = old.points[j].normalImpulse;
-				p->tangentImpulse = old.points[j].tangentImpulse;
-			}
-		}
+		for (int32_t j = 0; j < old.count; ++j)
+			if (old.points[j].id == p->id) c->manifold.impulses[i] = old.impulses[j];
 		p->anchorX = k0 == 0 ? p->px : (c->originX + p->px) - pose[0][0];
 		p->anchorY = k0 == 0 ? p->py : (c->originY + p->py) - pose[0][1];
 		p->baseSeparation = p->separation;

@@ -30,16 +30,16 @@ void dkContactSolver_StoreImpulses(dkWorld* world, const dkContactSoA* soa, int3
 {
 	for (int32_t k = b; k < e; ++k) {
 		if (k + DK_STORE_AHEAD < e && soa->contact[k + DK_STORE_AHEAD] >= 0) {
-			const dkManifoldPoint* ahead = world->contacts.data[soa->contact[k + DK_STORE_AHEAD]].manifold.points;
-			__builtin_prefetch(&ahead[0].normalImpulse, 1);
-			__builtin_prefetch(&ahead[1].tangentImpulse, 1);
+			const dkPointImpulse* ahead = world->contacts.data[soa->contact[k + DK_STORE_AHEAD]].manifold.impulses;
+			__builtin_prefetch(&ahead[0], 1);
+			__builtin_prefetch(&ahead[1].tangent, 1);
 		}
 		if (soa->contact[k] < 0) continue;
-		dkManifoldPoint* points = world->contacts.data[soa->contact[k]].manifold.points;
+		dkPointImpulse* impulses = world->contacts.data[soa->contact[k]].manifold.impulses;
 		const float* row = dkSoaRow(soa, k);
 		for (int32_t i = 0; i < 2; ++i) { // a missing second point stores zeros it never reads
-			points[i].normalImpulse = row[(dkSoaNormalImpulse + i * dkSoaPoint) * DK_CONSTRAINT_PAD];
-			points[i].tangentImpulse = row[(dkSoaTangentImpulse + i * dkSoaPoint) * DK_CONSTRAINT_PAD];
+			impulses[i].normal = row[(dkSoaNormalImpulse + i * dkSoaPoint) * DK_CONSTRAINT_PAD];
+			impulses[i].tangent = row[(dkSoaTangentImpulse + i * dkSoaPoint) * DK_CONSTRAINT_PAD];
 		}
 	}
 }
@@ -196,8 +196,8 @@ static bool fillContact(const dkFillTask* t, int32_t i)
 		r[(dkSoaRBy + o) * DK_CONSTRAINT_PAD] = rBy;
 		r[(dkSoaBase + o) * DK_CONSTRAINT_PAD] = mp->separation;
 		r[(dkSoaNormalMass + o) * DK_CONSTRAINT_PAD] = 1.0f; // a point: the first warm start's effective masses
-		r[(dkSoaNormalImpulse + o) * DK_CONSTRAINT_PAD] = mp->normalImpulse * world->substepRatio;
-		r[(dkSoaTangentImpulse + o) * DK_CONSTRAINT_PAD] = mp->tangentImpulse * world->substepRatio;
+		r[(dkSoaNormalImpulse + o) * DK_CONSTRAINT_PAD] = m->impulses[p].normal * world->substepRatio;
+		r[(dkSoaTangentImpulse + o) * DK_CONSTRAINT_PAD] = m->impulses[p].tangent * world->substepRatio;
 		r[(dkSoaMaxNormalImpulse + o) * DK_CONSTRAINT_PAD] = 0.0f;
 		float dvx = (vb[0] - vb[2] * rBy) - (va[0] - va[2] * rAy);
 		float dvy = (vb[1] + vb[2] * rBx) - (va[1] + va[2] * rAx);

@@ -167,8 +167,8 @@ static void manifold(dkSnapStream* s, dkManifold* m)
 		dkSnap_F32(s, &q->px);
 		dkSnap_F32(s, &q->py);
 		dkSnap_F32(s, &q->separation);
-		dkSnap_F32(s, &q->normalImpulse);
-		dkSnap_F32(s, &q->tangentImpulse);
+		dkSnap_F32(s, &m->impulses[p].normal);
+		dkSnap_F32(s, &m->impulses[p].tangent);
 		dkSnap_U32(s, &q->id);
 		dkSnap_F32(s, &q->anchorX);
 		dkSnap_F32(s, &q->anchorY);

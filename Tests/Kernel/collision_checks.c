@@ -165,7 +165,7 @@ void manifolds(Report* r)
 	dkManifold before = w->contacts.count == 1 ? w->contacts.data[0].manifold : (dkManifold){0};
 	step(w, 1);
 	dkManifold after = w->contacts.count == 1 ? w->contacts.data[0].manifold : (dkManifold){0};
-	float load = after.points[0].normalImpulse + after.points[1].normalImpulse, weight = G / 240.0f;
+	float load = after.impulses[0].normal + after.impulses[1].normal, weight = G / 240.0f;
 	bool ok = before.count == 2 && after.count == 2 && before.points[0].id == after.points[0].id &&
 			  before.points[1].id == after.points[1].id && fabsf(load - weight) < 0.01f * weight;
 	char detail[120];
