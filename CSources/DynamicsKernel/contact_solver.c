@@ -19,9 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-// The row of an item slot (moving or not), or -1 for a boundary.
-static int32_t anyRow(const dkWorld* world, int32_t body) { return body >= 0 ? world->slots.data[body].dense : -1; }
-
 #define DK_STORE_AHEAD 48 // constraints: how far ahead the store prefetches its contacts' impulses
 
 // Copies the accumulated impulses of constraints [b, e) back to their contacts for the next step's warm
@@ -52,6 +49,11 @@ void dkContactSolver_StoreImpulses(dkWorld* world, const dkContactSoA* soa, int3
 typedef struct dkFillTask {
 	dkWorld* world;
 	dkContactSoA* soa;
+	// What every contact reads of the world, loaded once: the item columns, the slots' rows, the awake rows.
+	const float *friction, *elasticity, *positionX, *positionY, *inverseMass, *columnInertia;
+	const dkSlot* slots;
+	int32_t awake;
+	float substepRatio;
 	const int32_t* colourStart;	 // where each group of places starts (dkConstraintLayout)
 	const float* inverseInertia; // raised for items in joint chains
 	const uint8_t* chainItem;	 // per state index up to the zero state: nonzero for an item of a joint chain (null: no chains)
@@ -78,19 +80,18 @@ typedef struct dkFillSide {
 // before the row is written, which the compiler cannot move past the writes.
 static inline dkFillSide fillSide(const dkFillTask* t, int32_t body, int32_t* moving)
 {
-	int32_t awake = t->world->awake;
+	int32_t awake = t->awake;
 	dkFillSide s = {.state = awake, .velocity = -1};
 	*moving = -1;
-	int32_t row = anyRow(t->world, body);
-	if (row < 0) return s;
-	float* const* col = t->world->col;
+	if (body < 0) return s;
+	int32_t row = t->slots[body].dense;
 	s.item = true;
-	s.f = col[dkColumnFriction][row];
-	s.e = col[dkColumnElasticity][row];
-	s.cx = col[dkColumnPositionX][row];
-	s.cy = col[dkColumnPositionY][row];
-	float m = col[dkColumnInverseMass][row];
-	if (row >= awake || !(m > 0.0f || col[dkColumnInverseInertia][row] > 0.0f)) {
+	s.f = t->friction[row];
+	s.e = t->elasticity[row];
+	s.cx = t->positionX[row];
+	s.cy = t->positionY[row];
+	float m = t->inverseMass[row];
+	if (row >= awake || !(m > 0.0f || t->columnInertia[row] > 0.0f)) {
 		if (t->kinematicCount > 0 && row < awake && (t->world->flags[row] & dkItemKinematic)) {
 			s.state = dkKinematicState(t->kinematicRows, t->kinematicCount, awake, row);
 			s.velocity = row;
@@ -196,12 +197,16 @@ static bool fillContact(const dkFillTask* t, int32_t i)
 		r[(dkSoaRBy + o) * DK_CONSTRAINT_PAD] = rBy;
 		r[(dkSoaBase + o) * DK_CONSTRAINT_PAD] = mp->separation;
 		r[(dkSoaNormalMass + o) * DK_CONSTRAINT_PAD] = 1.0f; // a point: the first warm start's effective masses
-		r[(dkSoaNormalImpulse + o) * DK_CONSTRAINT_PAD] = m->impulses[p].normal * world->substepRatio;
-		r[(dkSoaTangentImpulse + o) * DK_CONSTRAINT_PAD] = m->impulses[p].tangent * world->substepRatio;
+		r[(dkSoaNormalImpulse + o) * DK_CONSTRAINT_PAD] = m->impulses[p].normal * t->substepRatio;
+		r[(dkSoaTangentImpulse + o) * DK_CONSTRAINT_PAD] = m->impulses[p].tangent * t->substepRatio;
 		r[(dkSoaMaxNormalImpulse + o) * DK_CONSTRAINT_PAD] = 0.0f;
-		float dvx = (vb[0] - vb[2] * rBy) - (va[0] - va[2] * rAy);
-		float dvy = (vb[1] + vb[2] * rBx) - (va[1] + va[2] * rAx);
-		r[(dkSoaRelativeVelocity + o) * DK_CONSTRAINT_PAD] = elastic ? dvx * nx + dvy * ny : 0.0f;
+		float relative = 0.0f;
+		if (elastic) {
+			float dvx = (vb[0] - vb[2] * rBy) - (va[0] - va[2] * rAy);
+			float dvy = (vb[1] + vb[2] * rBx) - (va[1] + va[2] * rAx);
+			relative = dvx * nx + dvy * ny;
+		}
+		r[(dkSoaRelativeVelocity + o) * DK_CONSTRAINT_PAD] = relative;
 	}
 	return elastic;
 }
@@ -329,7 +334,12 @@ static bool prepareConstraints(dkWorld* world, dkConstraints* constraints, float
 		for (int32_t k = soa->liveEnd[c]; k < colourStart[c + 1]; ++k) dkContactSoA_Inert(soa, k);
 		for (int32_t h = 0; h < layout->holes[c].count; ++h) dkContactSoA_Inert(soa, colourStart[c] + layout->holes[c].data[h]);
 	}
+	float* const* col = world->col;
 	dkFillTask fill = {.world = world, .soa = soa, .colourStart = colourStart, .inverseInertia = inverseInertia,
+					   .friction = col[dkColumnFriction], .elasticity = col[dkColumnElasticity],
+					   .positionX = col[dkColumnPositionX], .positionY = col[dkColumnPositionY],
+					   .inverseMass = col[dkColumnInverseMass], .columnInertia = col[dkColumnInverseInertia],
+					   .slots = world->slots.data, .awake = world->awake, .substepRatio = world->substepRatio,
 					   .chainItem = chains->joints > 0 ? chains->braced : NULL, .end = n,
 					   .kinematicRows = constraints->kinematicRows, .kinematicCount = constraints->kinematicCount,
 					   .workers = n >= 2 * DK_FILL_CHUNK ? world->def.workerCount : 1};
