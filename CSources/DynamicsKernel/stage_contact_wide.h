@@ -156,61 +156,91 @@ static void DK_FN(dkContactWarmStart)(dkContactSoA* c, int32_t begin, int32_t en
 	}
 }
 
-static void DK_FN(dkContactSolve)(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states, float invH,
-								  dkSoftness soft, dkSoftness stiff, bool useBias)
+// Solves n batches from constraint k (n is 1 or 2, a constant where it is inlined), the second batch's
+// steps interleaved with the first's. A batch is a long chain of dependent steps (each impulse changes the
+// velocities the next one reads), longer than the processor looks ahead, so one batch at a time leaves most
+// of it waiting; two batches of one colour share no item that moves (the zero state and the kinematic
+// copies are read only), so each gives the bits it gives alone.
+__attribute__((always_inline)) static inline void DK_FN(solveBatches)(dkContactSoA* c, int32_t k, int n,
+																	   dkBodyState* states, float invH, dkSoftness soft,
+																	   dkSoftness stiff, bool useBias)
 {
-	for (int32_t k = begin; k < end; k += DK_W) {
-		float* row = dkSoaRow(c, k);
-		DK_FN(dkBodyVec) a = DK_FN(gatherBodies)(states, c->stateA + k);
-		DK_FN(dkBodyVec) b = DK_FN(gatherBodies)(states, c->stateB + k);
-		dkVf mA = DK_LOAD(dkSoaMassA), iA = DK_LOAD(dkSoaInertiaA), mB = DK_LOAD(dkSoaMassB), iB = DK_LOAD(dkSoaInertiaB);
+	float* rows[2];
+	DK_FN(dkBodyVec) a[2], b[2];
+	dkVf mA[2], iA[2], mB[2], iB[2], biasRate[2], softMass[2], softImpulse[2];
+	DK_FN(dkPointFrame) f[2][2];
+	for (int q = 0; q < n; ++q) {
+		float* row = rows[q] = dkSoaRow(c, k + q * DK_W);
+		a[q] = DK_FN(gatherBodies)(states, c->stateA + k + q * DK_W);
+		b[q] = DK_FN(gatherBodies)(states, c->stateB + k + q * DK_W);
+		mA[q] = DK_LOAD(dkSoaMassA), iA[q] = DK_LOAD(dkSoaInertiaA), mB[q] = DK_LOAD(dkSoaMassB), iB[q] = DK_LOAD(dkSoaInertiaB);
 		dkVf stiffness = DK_LOAD(dkSoaStiff);
 		dkVm isStiff = stiffness > 0.0f, isRigid = stiffness > 1.0f;
-		dkVf biasRate = dkV_select(isStiff, dkV_splat(stiff.biasRate), dkV_splat(soft.biasRate));
-		dkVf softMass = dkV_select(isRigid, dkV_splat(1.0f),
-								   dkV_select(isStiff, dkV_splat(stiff.massScale), dkV_splat(soft.massScale)));
-		dkVf softImpulse = dkV_select(isRigid, dkV_splat(0.0f),
-									  dkV_select(isStiff, dkV_splat(stiff.impulseScale), dkV_splat(soft.impulseScale)));
+		biasRate[q] = dkV_select(isStiff, dkV_splat(stiff.biasRate), dkV_splat(soft.biasRate));
+		softMass[q] = dkV_select(isRigid, dkV_splat(1.0f),
+								 dkV_select(isStiff, dkV_splat(stiff.massScale), dkV_splat(soft.massScale)));
+		softImpulse[q] = dkV_select(isRigid, dkV_splat(0.0f),
+									dkV_select(isStiff, dkV_splat(stiff.impulseScale), dkV_splat(soft.impulseScale)));
 		// Both frames before any impulse: they read the items' movement, which impulses do not change.
-		DK_FN(dkFrameShared) sh = DK_FN(frameShared)(row, &a, &b);
-		DK_FN(dkPointFrame) f[2] = {DK_FN(pointFrame)(row, 0, &a, &b, &sh), DK_FN(pointFrame)(row, 1, &a, &b, &sh)};
-		for (int j = 0; j < 2; ++j) {
-			int o = j * dkSoaPoint;
-			dkVf rAx = f[j].rAx, rAy = f[j].rAy, rBx = f[j].rBx, rBy = f[j].rBy, nx = f[j].nx, ny = f[j].ny, s = f[j].s;
+		DK_FN(dkFrameShared) sh = DK_FN(frameShared)(row, &a[q], &b[q]);
+		f[q][0] = DK_FN(pointFrame)(row, 0, &a[q], &b[q], &sh);
+		f[q][1] = DK_FN(pointFrame)(row, 1, &a[q], &b[q], &sh);
+	}
+	for (int j = 0; j < 2; ++j) {
+		int o = j * dkSoaPoint;
+		for (int q = 0; q < n; ++q) {
+			float* row = rows[q];
+			dkVf rAx = f[q][j].rAx, rAy = f[q][j].rAy, rBx = f[q][j].rBx, rBy = f[q][j].rBy, nx = f[q][j].nx,
+				 ny = f[q][j].ny, s = f[q][j].s;
 			dkVm speculative = s > 0.0f;
 			dkVf bias = dkV_select(speculative, s * invH, dkV_splat(0.0f));
 			dkVf massScale = dkV_splat(1.0f), impulseScale = dkV_splat(0.0f);
 			if (useBias) {
-				dkVf pushed = DK_FN(vmax)(biasRate * s, dkV_splat(-DK_CONTACT_PUSH_MAX_VELOCITY));
+				dkVf pushed = DK_FN(vmax)(biasRate[q] * s, dkV_splat(-DK_CONTACT_PUSH_MAX_VELOCITY));
 				bias = dkV_select(speculative, bias, pushed);
-				massScale = dkV_select(speculative, massScale, softMass);
-				impulseScale = dkV_select(speculative, impulseScale, softImpulse);
+				massScale = dkV_select(speculative, massScale, softMass[q]);
+				impulseScale = dkV_select(speculative, impulseScale, softImpulse[q]);
 			}
-			dkVf vn = DK_FN(relativeAlong)(&a, &b, rAx, rAy, rBx, rBy, nx, ny);
+			dkVf vn = DK_FN(relativeAlong)(&a[q], &b[q], rAx, rAy, rBx, rBy, nx, ny);
 			dkVf ni = DK_LOAD(dkSoaNormalImpulse + o);
 			dkVf impulse = -DK_LOAD(dkSoaNormalMass + o) * massScale * (vn + bias) - impulseScale * ni;
 			dkVf total = DK_FN(vmax)(ni + impulse, dkV_splat(0.0f));
 			impulse = total - ni;
 			dkV_store(DK_AT(dkSoaNormalImpulse + o), total);
 			dkV_store(DK_AT(dkSoaMaxNormalImpulse + o), DK_FN(vmax)(DK_LOAD(dkSoaMaxNormalImpulse + o), impulse));
-			DK_FN(applyImpulse)(&a, &b, mA, iA, mB, iB, rAx, rAy, rBx, rBy, impulse * nx, impulse * ny);
+			DK_FN(applyImpulse)(&a[q], &b[q], mA[q], iA[q], mB[q], iB[q], rAx, rAy, rBx, rBy, impulse * nx, impulse * ny);
 		}
-		dkVf friction = DK_LOAD(dkSoaFriction);
-		for (int j = 0; j < 2; ++j) {
-			int o = j * dkSoaPoint;
-			dkVf rAx = f[j].rAx, rAy = f[j].rAy, rBx = f[j].rBx, rBy = f[j].rBy, tx = f[j].tx, ty = f[j].ty;
-			dkVf vt = DK_FN(relativeAlong)(&a, &b, rAx, rAy, rBx, rBy, tx, ty);
+	}
+	for (int j = 0; j < 2; ++j) {
+		int o = j * dkSoaPoint;
+		for (int q = 0; q < n; ++q) {
+			float* row = rows[q];
+			dkVf rAx = f[q][j].rAx, rAy = f[q][j].rAy, rBx = f[q][j].rBx, rBy = f[q][j].rBy, tx = f[q][j].tx,
+				 ty = f[q][j].ty;
+			dkVf vt = DK_FN(relativeAlong)(&a[q], &b[q], rAx, rAy, rBx, rBy, tx, ty);
 			dkVf ti = DK_LOAD(dkSoaTangentImpulse + o);
 			dkVf impulse = -DK_LOAD(dkSoaTangentMass + o) * vt;
-			dkVf limit = friction * DK_LOAD(dkSoaNormalImpulse + o);
+			dkVf limit = DK_LOAD(dkSoaFriction) * DK_LOAD(dkSoaNormalImpulse + o);
 			dkVf total = DK_FN(vmin)(DK_FN(vmax)(ti + impulse, -limit), limit);
 			impulse = total - ti;
 			dkV_store(DK_AT(dkSoaTangentImpulse + o), total);
-			DK_FN(applyImpulse)(&a, &b, mA, iA, mB, iB, rAx, rAy, rBx, rBy, impulse * tx, impulse * ty);
+			DK_FN(applyImpulse)(&a[q], &b[q], mA[q], iA[q], mB[q], iB[q], rAx, rAy, rBx, rBy, impulse * tx, impulse * ty);
 		}
-		DK_FN(scatterBodies)(states, c->stateA + k, &a, c->zeroState);
-		DK_FN(scatterBodies)(states, c->stateB + k, &b, c->zeroState);
 	}
+	for (int q = 0; q < n; ++q) {
+		DK_FN(scatterBodies)(states, c->stateA + k + q * DK_W, &a[q], c->zeroState);
+		DK_FN(scatterBodies)(states, c->stateB + k + q * DK_W, &b[q], c->zeroState);
+	}
+}
+
+static void DK_FN(dkContactSolve)(dkContactSoA* c, int32_t begin, int32_t end, dkBodyState* states, float invH,
+								  dkSoftness soft, dkSoftness stiff, bool useBias)
+{
+	int32_t k = begin;
+#if DK_W > 1 // width 1 also solves the overflow group, whose constraints may share items
+	for (; k + 2 * DK_W <= end; k += 2 * DK_W) DK_FN(solveBatches)(c, k, 2, states, invH, soft, stiff, useBias);
+#endif
+	for (; k < end; k += DK_W) DK_FN(solveBatches)(c, k, 1, states, invH, soft, stiff, useBias);
 }
 
 // The approach speed restitution answers, once per substep after its velocities and before any impulse:
