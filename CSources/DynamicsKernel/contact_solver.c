@@ -4,9 +4,9 @@
 // constraint graph (constraint_graph.c, constraint_layout.c; joint_solver.c, and the joint chains:
 // joint_chain.c); the contacts with a moving item take the places the contact layout keeps for them
 // (contact_layout.c) in the wide contact layout (contact_soa.h). Each contact's row is filled with its
-// anchors, masses, mixed materials and relative normal velocity (its effective masses: the first warm start). After the step the accumulated
-// impulses go back to the contacts for the next step's warm start. The per-substep contact kernels are in
-// stage_contact_wide.h (and contact_scalar.c).
+// anchors, masses, mixed materials and relative normal velocity; the step's first warm start adds its
+// effective masses. After the step the accumulated impulses go back to the contacts for the next step's warm
+// start. The per-substep contact kernels are in stage_contact_wide.h (and contact_scalar.c).
 #include "collision.h"
 #include "team.h"
 #include "constraint_graph.h"

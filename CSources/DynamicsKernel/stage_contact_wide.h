@@ -117,8 +117,8 @@ static inline DK_FN(dkPointFrame) DK_FN(pointFrame)(const float* row, int j, con
 
 // A point's effective masses along the normal and the tangent of the step's start, from the arms of the
 // step's start, written over the fill's mark (dkSoaNormalMass: 1 for a point, 0 for none or an inert row).
-// The step's first warm start computes them, wide, in place of the fill, one contact at a time, before any
-// kernel reads them.
+// The step's first warm start computes them a batch at a time, before any kernel reads them; the fill
+// computed them one contact at a time.
 static inline void DK_FN(effectiveMasses)(float* row, int o, dkVf mA, dkVf iA, dkVf mB, dkVf iB, dkVf nx, dkVf ny)
 {
 	dkVf rAx = DK_LOAD(dkSoaRAx + o), rAy = DK_LOAD(dkSoaRAy + o), rBx = DK_LOAD(dkSoaRBx + o), rBy = DK_LOAD(dkSoaRBy + o);
